@@ -1,0 +1,49 @@
+"""The Forty Thieves rules engine: pure Python, no Django.
+
+>>> from games.engine import Game
+>>> game = Game.from_code("FT1-N-0000007")
+>>> game.play("s")
+>>> game.view()["stock"]
+63
+"""
+
+from __future__ import annotations
+
+from .cards import format_card, parse_card
+from .deal import deal_cards, format_code, parse_code
+from .errors import (
+    EngineError,
+    IllegalMove,
+    InvalidCard,
+    InvalidCode,
+    InvalidLayout,
+    InvalidMove,
+    UnknownVariant,
+)
+from .game import UNDO_LIMIT, Game
+from .notation import Move, format_move, parse_move
+from .rules import VARIANTS, RuleSet, format_variant, parse_variant
+
+__all__ = [
+    "UNDO_LIMIT",
+    "VARIANTS",
+    "EngineError",
+    "Game",
+    "IllegalMove",
+    "InvalidCard",
+    "InvalidCode",
+    "InvalidLayout",
+    "InvalidMove",
+    "Move",
+    "RuleSet",
+    "UnknownVariant",
+    "deal_cards",
+    "format_card",
+    "format_code",
+    "format_move",
+    "format_variant",
+    "parse_card",
+    "parse_code",
+    "parse_move",
+    "parse_variant",
+]

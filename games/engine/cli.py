@@ -1,0 +1,119 @@
+"""The engine's command line: how anyone checks a deal or a published game.
+
+    python -m games.engine deal FT1-N-0000007
+    python -m games.engine deal --seed 7 --variant josephine
+    python -m games.engine replay FT1-N-0000007 s t3-t4 w-f1
+    python -m games.engine replay FT1-N-0000007 --file moves.txt
+    python -m games.engine legal FT1-N-0000007 s
+
+Exit status: 0 when everything asked for was done, 1 when a move was
+refused, 2 when the input itself was bad (a code, a seed, a file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from .errors import EngineError
+from .game import Game
+
+
+def render(game: Game) -> str:
+    """The position as text, one line per pile; face-down cards as ``??``.
+
+    >>> print(render(Game.from_code("FT1-N-0000007")).splitlines()[2])
+    t1   6S 6H KS KC
+    """
+    view = game.view()
+    lines = [
+        f"{game.rules.title} ({game.rules.spec})" + (f"  code {game.code}" if game.code else ""),
+        "stock {stock}  waste {waste}  score {score}  moves {moves}".format(
+            stock=view["stock"],
+            waste=" ".join(view["waste"][-3:]) or "-",
+            score=view["score"],
+            moves=view["moves"],
+        ),
+    ]
+    for number in range(1, game.rules.columns + 1):
+        lines.append(f"t{number:<3} " + " ".join(game.column(number)))
+    tops = [f"f{k + 1}:{f['top'] or '--'}" for k, f in enumerate(view["foundations"])]
+    lines.append(" ".join(tops))
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine",
+        description="Print Forty Thieves deals and replay move lists against them.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, text in (
+        ("deal", "print the layout of a deal"),
+        ("replay", "replay moves against a deal and print the outcome"),
+        ("legal", "list the legal moves after the given moves"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("code", nargs="?", help="a deal code such as FT1-N-0000007")
+        p.add_argument("--seed", help="a seed instead of a code (decimal or 0x hex)")
+        p.add_argument("--variant", default="forty-thieves", help="variant spec with --seed")
+        if name != "deal":
+            p.add_argument("moves", nargs="*", help="moves in the notation, e.g. s t3-f1")
+            p.add_argument("--file", help="read moves from a file (whitespace separated)")
+    return parser
+
+
+def _game(args: argparse.Namespace) -> Game:
+    if args.seed is not None:
+        if args.code:
+            raise EngineError("give a deal code or --seed, not both")
+        try:
+            seed = int(args.seed, 0)
+        except ValueError:
+            raise EngineError(f"--seed {args.seed!r} is not a whole number") from None
+        return Game.from_seed(seed, args.variant)
+    if not args.code:
+        raise EngineError("give a deal code such as FT1-N-0000007, or --seed")
+    return Game.from_code(args.code)
+
+
+def _moves(args: argparse.Namespace) -> list[str]:
+    moves = list(args.moves)
+    if args.file:
+        try:
+            with open(args.file, encoding="utf-8") as handle:
+                moves.extend(handle.read().split())
+        except OSError as err:
+            raise EngineError(f"cannot read {args.file}: {err.strerror}") from None
+    return moves
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        game = _game(args)
+        moves = [] if args.command == "deal" else _moves(args)
+    except EngineError as err:
+        print(f"error: {err}", file=out)
+        return 2
+    if args.command == "deal":
+        print(render(game), file=out)
+        return 0
+    try:
+        game.replay(moves)
+    except EngineError as err:
+        index = getattr(err, "index", 0)
+        print(f"refused: move {index + 1} ({moves[index]!r}): {err}", file=out)
+        print(render(game), file=out)
+        return 1
+    if args.command == "legal":
+        print(" ".join(game.legal_moves()) or "(no legal move)", file=out)
+        return 0
+    outcome = "won" if game.is_won() else "stuck (lost)" if game.is_stuck() else "in play"
+    print(f"{outcome}: {len(moves)} moves accepted, score {game.score}", file=out)
+    print(render(game), file=out)
+    return 0

@@ -1,0 +1,400 @@
+"""The game: a position of a rule set, ``play``/``undo``, and what a player may see.
+
+>>> game = Game.from_seed(7)
+>>> game.legal_moves()[:3]
+['s', 't1-t3', 't5-t2']
+>>> game.play("s"); game.moves, game.stock_count
+(1, 63)
+>>> game.undo(); game.stock_count, game.moves
+(64, 2)
+>>> game.play("t1-f1")
+Traceback (most recent call last):
+...
+games.engine.errors.IllegalMove: foundation f1 starts with an ace, and column 1 shows the 4 of clubs
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from . import moves as _moves
+from .cards import KING, describe_card, format_card, parse_card
+from .deal import deal_cards, format_code, parse_code
+from .errors import IllegalMove, InvalidLayout, InvalidMove
+from .notation import _CACHE as _PARSED
+from .notation import (
+    DRAW,
+    FROM_FOUNDATION,
+    REDEAL,
+    TO_COLUMN,
+    TO_FOUNDATION,
+    WASTE,
+    Move,
+    format_move,
+    parse_move,
+)
+from .rules import CLASSIC, RuleSet, parse_variant
+
+UNDO_LIMIT = 100
+
+
+class Game:
+    """A position and its history. Build one with :meth:`from_seed`,
+    :meth:`from_code`, :meth:`from_layout` or :meth:`load`."""
+
+    __slots__ = (
+        "rules",
+        "seed",
+        "_piles",
+        "_down",
+        "_stock",
+        "_found",
+        "_fsuit",
+        "_table",
+        "_home",
+        "_score",
+        "_moves",
+        "_redeals_left",
+        "_history",
+    )
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        columns: list[list[int]],
+        stock: list[int],
+        *,
+        waste: Iterable[int] = (),
+        foundations: list[int] | None = None,
+        down: list[int] | None = None,
+        undo_limit: int = UNDO_LIMIT,
+    ) -> None:
+        """Prefer the ``from_*`` constructors: this one takes cards as ints,
+        ``stock`` with its first-turned card first and ``foundations`` as ranks."""
+        self.rules = rules
+        self.seed: int | None = None
+        # piles[0] is the waste, piles[1..N] the columns, each bottom to top.
+        self._piles: list[list[int]] = [list(waste)] + [list(c) for c in columns]
+        if down is None:
+            down = [min(rules.face_down, max(len(c) - 1, 0)) for c in columns]
+        self._down: list[int] = [0, *down]
+        self._stock: list[int] = list(reversed(stock))  # top of the stock is the end
+        if foundations is None:
+            foundations = [1 if rules.aces_out else 0] * rules.foundations
+        self._found: list[int] = list(foundations)
+        self._fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
+        self._table = rules.build_table
+        self._home = sum(self._found)
+        self._score = 0
+        self._moves = 0
+        self._redeals_left = rules.redeals
+        self._history: deque[tuple] | None = deque(maxlen=undo_limit) if undo_limit else None
+        _check_layout(self)
+
+    # Construction ----------------------------------------------------------
+
+    @classmethod
+    def from_seed(
+        cls, seed: int, variant: str = "forty-thieves", *, undo_limit: int = UNDO_LIMIT
+    ) -> Game:
+        """The deal a seed gives in a variant (see ``docs/deals.md``)."""
+        rules = parse_variant(variant) if isinstance(variant, str) else variant
+        return cls._dealt(rules, seed, undo_limit)
+
+    @classmethod
+    def from_code(cls, code: str, *, undo_limit: int = UNDO_LIMIT) -> Game:
+        """The deal a code such as ``FT1-N-0000007`` names.
+
+        >>> Game.from_code("FT1-N-0000007").code
+        'FT1-N-0000007'
+        """
+        rules, seed = parse_code(code)
+        return cls._dealt(rules, seed, undo_limit)
+
+    @classmethod
+    def _dealt(cls, rules: RuleSet, seed: int, undo_limit: int) -> Game:
+        columns, stock = deal_cards(seed, rules)
+        game = cls(rules, columns, stock, undo_limit=undo_limit)
+        game.seed = seed
+        return game
+
+    @classmethod
+    def from_layout(
+        cls,
+        tableau: list[list[str]],
+        stock: list[str],
+        variant: str = "forty-thieves",
+        *,
+        waste: list[str] = (),  # type: ignore[assignment]
+        foundations: list[str | None] | None = None,
+        undo_limit: int = UNDO_LIMIT,
+    ) -> Game:
+        """A position given as text: columns bottom to top, ``stock[0]`` turned first.
+
+        ``foundations`` lists the top card of each foundation (``None`` when
+        empty); every card of the variant's deck must be somewhere, once per
+        copy. The bottom cards of a column are face down as the variant says.
+
+        >>> full = [f"{r}{s}" for s in "SHDC" for r in "23456789TJQK"]
+        >>> g = Game.from_layout([["AS"], ["AS"]], [], "limited",
+        ...     foundations=["KS", "KH", "KD", "KC", "QS", "KH", "KD", "KC"])
+        Traceback (most recent call last):
+        ...
+        games.engine.errors.InvalidLayout: the layout has 14 columns; limited has 12
+        """
+        rules = parse_variant(variant) if isinstance(variant, str) else variant
+        if len(tableau) != rules.columns:
+            raise InvalidLayout(
+                f"the layout has {len(tableau)} columns; {rules.name} has {rules.columns}"
+            )
+        ranks = None
+        if foundations is not None:
+            ranks = [_foundation_rank(rules, k, top) for k, top in enumerate(foundations)]
+        return cls(
+            rules,
+            [[parse_card(c) for c in column] for column in tableau],
+            [parse_card(c) for c in stock],
+            waste=[parse_card(c) for c in waste],
+            foundations=ranks,
+            undo_limit=undo_limit,
+        )
+
+    # Reading the position ---------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        return self.rules.spec
+
+    @property
+    def code(self) -> str | None:
+        """The deal code, for games dealt from a seed."""
+        return None if self.seed is None else format_code(self.rules, self.seed)
+
+    @property
+    def score(self) -> int:
+        return self._score
+
+    @property
+    def moves(self) -> int:
+        """Actions taken, undos included; never decreases."""
+        return self._moves
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    @property
+    def redeals_left(self) -> int:
+        return self._redeals_left
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    def is_won(self) -> bool:
+        return self._home == self.rules.deck_size
+
+    def is_stuck(self) -> bool:
+        """Not won, the stock is empty, no useful redeal is left and no card can move."""
+        return not self.is_won() and not _moves.any_legal(self)
+
+    def legal_moves(self) -> list[str]:
+        """Every distinct legal action in canonical notation, except moves that
+        change nothing (a column's only cards onto an empty column)."""
+        return [format_move(m) for m in _moves.legal(self)]
+
+    def column(self, number: int) -> list[str]:
+        """Column ``number`` (1-based), bottom to top, face-down cards as ``??``."""
+        pile = self._piles[number]
+        hidden = self._down[number]
+        return ["??"] * hidden + [format_card(c) for c in pile[hidden:]]
+
+    # Playing ----------------------------------------------------------------
+
+    def play(self, move: str) -> None:
+        """Play one move in the notation; on refusal the game is exactly as before."""
+        self.play_move(parse_move(move))
+
+    def play_move(self, move: Move) -> None:
+        """Play an already parsed :class:`Move`."""
+        try:
+            record = _moves.apply(self, move)
+        except IndexError:
+            raise InvalidMove(_out_of_range(self, move)) from None
+        self._moves += 1
+        if self._history is not None:
+            self._history.append(record)
+
+    def replay(self, moves: Iterable[str]) -> None:
+        """Play a whole move log; a refused move raises its error with ``index`` set
+        (0-based) and leaves the game after the moves before it.
+
+        This is the verifier's loop, so it avoids per-move work beyond the rules.
+        """
+        apply = _moves.apply
+        cached = _PARSED.get
+        history = self._history
+        record_to = history.append if history is not None else None
+        done = 0
+        text: str = ""
+        try:
+            for text in moves:
+                record = apply(self, cached(text) or parse_move(text))
+                done += 1
+                if record_to is not None:
+                    record_to(record)
+        except IndexError:
+            error: ValueError = InvalidMove(_out_of_range(self, parse_move(text)))
+            error.index = done  # type: ignore[attr-defined]
+            raise error from None
+        except TypeError:  # an unhashable entry in the log
+            error = InvalidMove(f"{text!r} is not a move in the notation")
+            error.index = done  # type: ignore[attr-defined]
+            raise error from None
+        except ValueError as err:
+            err.index = done  # type: ignore[attr-defined]
+            raise
+        finally:
+            self._moves += done
+
+    def undo(self) -> None:
+        """Take back the last action (up to the undo limit); the score returns to
+        what it was and the move counter still goes up by one."""
+        if not self._history:
+            if self._history is None:
+                raise IllegalMove("this game has no undo")
+            raise IllegalMove("there is nothing to undo")
+        _moves.revert(self, self._history.pop())
+        self._moves += 1
+
+    # Views and persistence --------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """The position as a player may see it, ready for JSON.
+
+        The stock's order and face-down cards are left out: only their counts.
+        """
+        return {
+            "variant": self.rules.spec,
+            "columns": [
+                {"down": self._down[i], "cards": [format_card(c) for c in pile[self._down[i] :]]}
+                for i, pile in enumerate(self._piles[1:], start=1)
+            ],
+            "foundations": [
+                {"suit": "SHDC"[self._fsuit[k]], "count": rank, "top": _top(self, k)}
+                for k, rank in enumerate(self._found)
+            ],
+            "waste": [format_card(c) for c in self._piles[WASTE]],
+            "stock": len(self._stock),
+            "redeals_left": self._redeals_left,
+            "score": self._score,
+            "moves": self._moves,
+            "won": self.is_won(),
+            "stuck": self.is_stuck(),
+            "can_undo": self.can_undo,
+        }
+
+    def describe(self) -> str:
+        """The board in words, for screen readers.
+
+        >>> Game.from_seed(7).describe().splitlines()[1]
+        'Column 1: 6 of spades, ace of diamonds, jack of hearts, 4 of clubs.'
+        """
+        lines = [f"Stock: {len(self._stock)} cards. Waste: {_words(self._piles[WASTE][-1:])}."]
+        for i, pile in enumerate(self._piles[1:], start=1):
+            hidden = self._down[i]
+            shown = _words(pile[hidden:])
+            prefix = f"{hidden} face down, " if hidden else ""
+            lines.append(f"Column {i}: {prefix}{shown}.")
+        tops = [_top(self, k) for k in range(len(self._found))]
+        found = ", ".join(
+            f"{k + 1} {describe_card(parse_card(t)) if t else 'empty'}" for k, t in enumerate(tops)
+        )
+        lines.append(f"Foundations: {found}.")
+        return "\n".join(lines)
+
+    def dump(self) -> dict[str, Any]:
+        """The whole state, hidden cards and undo history included, for storage."""
+        from .state import dump
+
+        return dump(self)
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`dump`; refuses states that break conservation."""
+        from .state import load
+
+        return load(cls, data)
+
+    def copy(self) -> Game:
+        return Game.load(self.dump())
+
+    def __repr__(self) -> str:
+        return f"<Game {self.rules.spec} score={self._score} moves={self._moves}>"
+
+
+def _words(cards: list[int]) -> str:
+    return ", ".join(describe_card(c) for c in cards) if cards else "empty"
+
+
+def _top(game: Game, k: int) -> str | None:
+    rank = game._found[k]
+    return format_card((rank << 2) | game._fsuit[k]) if rank else None
+
+
+def _foundation_rank(rules: RuleSet, k: int, top: str | None) -> int:
+    if top is None or top == "":
+        return 0
+    card = parse_card(top)
+    if card & 3 != rules.foundation_suit(k):
+        raise InvalidLayout(f"foundation f{k + 1} takes {'SHDC'[k % 4]} only, not {top}")
+    return card >> 2
+
+
+def _out_of_range(game: Game, move: Move) -> str:
+    text = format_move(move)
+    columns, foundations = game.rules.columns, game.rules.foundations
+    return (
+        f"{text!r} names a pile this layout lacks: columns are t1 to t{columns},"
+        f" foundations f1 to f{foundations}"
+    )
+
+
+def _check_layout(game: Game) -> None:
+    """Every card of the variant's deck is somewhere, each copy exactly once."""
+    from collections import Counter
+
+    from .cards import full_deck
+
+    rules = game.rules
+    if len(game._found) != rules.foundations:
+        raise InvalidLayout(f"{rules.name} has {rules.foundations} foundations")
+    if any(not 0 <= r <= KING for r in game._found):
+        raise InvalidLayout("a foundation holds from 0 to 13 cards")
+    if len(game._piles) != rules.columns + 1:
+        raise InvalidLayout(f"{rules.name} has {rules.columns} columns")
+    held = Counter(c for pile in game._piles for c in pile)
+    held.update(game._stock)
+    for k, rank in enumerate(game._found):
+        held.update((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
+    expected = Counter(full_deck(decks=rules.decks))
+    if held != expected:
+        missing = sorted((expected - held).elements())
+        extra = sorted((held - expected).elements())
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(format_card(c) for c in missing[:8]))
+        if extra:
+            parts.append("too many " + " ".join(format_card(c) for c in extra[:8]))
+        raise InvalidLayout(
+            f"the cards do not make {rules.decks} full decks: {'; '.join(parts)}"
+        )
+    for i, pile in enumerate(game._piles[1:], start=1):
+        if not 0 <= game._down[i] <= max(len(pile) - 1, 0):
+            raise InvalidLayout(f"column {i}: its top card must be face up")
+
+
+__all__ = ["CLASSIC", "Game", "UNDO_LIMIT", "DRAW", "REDEAL", "TO_COLUMN", "TO_FOUNDATION",
+           "FROM_FOUNDATION"]

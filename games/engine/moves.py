@@ -1,0 +1,310 @@
+"""Applying, reverting and listing moves: the rules on the game's compact state.
+
+These functions are the engine's hot path (the verifier replays millions of
+moves), so they work on the small-int state of :class:`~.game.Game` directly
+and build a readable refusal only once a move has failed. ``apply`` checks
+everything before it changes anything, so a refused move leaves no trace.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import KING, describe_card, format_card
+from .errors import IllegalMove
+from .notation import (
+    DRAW,
+    DRAW_MOVE,
+    FROM_FOUNDATION,
+    REDEAL,
+    REDEAL_MOVE,
+    TO_COLUMN,
+    TO_FOUNDATION,
+    WASTE,
+    Move,
+    pile_name,
+)
+from .rules import BUILD_REASONS
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# A history record is (move, score before, detail): detail is whether a
+# face-down card turned up (card moves) or how many cards were drawn (draws).
+Record = tuple[Move, int, int]
+
+
+def apply(game: Game, move: Move) -> Record:
+    """Play ``move`` on ``game`` or raise :class:`IllegalMove`; returns the undo record."""
+    kind, src, dst, count = move
+    piles = game._piles
+    score = game._score
+    if kind == TO_FOUNDATION:
+        pile = piles[src]
+        found = game._found
+        rank = found[dst] + 1
+        if not pile or count != 1 or pile[-1] != (rank << 2) | game._fsuit[dst]:
+            raise IllegalMove(_foundation_refusal(game, move))
+        pile.pop()
+        found[dst] = rank
+        game._home += 1
+        game._score = score + 10
+    elif kind == TO_COLUMN:
+        pile = piles[src]
+        target = piles[dst]
+        if count == 1 and pile and src != dst:
+            card = pile[-1]
+            if target:
+                if not game._table[(target[-1] << 6) | card]:
+                    raise IllegalMove(_column_refusal(game, card, target[-1]))
+            elif len(pile) == 1 and src != WASTE or (
+                game.rules.space == "kings" and card >> 2 != KING
+            ):
+                raise IllegalMove(_space_refusal(game, move))
+            target.append(pile.pop())
+        else:
+            _check_run(game, move)
+            target.extend(pile[-count:])
+            del pile[-count:]
+        if src == WASTE:
+            game._score = score + 5
+    elif kind == DRAW:
+        stock = game._stock
+        if not stock:
+            raise IllegalMove(_draw_refusal(game))
+        waste = piles[WASTE]
+        count = game.rules.draw
+        if count == 1:
+            waste.append(stock.pop())
+        else:
+            count = min(count, len(stock))
+            for _ in range(count):
+                waste.append(stock.pop())
+        return (move, score, count)
+    elif kind == FROM_FOUNDATION:
+        _check_takeback(game, move)
+        rank = game._found[src]
+        piles[dst].append((rank << 2) | game._fsuit[src])
+        game._found[src] = rank - 1
+        game._home -= 1
+        game._score = score - 15 if score > 15 else 0
+        return (move, score, 0)
+    elif kind == REDEAL:
+        if game._stock or not game._redeals_left or not piles[WASTE]:
+            raise IllegalMove(_redeal_refusal(game))
+        game._stock = piles[WASTE][::-1]
+        piles[WASTE] = []
+        game._redeals_left -= 1
+        return (move, score, 0)
+    else:
+        raise IllegalMove("a card taken back from a foundation may only go to a column")
+    # A card left a pile: a face-down card that is now on top turns face up.
+    down = game._down[src]
+    if down and len(pile) == down:
+        game._down[src] = down - 1
+        return (move, score, 1)
+    return (move, score, 0)
+
+
+def revert(game: Game, record: Record) -> None:
+    """Undo the move ``record`` describes (it must be the last one played)."""
+    move, score, detail = record
+    kind, src, dst, count = move
+    piles = game._piles
+    if kind == DRAW:
+        waste, stock = piles[WASTE], game._stock
+        for _ in range(detail):
+            stock.append(waste.pop())
+    elif kind == REDEAL:
+        piles[WASTE] = game._stock[::-1]
+        game._stock = []
+        game._redeals_left += 1
+    elif kind == FROM_FOUNDATION:
+        piles[dst].pop()
+        game._found[src] += 1
+        game._home += 1
+    else:
+        if detail:
+            game._down[src] += 1
+        if kind == TO_FOUNDATION:
+            rank = game._found[dst]
+            game._found[dst] = rank - 1
+            game._home -= 1
+            piles[src].append((rank << 2) | game._fsuit[dst])
+        else:
+            target = piles[dst]
+            piles[src].extend(target[-count:])
+            del target[-count:]
+    game._score = score
+
+
+def _check_run(game: Game, move: Move) -> None:
+    """Everything :func:`apply` checks for a column move, with the reason it fails."""
+    _, src, dst, count = move
+    pile, target = game._piles[src], game._piles[dst]
+    if src == dst:
+        raise IllegalMove("a card cannot move onto its own column")
+    if count > 1:
+        if src == WASTE:
+            raise IllegalMove("only the top card of the waste may move")
+        if not game.rules.sequences:
+            raise IllegalMove(f"in {game.rules.title} cards move one at a time, never as a run")
+        if len(pile) - game._down[src] < count:
+            raise IllegalMove(
+                f"column {src} has only {len(pile) - game._down[src]} face-up cards"
+                f" to move, not {count}"
+            )
+        table = game._table
+        for i in range(len(pile) - count, len(pile) - 1):
+            if not table[(pile[i] << 6) | pile[i + 1]]:
+                raise IllegalMove(
+                    "only a run built down by the column rule moves as a unit;"
+                    f" {format_card(pile[i + 1])} does not follow {format_card(pile[i])}"
+                )
+    if not pile:
+        raise IllegalMove(f"{pile_name(src)} is empty")
+    card = pile[-count]
+    if target:
+        if not game._table[(target[-1] << 6) | card]:
+            raise IllegalMove(_column_refusal(game, card, target[-1]))
+    else:
+        if game.rules.space == "kings" and card >> 2 != KING:
+            raise IllegalMove(_space_refusal(game, move))
+        if src != WASTE and count == len(pile):
+            raise IllegalMove(_space_refusal(game, move))
+
+
+def _check_takeback(game: Game, move: Move) -> None:
+    _, src, dst, _ = move
+    if not game.rules.takeback:
+        raise IllegalMove(f"cards on a foundation stay there in {game.rules.title}")
+    rank = game._found[src]
+    target = game._piles[dst]
+    if not rank:
+        raise IllegalMove(f"foundation f{src + 1} is empty")
+    card = (rank << 2) | game._fsuit[src]
+    if target:
+        if not game._table[(target[-1] << 6) | card]:
+            raise IllegalMove(_column_refusal(game, card, target[-1]))
+    elif game.rules.space == "kings" and rank != KING:
+        raise IllegalMove(_space_refusal(game, move))
+
+
+def _column_refusal(game: Game, card: int, onto: int) -> str:
+    if onto >> 2 == 1:
+        return "nothing goes onto an ace"
+    reason = BUILD_REASONS[game.rules.build]
+    return f"{reason}; {describe_card(card)} cannot go on {describe_card(onto)}"
+
+
+def _space_refusal(game: Game, move: Move) -> str:
+    _, src, _, count = move
+    if game.rules.space == "kings" and (move.kind == FROM_FOUNDATION or count == 1):
+        return "only a king may fill an empty column in this game"
+    if game.rules.space == "kings":
+        return "only a run led by a king may fill an empty column in this game"
+    return f"moving all of column {src} to an empty column changes nothing"
+
+
+def _foundation_refusal(game: Game, move: Move) -> str:
+    _, src, dst, count = move
+    pile = game._piles[src]
+    name = f"foundation f{dst + 1}"
+    if not pile:
+        return f"{pile_name(src)} is empty"
+    if count != 1:
+        return f"{name} takes one card at a time"
+    card, suit, rank = pile[-1], game._fsuit[dst], game._found[dst]
+    shown = f"{pile_name(src)} shows the {describe_card(card)}"
+    if card & 3 != suit:
+        suits = ("spades", "hearts", "diamonds", "clubs")
+        return f"{name} builds {suits[suit]} only, and {shown}"
+    if rank == KING:
+        return f"{name} is complete, from ace to king"
+    if rank == 0:
+        return f"{name} starts with an ace, and {shown}"
+    want = describe_card(((rank + 1) << 2) | suit)
+    return f"a foundation builds up by one in its suit: {name} takes the {want} next"
+
+
+def _draw_refusal(game: Game) -> str:
+    if game._redeals_left and game._piles[WASTE]:
+        return "the stock is empty: redeal with r to turn the waste over"
+    return "the stock is empty, and it is turned only once"
+
+
+def _redeal_refusal(game: Game) -> str:
+    if not game.rules.redeals:
+        return f"{game.rules.title} allows no redeal: the stock is turned only once"
+    if not game._redeals_left:
+        return "no redeals are left"
+    if game._stock:
+        return "a redeal turns the waste over only once the stock is empty"
+    return "the waste is empty, so there is nothing to redeal"
+
+
+def legal(game: Game) -> list[Move]:
+    """Every distinct legal move, in a fixed order (draw or redeal first, then
+    each source from the waste to the last column, then take-backs)."""
+    result: list[Move] = []
+    piles, found, fsuit, table = game._piles, game._found, game._fsuit, game._table
+    kings_only = game.rules.space == "kings"
+    columns = range(1, len(piles))
+    if game._stock:
+        result.append(DRAW_MOVE)
+    elif game._redeals_left and piles[WASTE]:
+        result.append(REDEAL_MOVE)
+    for src, pile in enumerate(piles):
+        if not pile:
+            continue
+        card = pile[-1]
+        for k, rank in enumerate(found):
+            if card == ((rank + 1) << 2) | fsuit[k]:
+                result.append(Move(TO_FOUNDATION, src, k, 1))
+        longest = _movable_run(game, src)
+        for count in range(1, longest + 1):
+            card = pile[-count]
+            whole = src != WASTE and count == len(pile)
+            for dst in columns:
+                if dst == src:
+                    continue
+                target = piles[dst]
+                if target:
+                    if table[(target[-1] << 6) | card]:
+                        result.append(Move(TO_COLUMN, src, dst, count))
+                elif not whole and not (kings_only and card >> 2 != KING):
+                    result.append(Move(TO_COLUMN, src, dst, count))
+    if game.rules.takeback:
+        for k, rank in enumerate(found):
+            if not rank:
+                continue
+            card = (rank << 2) | fsuit[k]
+            for dst in columns:
+                target = piles[dst]
+                if target:
+                    if table[(target[-1] << 6) | card]:
+                        result.append(Move(FROM_FOUNDATION, k, dst, 1))
+                elif not (kings_only and rank != KING):
+                    result.append(Move(FROM_FOUNDATION, k, dst, 1))
+    return result
+
+
+def any_legal(game: Game) -> bool:
+    """Whether any move is legal (cheaper than listing them when the stock has cards)."""
+    if game._stock or (game._redeals_left and game._piles[WASTE]):
+        return True
+    return bool(legal(game))
+
+
+def _movable_run(game: Game, src: int) -> int:
+    """How many cards on top of pile ``src`` may move as one unit."""
+    if src == WASTE or not game.rules.sequences:
+        return 1
+    pile, table = game._piles[src], game._table
+    lowest = game._down[src]
+    count = 1
+    i = len(pile) - 1
+    while i > lowest and table[(pile[i - 1] << 6) | pile[i]]:
+        count += 1
+        i -= 1
+    return count

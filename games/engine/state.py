@@ -1,0 +1,81 @@
+"""The full state of a game as JSON-ready data, and back.
+
+Unlike :meth:`Game.view`, a dump holds the hidden cards (the stock's order,
+face-down cards) and the undo history: it is for the server's storage, never
+for a player.
+
+>>> from games.engine import Game
+>>> game = Game.from_seed(3)
+>>> game.play("s")
+>>> again = Game.load(game.dump())
+>>> again.dump() == game.dump()
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from .cards import format_card, parse_card
+from .errors import EngineError, InvalidLayout
+from .notation import format_move, parse_move
+from .rules import parse_variant
+
+if TYPE_CHECKING:
+    from .game import Game
+
+FORMAT = 1
+
+
+def dump(game: Game) -> dict[str, Any]:
+    history = game._history
+    return {
+        "format": FORMAT,
+        "variant": game.rules.spec,
+        "seed": game.seed,
+        "columns": [[format_card(c) for c in pile] for pile in game._piles[1:]],
+        "down": game._down[1:],
+        "waste": [format_card(c) for c in game._piles[0]],
+        "stock": [format_card(c) for c in reversed(game._stock)],
+        "foundations": list(game._found),
+        "score": game._score,
+        "moves": game._moves,
+        "redeals_left": game._redeals_left,
+        "undo_limit": history.maxlen if history is not None else 0,
+        "history": [[format_move(m), s, d] for m, s, d in history or ()],
+    }
+
+
+def load(cls: type[Game], data: dict[str, Any]) -> Game:
+    try:
+        if data.get("format") != FORMAT:
+            raise InvalidLayout(f"a dump of format {FORMAT} was expected")
+        rules = parse_variant(data["variant"])
+        game = cls(
+            rules,
+            [[parse_card(c) for c in col] for col in data["columns"]],
+            [parse_card(c) for c in data["stock"]],
+            waste=[parse_card(c) for c in data["waste"]],
+            foundations=[int(r) for r in data["foundations"]],
+            down=[int(d) for d in data["down"]],
+            undo_limit=int(data["undo_limit"]),
+        )
+        game.seed = data["seed"]
+        game._score = int(data["score"])
+        game._moves = int(data["moves"])
+        game._redeals_left = int(data["redeals_left"])
+        if game._history is not None:
+            game._history.extend(
+                (parse_move(m), int(s), int(d)) for m, s, d in data["history"]
+            )
+        elif data["history"]:
+            raise InvalidLayout("a dump without undo cannot carry an undo history")
+    except EngineError:
+        raise
+    except (KeyError, TypeError, ValueError) as err:
+        raise InvalidLayout(f"not a dump of a game: {err!r}") from None
+    return game
+
+
+__all__ = ["FORMAT", "deque", "dump", "load"]
