@@ -95,7 +95,7 @@ def parse_card(text: str) -> int:
     >>> parse_card("10H")
     Traceback (most recent call last):
     ...
-    games.engine.errors.InvalidCard: '10H' is not a card: write a rank A23456789TJQK then a suit SHDC, e.g. TH for the ten of hearts
+    games.engine.errors.InvalidCard: '10H' is not a card: write a rank A23456789TJQK then a suit ...
     """
     card = _TEXT_TO_CARD.get(text) if isinstance(text, str) else None
     if card is None and isinstance(text, str):

@@ -2,7 +2,7 @@
 
 >>> game = Game.from_seed(7)
 >>> game.legal_moves()[:3]
-['s', 't1-t3', 't5-t2']
+['s', 't3-t4', 't5-t7']
 >>> game.play("s"); game.moves, game.stock_count
 (1, 63)
 >>> game.undo(); game.stock_count, game.moves
@@ -10,7 +10,7 @@
 >>> game.play("t1-f1")
 Traceback (most recent call last):
 ...
-games.engine.errors.IllegalMove: foundation f1 starts with an ace, and column 1 shows the 4 of clubs
+games.engine.errors.IllegalMove: foundation f1 builds spades only, and column 1 shows the king ...
 """
 
 from __future__ import annotations
@@ -137,12 +137,14 @@ class Game:
         empty); every card of the variant's deck must be somewhere, once per
         copy. The bottom cards of a column are face down as the variant says.
 
-        >>> full = [f"{r}{s}" for s in "SHDC" for r in "23456789TJQK"]
-        >>> g = Game.from_layout([["AS"], ["AS"]], [], "limited",
-        ...     foundations=["KS", "KH", "KD", "KC", "QS", "KH", "KD", "KC"])
+        >>> tops = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "JC"]
+        >>> game = Game.from_layout([["KC"], ["QC"]] + [[]] * 8, [], foundations=tops)
+        >>> game.legal_moves()
+        ['t2-f8', 't2-t1']
+        >>> Game.from_layout([["KC"], ["QC"]], [], foundations=tops)
         Traceback (most recent call last):
         ...
-        games.engine.errors.InvalidLayout: the layout has 14 columns; limited has 12
+        games.engine.errors.InvalidLayout: the layout has 2 columns; forty-thieves has 10
         """
         rules = parse_variant(variant) if isinstance(variant, str) else variant
         if len(tableau) != rules.columns:
@@ -300,7 +302,7 @@ class Game:
         """The board in words, for screen readers.
 
         >>> Game.from_seed(7).describe().splitlines()[1]
-        'Column 1: 6 of spades, ace of diamonds, jack of hearts, 4 of clubs.'
+        'Column 1: 6 of spades, 6 of hearts, king of spades, king of clubs.'
         """
         lines = [f"Stock: {len(self._stock)} cards. Waste: {_words(self._piles[WASTE][-1:])}."]
         for i, pile in enumerate(self._piles[1:], start=1):
@@ -388,13 +390,19 @@ def _check_layout(game: Game) -> None:
             parts.append("missing " + " ".join(format_card(c) for c in missing[:8]))
         if extra:
             parts.append("too many " + " ".join(format_card(c) for c in extra[:8]))
-        raise InvalidLayout(
-            f"the cards do not make {rules.decks} full decks: {'; '.join(parts)}"
-        )
+        raise InvalidLayout(f"the cards do not make {rules.decks} full decks: {'; '.join(parts)}")
     for i, pile in enumerate(game._piles[1:], start=1):
         if not 0 <= game._down[i] <= max(len(pile) - 1, 0):
             raise InvalidLayout(f"column {i}: its top card must be face up")
 
 
-__all__ = ["CLASSIC", "Game", "UNDO_LIMIT", "DRAW", "REDEAL", "TO_COLUMN", "TO_FOUNDATION",
-           "FROM_FOUNDATION"]
+__all__ = [
+    "CLASSIC",
+    "Game",
+    "UNDO_LIMIT",
+    "DRAW",
+    "REDEAL",
+    "TO_COLUMN",
+    "TO_FOUNDATION",
+    "FROM_FOUNDATION",
+]

@@ -57,8 +57,10 @@ def apply(game: Game, move: Move) -> Record:
             if target:
                 if not game._table[(target[-1] << 6) | card]:
                     raise IllegalMove(_column_refusal(game, card, target[-1]))
-            elif len(pile) == 1 and src != WASTE or (
-                game.rules.space == "kings" and card >> 2 != KING
+            elif (
+                len(pile) == 1
+                and src != WASTE
+                or (game.rules.space == "kings" and card >> 2 != KING)
             ):
                 raise IllegalMove(_space_refusal(game, move))
             target.append(pile.pop())

@@ -43,8 +43,7 @@ REDEAL_MOVE = Move(REDEAL)
 
 _PATTERN = re.compile(r"(w|[tf][1-9][0-9]?)-([tf][1-9][0-9]?)(?:x([1-9][0-9]{0,2}))?")
 EXPECTED = (
-    "expected s, r, or <from>-<to> such as t3-f1, w-t10 or t3-t5x3"
-    " (from w, tN or fN; to tN or fN)"
+    "expected s, r, or <from>-<to> such as t3-f1, w-t10 or t3-t5x3 (from w, tN or fN; to tN or fN)"
 )
 _CACHE: dict[str, Move] = {}
 
@@ -58,7 +57,7 @@ def parse_move(text: str) -> Move:
     >>> parse_move("t0-f1")
     Traceback (most recent call last):
     ...
-    games.engine.errors.InvalidMove: 't0-f1' is not a move: expected s, r, or <from>-<to> such as t3-f1, w-t10 or t3-t5x3 (from w, tN or fN; to tN or fN)
+    games.engine.errors.InvalidMove: 't0-f1' is not a move: expected s, r, or <from>-<to> ...
     """
     try:
         move = _CACHE.get(text)

@@ -195,7 +195,7 @@ def parse_variant(spec: str) -> RuleSet:
     >>> parse_variant("klondike")
     Traceback (most recent call last):
     ...
-    games.engine.errors.UnknownVariant: 'klondike' is not a variant; known: forty-thieves, josephine, limited, indian, streets, sixty-thieves, lucas, maria, number-ten, rank-and-file, little-forty
+    games.engine.errors.UnknownVariant: 'klondike' is not a variant; known: forty-thieves, ...
     """
     if not isinstance(spec, str):
         raise UnknownVariant(f"a variant is named by text, not {type(spec).__name__}")

@@ -66,9 +66,7 @@ def load(cls: type[Game], data: dict[str, Any]) -> Game:
         game._moves = int(data["moves"])
         game._redeals_left = int(data["redeals_left"])
         if game._history is not None:
-            game._history.extend(
-                (parse_move(m), int(s), int(d)) for m, s, d in data["history"]
-            )
+            game._history.extend((parse_move(m), int(s), int(d)) for m, s, d in data["history"])
         elif data["history"]:
             raise InvalidLayout("a dump without undo cannot carry an undo history")
     except EngineError:

@@ -1,0 +1,7 @@
+"""Project package: settings, URL configuration, ASGI entry point and the Celery app."""
+
+from __future__ import annotations
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

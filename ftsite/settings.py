@@ -1,0 +1,304 @@
+"""Django settings for the Forty Thieves platform.
+
+One module, driven entirely by environment variables.  With nothing set it runs on
+embedded defaults (SQLite, in-memory channel layer, Celery tasks executed in-process,
+DEBUG on).  Setting ``DATABASE_URL`` and ``REDIS_URL`` switches to PostgreSQL and Redis;
+without ``DATABASE_URL`` DEBUG defaults to off and secrets become mandatory.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+# ---------------------------------------------------------------------------
+# Typed environment helpers
+# ---------------------------------------------------------------------------
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _raw(name: str) -> str | None:
+    """Return the variable's value, treating empty/blank strings as unset."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(
+    name: str, default: str | None = None, *, required: bool = False, why: str = ""
+) -> str | None:
+    """Read a string variable; with ``required`` an unset variable is an error."""
+    value = _raw(name)
+    if value is None:
+        if required:
+            reason = why or "in this configuration"
+            raise ImproperlyConfigured(f"{name} is not set; it is required {reason}")
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Read a boolean variable (true/false/1/0/yes/no/on/off, case-insensitive)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use true/false/1/0/yes/no")
+
+
+def env_int(
+    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """Read an integer variable, optionally bounded (inclusive)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an integer; use a whole number such as 60"
+        ) from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} is too small; use a value >= {minimum}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={value!r} is too large; use a value <= {maximum}")
+    return number
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    """Read a comma-separated list; blank items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# ---------------------------------------------------------------------------
+# Core
+# ---------------------------------------------------------------------------
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DATABASE_URL = env_str("DATABASE_URL")
+REDIS_URL = env_str("REDIS_URL")
+
+# DEBUG is on by default only on the embedded (no DATABASE_URL) configuration.
+DEBUG = env_bool("DJANGO_DEBUG", default=DATABASE_URL is None)
+
+_DEV_SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production"
+_DEV_DAILY_SECRET = "dev-only-daily-secret-do-not-use-in-production"
+
+_WHY_SECRET = "when DEBUG is off (set DJANGO_DEBUG=true for local development)"
+
+SECRET_KEY = env_str(
+    "DJANGO_SECRET_KEY",
+    _DEV_SECRET_KEY if DEBUG else None,
+    required=not DEBUG,
+    why=_WHY_SECRET,
+)
+
+# HMAC key for deriving the daily deal seeds.
+FT_DAILY_SECRET = env_str(
+    "FT_DAILY_SECRET",
+    _DEV_DAILY_SECRET if DEBUG else None,
+    required=not DEBUG,
+    why=_WHY_SECRET,
+)
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "games",
+    "leaderboards",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "ftsite.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+ASGI_APPLICATION = "ftsite.asgi.application"
+
+# ---------------------------------------------------------------------------
+# Database
+# ---------------------------------------------------------------------------
+
+if DATABASE_URL is not None:
+    import dj_database_url
+
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=True,
+        )
+    }
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# ---------------------------------------------------------------------------
+# Auth
+# ---------------------------------------------------------------------------
+
+AUTH_USER_MODEL = "games.User"
+LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# ---------------------------------------------------------------------------
+# Internationalisation
+# ---------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("it", "Italiano"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = "UTC"
+
+# ---------------------------------------------------------------------------
+# Static files
+# ---------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# The hashed manifest storage needs `collectstatic` to have run, so it is used only when
+# DEBUG is off and we are not under a test runner (tests must pass without collectstatic).
+_RUNNING_TESTS = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG or _RUNNING_TESTS
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        ),
+    },
+}
+
+# Serve straight from the app/static directories (no collectstatic) in dev and tests.
+WHITENOISE_USE_FINDERS = DEBUG or _RUNNING_TESTS
+WHITENOISE_AUTOREFRESH = DEBUG
+if DEBUG:
+    # In development STATIC_ROOT usually does not exist yet; whitenoise need not say so.
+    warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
+
+# ---------------------------------------------------------------------------
+# Channels
+# ---------------------------------------------------------------------------
+
+if REDIS_URL is not None:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# ---------------------------------------------------------------------------
+# Celery (read by ftsite/celery.py with namespace "CELERY")
+# ---------------------------------------------------------------------------
+
+if REDIS_URL is not None:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    CELERY_BROKER_URL = "memory://"
+    CELERY_RESULT_BACKEND = None
+    CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_ENABLE_UTC = True
+
+# ---------------------------------------------------------------------------
+# Security (production)
+# ---------------------------------------------------------------------------
+
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+    # Django's own loggers print through the root handler only (no duplicate lines).
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}

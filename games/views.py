@@ -1,0 +1,14 @@
+"""Thin page views; game logic belongs in ``games.engine``."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules.html")

@@ -1,0 +1,1 @@
+"""The leaderboards app (verified daily results); models come later."""

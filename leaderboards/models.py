@@ -1,0 +1,3 @@
+"""Leaderboard models (none yet)."""
+
+from __future__ import annotations

@@ -1,0 +1,59 @@
+"""The public pages answer, with the right titles, and errors stay errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+def _title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.DOTALL)
+    assert match is not None, "page has no <title>"
+    return match.group(1).strip()
+
+
+def test_the_home_page_introduces_the_platform(client: Client) -> None:
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert _title(html) == "Forty Thieves"
+    assert reverse("rules") in html
+    assert "css/site.css" in html
+
+
+def test_the_rules_page_renders(client: Client) -> None:
+    response = client.get(reverse("rules"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "rules" in _title(html).lower()
+    assert reverse("home") in html
+
+
+def test_the_page_language_is_declared(client: Client) -> None:
+    response = client.get(reverse("home"))
+    assert '<html lang="en">' in response.content.decode()
+
+
+def test_an_unknown_url_is_not_found_not_an_error(client: Client) -> None:
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+
+
+def test_the_admin_login_page_renders(client: Client) -> None:
+    response = client.get(reverse("admin:login"))
+    assert response.status_code == 200
+    assert 'name="username"' in response.content.decode()
+
+
+def test_a_player_is_shown_by_display_name_else_username(user: User) -> None:
+    assert user.public_name == "ada"
+    user.display_name = "Ada L."
+    assert user.public_name == "Ada L."
+    assert str(user) == "Ada L."

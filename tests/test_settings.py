@@ -1,0 +1,102 @@
+"""The typed environment helpers at the top of ``ftsite.settings``."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from ftsite.settings import env_bool, env_int, env_list, env_str
+
+
+@pytest.mark.parametrize("raw", ["true", "TRUE", "1", "yes", "on", " True "])
+def test_it_reads_true_booleans(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
+    monkeypatch.setenv("FT_TEST_FLAG", raw)
+    assert env_bool("FT_TEST_FLAG", default=False) is True
+
+
+@pytest.mark.parametrize("raw", ["false", "False", "0", "no", "off"])
+def test_it_reads_false_booleans(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
+    monkeypatch.setenv("FT_TEST_FLAG", raw)
+    assert env_bool("FT_TEST_FLAG", default=True) is False
+
+
+def test_it_uses_the_default_for_an_unset_or_blank_boolean(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FT_TEST_FLAG", raising=False)
+    assert env_bool("FT_TEST_FLAG", default=True) is True
+    monkeypatch.setenv("FT_TEST_FLAG", "")
+    assert env_bool("FT_TEST_FLAG", default=False) is False
+
+
+def test_it_refuses_a_boolean_it_cannot_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfigured) as excinfo:
+        env_bool("DJANGO_DEBUG", default=False)
+    message = str(excinfo.value)
+    assert "DJANGO_DEBUG" in message
+    assert "'maybe'" in message
+    assert "true/false" in message
+
+
+def test_it_reads_an_integer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FT_TEST_NUMBER", "42")
+    assert env_int("FT_TEST_NUMBER", default=0) == 42
+
+
+def test_it_uses_the_default_for_an_unset_integer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FT_TEST_NUMBER", raising=False)
+    assert env_int("FT_TEST_NUMBER", default=7) == 7
+
+
+def test_it_refuses_an_integer_it_cannot_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_CONN_MAX_AGE", "sixty")
+    with pytest.raises(ImproperlyConfigured) as excinfo:
+        env_int("DJANGO_CONN_MAX_AGE", default=60)
+    message = str(excinfo.value)
+    assert "DJANGO_CONN_MAX_AGE" in message
+    assert "'sixty'" in message
+    assert "integer" in message
+
+
+def test_it_refuses_an_integer_below_the_minimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_CONN_MAX_AGE", "-1")
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_CONN_MAX_AGE"):
+        env_int("DJANGO_CONN_MAX_AGE", default=60, minimum=0)
+
+
+def test_it_splits_a_list_and_drops_blanks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", " example.org, ,www.example.org ,")
+    assert env_list("DJANGO_ALLOWED_HOSTS") == ["example.org", "www.example.org"]
+
+
+def test_it_uses_the_default_for_an_unset_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DJANGO_ALLOWED_HOSTS", raising=False)
+    assert env_list("DJANGO_ALLOWED_HOSTS", ["localhost"]) == ["localhost"]
+
+
+def test_it_demands_a_required_string_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DJANGO_SECRET_KEY", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY"):
+        env_str("DJANGO_SECRET_KEY", required=True, why="when DEBUG is off")
+
+
+def test_it_explains_why_a_missing_string_is_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FT_DAILY_SECRET", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="FT_DAILY_SECRET is not set.*when DEBUG is off"):
+        env_str("FT_DAILY_SECRET", required=True, why="when DEBUG is off")
+
+
+def test_it_reads_a_string_or_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FT_TEST_TEXT", "hello")
+    assert env_str("FT_TEST_TEXT", "fallback") == "hello"
+    monkeypatch.delenv("FT_TEST_TEXT")
+    assert env_str("FT_TEST_TEXT", "fallback") == "fallback"
+
+
+def test_it_uses_the_custom_user_model() -> None:
+    assert settings.AUTH_USER_MODEL == "games.User"
+
+
+def test_it_serves_static_files_without_collectstatic() -> None:
+    backend = settings.STORAGES["staticfiles"]["BACKEND"]
+    assert backend == "django.contrib.staticfiles.storage.StaticFilesStorage"
