@@ -5,6 +5,7 @@
     python -m games.engine replay FT1-N-0000007 s t3-t4 w-f1
     python -m games.engine replay FT1-N-0000007 --file moves.txt
     python -m games.engine legal FT1-N-0000007 s
+    python -m games.engine commitment FT1-N-... 0123456789abcdef0123456789abcdef
 
 Exit status: 0 when everything asked for was done, 1 when a move was
 refused, 2 when the input itself was bad (a code, a seed, a file).
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from .deal import commitment
 from .errors import EngineError
 from .game import Game
 
@@ -62,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
         if name != "deal":
             p.add_argument("moves", nargs="*", help="moves in the notation, e.g. s t3-f1")
             p.add_argument("--file", help="read moves from a file (whitespace separated)")
+    p = sub.add_parser("commitment", help="recompute a daily deal's published commitment")
+    p.add_argument("code", help="the revealed deal code")
+    p.add_argument("salt", help="the revealed salt (32 hex digits)")
     return parser
 
 
@@ -94,6 +99,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "commitment":
+        try:
+            print(commitment(args.code, args.salt), file=out)
+        except EngineError as err:
+            print(f"error: {err}", file=out)
+            return 2
+        return 0
     try:
         game = _game(args)
         moves = [] if args.command == "deal" else _moves(args)

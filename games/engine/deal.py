@@ -186,3 +186,21 @@ def parse_code(code: str) -> tuple[RuleSet, int]:
     except ValueError as err:
         raise InvalidCode(f"{code!r}: {err}") from None
     return rules, decode_seed(parts[2])
+
+
+def commitment(code: str, salt: str) -> str:
+    """The published commitment to a daily deal: SHA-256 of ``<code>:<salt>``, in hex.
+
+    ``code`` is the canonical deal code and ``salt`` 32 lowercase hex digits
+    (128 random bits, so nobody can search the commitment for the code). Both
+    are revealed when the day closes, and anyone can recompute this.
+
+    >>> commitment("FT1-N-0000007", "00" * 16)[:16]
+    '6bf6bed8d1a24b7a'
+    """
+    rules, seed = parse_code(code)
+    salt = salt.strip().lower()
+    if len(salt) != 32 or any(ch not in "0123456789abcdef" for ch in salt):
+        raise InvalidCode(f"a salt is 32 hex digits (128 bits), not {salt!r}")
+    message = f"{format_code(rules, seed)}:{salt}".encode("ascii")
+    return hashlib.sha256(message).hexdigest()

@@ -38,6 +38,8 @@ from .notation import (
 from .rules import CLASSIC, RuleSet, parse_variant
 
 UNDO_LIMIT = 100
+#: How a move log writes an undo (the notation itself has no undo).
+UNDO = "undo"
 
 
 class Game:
@@ -230,33 +232,46 @@ class Game:
             self._history.append(record)
 
     def replay(self, moves: Iterable[str]) -> None:
-        """Play a whole move log; a refused move raises its error with ``index`` set
-        (0-based) and leaves the game after the moves before it.
+        """Play a whole log of moves (and ``undo`` entries, as practice logs hold);
+        a refused entry raises its error with ``index`` set (0-based) and leaves
+        the game as it was after the entries before it.
 
         This is the verifier's loop, so it avoids per-move work beyond the rules.
+
+        >>> game = Game.from_seed(7)
+        >>> game.replay(["s", "s", UNDO, "t3-t4"])
+        >>> game.moves, game.stock_count
+        (4, 63)
         """
         apply = _moves.apply
         cached = _PARSED.get
         history = self._history
         record_to = history.append if history is not None else None
-        done = 0
+        index = 0
+        done = 0  # moves applied here; undo() counts its own
         text: str = ""
         try:
-            for text in moves:
-                record = apply(self, cached(text) or parse_move(text))
+            for index, text in enumerate(moves):  # noqa: B007 - index is read on refusal
+                move = cached(text)
+                if move is None:
+                    if text == UNDO:
+                        self.undo()
+                        continue
+                    move = parse_move(text)
+                record = apply(self, move)
                 done += 1
                 if record_to is not None:
                     record_to(record)
         except IndexError:
             error: ValueError = InvalidMove(_out_of_range(self, parse_move(text)))
-            error.index = done  # type: ignore[attr-defined]
+            error.index = index  # type: ignore[attr-defined]
             raise error from None
         except TypeError:  # an unhashable entry in the log
             error = InvalidMove(f"{text!r} is not a move in the notation")
-            error.index = done  # type: ignore[attr-defined]
+            error.index = index  # type: ignore[attr-defined]
             raise error from None
         except ValueError as err:
-            err.index = done  # type: ignore[attr-defined]
+            err.index = index  # type: ignore[attr-defined]
             raise
         finally:
             self._moves += done

@@ -65,3 +65,13 @@ def test_it_runs_as_python_dash_m() -> None:
         timeout=60,
     )
     assert result.returncode == 0 and "code FT1-N-0000007" in result.stdout
+
+
+def test_it_recomputes_a_daily_commitment_from_the_revealed_code_and_salt() -> None:
+    import hashlib
+
+    salt = "0123456789abcdef" * 2
+    expected = hashlib.sha256(f"FT1-N-0000007:{salt}".encode()).hexdigest()
+    assert run("commitment", "ft1-n-0000007", salt.upper()) == (0, expected + "\n")
+    status, text = run("commitment", "FT1-N-0000007", "abc")
+    assert status == 2 and "a salt is 32 hex digits" in text

@@ -232,3 +232,13 @@ def test_replay_refuses_a_log_entry_that_is_not_text() -> None:
     with pytest.raises(InvalidMove) as caught:
         game.replay(["s", ["t1"]])  # type: ignore[list-item]
     assert caught.value.index == 1  # type: ignore[attr-defined]
+
+
+def test_replay_plays_undo_entries_where_the_game_allows_undo() -> None:
+    game = Game.from_seed(3)
+    game.replay(["s", "undo", "s", "s"])
+    assert game.stock_count == 62 and game.moves == 4
+    ranked = Game.from_seed(3, undo_limit=0)
+    with pytest.raises(IllegalMove, match="this game has no undo") as caught:
+        ranked.replay(["s", "undo"])
+    assert caught.value.index == 1  # type: ignore[attr-defined]
