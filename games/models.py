@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,3 +28,153 @@ class User(AbstractUser):
     def public_name(self) -> str:
         """The name shown to other players: the display name, else the username."""
         return self.display_name or self.get_username()
+
+
+class Deal(models.Model):
+    """A deal players can open: a daily deal (one per UTC day and variant) or a
+    practice deal named by its code.
+
+    A daily deal's seed and code stay secret until the day closes; until then
+    only its commitment is public (see ``docs/deals.md``).
+    """
+
+    class Kind(models.TextChoices):
+        DAILY = "daily", _("daily")
+        PRACTICE = "practice", _("practice")
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    variant = models.CharField(max_length=60)
+    day = models.DateField(null=True, blank=True, help_text=_("UTC day of a daily deal"))
+    # 128-bit seeds do not fit a bigint: stored as 32 hex digits.
+    seed_hex = models.CharField(max_length=32)
+    code = models.CharField(max_length=48, unique=True)
+    salt = models.CharField(max_length=32, blank=True)
+    commitment = models.CharField(max_length=64, blank=True)
+    opens_at = models.DateTimeField(null=True, blank=True)
+    closes_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day", "variant"],
+                condition=models.Q(kind="daily"),
+                name="one_daily_deal_per_day_and_variant",
+            ),
+        ]
+        indexes = [models.Index(fields=["kind", "day"])]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.DAILY:
+            return f"daily {self.day} {self.variant}"
+        return self.code
+
+    @property
+    def seed(self) -> int:
+        return int(self.seed_hex, 16)
+
+    @property
+    def is_daily(self) -> bool:
+        return self.kind == self.Kind.DAILY
+
+    @property
+    def is_revealed(self) -> bool:
+        """Whether the code may be shown: always for practice, after close for a daily."""
+        return not self.is_daily or self.revealed_at is not None
+
+
+class Game(models.Model):
+    """One player's play of one deal. The server holds the full engine state."""
+
+    class Mode(models.TextChoices):
+        RANKED = "ranked", _("ranked")
+        PRACTICE = "practice", _("practice")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WON = "won", _("won")
+        LOST = "lost", _("lost")
+        RESIGNED = "resigned", _("resigned")
+
+    # Unguessable: a practice game's link is what lets others watch it.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(User, on_delete=models.CASCADE, related_name="games")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    score = models.PositiveIntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0, help_text=_("actions taken, undos included"))
+    version = models.PositiveIntegerField(default=0, help_text=_("accepted actions so far"))
+    # The engine's full dump (hidden cards included): never sent to a client.
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    first_action_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "deal"],
+                condition=models.Q(mode="ranked"),
+                name="one_ranked_attempt_per_player_and_deal",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-created_at"]),
+            models.Index(fields=["deal", "mode", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.mode} {self.deal} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status != self.Status.ACTIVE
+
+    @property
+    def duration(self) -> timedelta | None:
+        """Server-measured time from the first action to the finish."""
+        if self.first_action_at and self.finished_at:
+            return self.finished_at - self.first_action_at
+        return None
+
+
+class Action(models.Model):
+    """One accepted action of a game, in order: the move log replayed to verify it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField(help_text=_("1 for the first action"))
+    # A move in the engine's notation, "undo" or "resign".
+    move = models.CharField(max_length=16)
+    client_id = models.CharField(max_length=64, blank=True)
+    score = models.PositiveIntegerField(help_text=_("score after this action"))
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
+            models.UniqueConstraint(
+                fields=["game", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="client_message_applied_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seq}. {self.move}"
+
+
+class ApiToken(models.Model):
+    """A per-user token for scripts and bots; only its SHA-256 is stored."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, blank=True)
+    prefix = models.CharField(max_length=8, help_text=_("first characters, to tell tokens apart"))
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}…"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -15,3 +17,16 @@ def user(db: None) -> User:
     return model.objects.create_user(
         username="ada", email="ada@example.org", password="correct horse battery staple"
     )
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    """A second player, who must not touch ada's games."""
+    model: type[User] = get_user_model()  # type: ignore[assignment]
+    return model.objects.create_user(username="bob", password="correct horse battery staple")
+
+
+@pytest.fixture
+def now() -> datetime:
+    """A fixed moment in the middle of a UTC day."""
+    return datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -1,0 +1,67 @@
+"""Errors the games services raise: a stable code, a readable reason, an HTTP status.
+
+Interfaces (the websocket consumer, the JSON API, pages) turn these into
+refusals; none of them is ever a server error.
+"""
+
+from __future__ import annotations
+
+from games.engine import EngineError
+
+
+class ServiceError(Exception):
+    """A request the services refuse; ``code`` is stable, ``reason`` is for people."""
+
+    code = "bad_request"
+    status = 400
+
+    def __init__(self, reason: str, **extra: object) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.extra = extra
+
+
+class BadRequest(ServiceError):
+    code, status = "bad_request", 400
+
+
+class NotAuthenticated(ServiceError):
+    code, status = "not_authenticated", 401
+
+
+class Forbidden(ServiceError):
+    code, status = "forbidden", 403
+
+
+class NotFound(ServiceError):
+    code, status = "not_found", 404
+
+
+class Conflict(ServiceError):
+    code, status = "conflict", 409
+
+
+class GameOver(Conflict):
+    code = "game_over"
+
+
+class StaleVersion(Conflict):
+    code = "stale_version"
+
+
+class AlreadyPlayed(Conflict):
+    code = "already_played"
+
+
+class DayClosed(Conflict):
+    code = "day_closed"
+
+
+class Refused(ServiceError):
+    """The engine refused the action; carries the engine's code and reason."""
+
+    status = 422
+
+    def __init__(self, error: EngineError) -> None:
+        super().__init__(error.reason)
+        self.code = error.code

@@ -1,0 +1,77 @@
+"""What clients receive about a game: built from the engine's player view only.
+
+The engine's full dump (with the stock's order and face-down cards) never
+leaves the server; every payload here starts from ``Game.view()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Game as Engine
+from games.models import Game
+
+
+def game_payload(game: Game, engine: Engine | None = None) -> dict[str, Any]:
+    """The whole state of a game as its player (or a watcher) may see it."""
+    engine = engine or Engine.load(game.state)
+    deal = game.deal
+    finished = game.is_finished
+    return {
+        "id": str(game.pk),
+        "player": game.player.public_name,
+        "mode": game.mode,
+        "status": game.status,
+        "version": game.version,
+        "score": game.score,
+        "moves": game.moves,
+        "deal": deal_payload(deal),
+        "board": engine.view(),
+        "legal_moves": [] if finished else engine.legal_moves(),
+        "can_undo": game.mode == Game.Mode.PRACTICE and not finished and engine.can_undo,
+        "started_at": _iso(game.created_at),
+        "first_action_at": _iso(game.first_action_at),
+        "finished_at": _iso(game.finished_at),
+    }
+
+
+def deal_payload(deal: Any) -> dict[str, Any]:
+    """A deal as anyone may see it: the code only once it is revealed."""
+    revealed = deal.is_revealed
+    return {
+        "id": deal.pk,
+        "kind": deal.kind,
+        "variant": deal.variant,
+        "day": deal.day.isoformat() if deal.day else None,
+        "code": deal.code if revealed else None,
+        "commitment": deal.commitment or None,
+        "salt": deal.salt if revealed and deal.is_daily else None,
+        "opens_at": _iso(deal.opens_at),
+        "closes_at": _iso(deal.closes_at),
+        "closed": deal.revealed_at is not None,
+    }
+
+
+def board_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The parts of the board view that changed: whole piles, keyed by where they are.
+
+    >>> board_changes({"stock": 3, "waste": [], "columns": [{"down": 0, "cards": ["KS"]}]},
+    ...               {"stock": 2, "waste": ["QH"], "columns": [{"down": 0, "cards": ["KS"]}]})
+    {'stock': 2, 'waste': ['QH']}
+    """
+    changes: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if value == old:
+            continue
+        if key in ("columns", "foundations") and isinstance(old, list) and len(old) == len(value):
+            changes[key] = {
+                str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v
+            }
+        else:
+            changes[key] = value
+    return changes
+
+
+def _iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment else None

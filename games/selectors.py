@@ -1,0 +1,81 @@
+"""Reads: what pages, the API and the websocket show. No writes here."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.utils import timezone
+
+from games.access import access_game
+from games.daily import utc_today
+from games.models import Deal, Game, User
+from games.payloads import deal_payload, game_payload
+
+GAMES_PER_PAGE = 20
+
+
+def deal_daily_for_day(*, day: date, variant: str = "forty-thieves") -> Deal | None:
+    return Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=variant).first()
+
+
+def daily_summary(*, user: User | None, now: datetime | None = None) -> dict[str, Any]:
+    """Today's deal as the home page and the API show it, with the player's status."""
+    now = now or timezone.now()
+    deal = deal_daily_for_day(day=utc_today(now))
+    summary: dict[str, Any] = {"date": utc_today(now).isoformat(), "deal": None, "game": None}
+    if deal is None:
+        return summary
+    summary["deal"] = deal_payload(deal)
+    if user is not None and user.is_authenticated:
+        game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
+        if game is not None:
+            summary["game"] = {
+                "id": str(game.pk),
+                "status": game.status,
+                "score": game.score,
+                "moves": game.moves,
+            }
+    return summary
+
+
+def game_state(*, user: User | None, game_id: object) -> dict[str, Any]:
+    """A game's full visible state, for its player or a permitted watcher."""
+    game = access_game(user=user, game_id=game_id, purpose="watch")
+    return game_payload(game)
+
+
+def game_list_for_player(*, user: User, page: int = 1) -> dict[str, Any]:
+    """The player's own games, newest first, a page at a time."""
+    games = Game.objects.filter(player=user).select_related("deal").order_by("-created_at")
+    paginator = Paginator(games, GAMES_PER_PAGE)
+    current = paginator.get_page(page)
+    return {
+        "page": current.number,
+        "pages": paginator.num_pages,
+        "count": paginator.count,
+        "games": [
+            {
+                "id": str(g.pk),
+                "mode": g.mode,
+                "status": g.status,
+                "score": g.score,
+                "moves": g.moves,
+                "variant": g.deal.variant,
+                "day": g.deal.day.isoformat() if g.deal.day else None,
+                "code": g.deal.code if g.deal.is_revealed else None,
+                "started_at": g.created_at.isoformat(),
+                "finished_at": g.finished_at.isoformat() if g.finished_at else None,
+            }
+            for g in current.object_list
+        ],
+    }
+
+
+def game_actions_since(*, game: Game, version: int) -> list[dict[str, Any]]:
+    """The move log after ``version`` (visible actions only; for replays and resync)."""
+    return [
+        {"seq": a.seq, "action": a.move, "score": a.score, "at": a.created_at.isoformat()}
+        for a in game.actions.filter(seq__gt=version).order_by("seq")
+    ]
