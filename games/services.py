@@ -277,7 +277,10 @@ def _act(
             created_at=now,
         )
         game.save()
-        result = _result(game, action, board_changes(before, engine.view()))
+        changes = board_changes(before, engine.view())
+        # The new legal moves let the board highlight targets without knowing a rule.
+        changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
+        result = _result(game, action, changes)
         transaction.on_commit(lambda: broadcast.game_action(result))
     return result
 
