@@ -99,6 +99,7 @@ def apply(game: Game, move: Move) -> Record:
         game._redeals_left -= 1
         return (move, score, 0)
     else:
+        game._found[src], game._found[dst]  # a foundation the layout lacks: IndexError
         raise IllegalMove("a card taken back from a foundation may only go to a column")
     # A card left a pile: a face-down card that is now on top turns face up.
     down = game._down[src]
@@ -178,10 +179,10 @@ def _check_run(game: Game, move: Move) -> None:
 
 def _check_takeback(game: Game, move: Move) -> None:
     _, src, dst, _ = move
+    rank = game._found[src]  # piles the layout lacks raise IndexError before any rule
+    target = game._piles[dst]
     if not game.rules.takeback:
         raise IllegalMove(f"cards on a foundation stay there in {game.rules.title}")
-    rank = game._found[src]
-    target = game._piles[dst]
     if not rank:
         raise IllegalMove(f"foundation f{src + 1} is empty")
     card = (rank << 2) | game._fsuit[src]
@@ -232,6 +233,8 @@ def _foundation_refusal(game: Game, move: Move) -> str:
 def _draw_refusal(game: Game) -> str:
     if game._redeals_left and game._piles[WASTE]:
         return "the stock is empty: redeal with r to turn the waste over"
+    if game.rules.redeals:
+        return "the stock is empty and no redeals are left"
     return "the stock is empty, and it is turned only once"
 
 

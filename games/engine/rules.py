@@ -22,7 +22,7 @@ joined with ``+`` (``kings``: only kings fill a space; ``redeal1`` or
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache
 
 from .cards import KING, is_red, make_card, rank_of, suit_of
 from .errors import UnknownVariant
@@ -91,19 +91,26 @@ class RuleSet:
             return suit_of(card) != suit_of(onto)
         return is_red(card) != is_red(onto)
 
-    @cached_property
+    @property
     def build_table(self) -> bytes:
         """``table[onto << 6 | card]`` is 1 where ``card`` may go onto ``onto``.
 
-        The hot path of move validation is this one lookup.
+        The hot path of move validation is this one lookup. The table depends
+        only on the build rule, so each is computed once per process.
         """
-        table = bytearray(64 * 64)
-        cards = [make_card(r, s) for r in range(1, KING + 1) for s in range(4)]
-        for onto in cards:
-            for card in cards:
-                if self.fits_on(card, onto):
-                    table[(onto << 6) | card] = 1
-        return bytes(table)
+        return _build_table(self.build)
+
+
+@cache
+def _build_table(build: str) -> bytes:
+    probe = RuleSet(name="", letter="", title="", build=build)
+    table = bytearray(64 * 64)
+    cards = [make_card(r, s) for r in range(1, KING + 1) for s in range(4)]
+    for onto in cards:
+        for card in cards:
+            if probe.fits_on(card, onto):
+                table[(onto << 6) | card] = 1
+    return bytes(table)
 
 
 CLASSIC = RuleSet(name="forty-thieves", letter="N", title="Forty Thieves")
