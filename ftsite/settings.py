@@ -129,6 +129,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Serves the interactive API docs' assets locally: no CDN at run time.
+    "ninja",
     "games",
     "leaderboards",
 ]
@@ -194,7 +196,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # ---------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "games.User"
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -283,6 +285,32 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
+
+# Periodic tasks (``celery -A ftsite beat``), in UTC. Both tasks are idempotent, so a missed
+# or doubled run is harmless: the hourly open (and the one at 23:30) make sure today's and
+# tomorrow's deals exist before anyone needs them; the per-minute close reveals a day's deal
+# and ends its unfinished ranked games within a minute of 00:00 UTC.
+from celery.schedules import crontab  # noqa: E402
+
+CELERY_BEAT_SCHEDULE = {
+    "open-upcoming-deals-hourly": {
+        "task": "games.open_upcoming_deals",
+        "schedule": crontab(minute="5"),
+    },
+    "open-upcoming-deals-before-midnight": {
+        "task": "games.open_upcoming_deals",
+        "schedule": crontab(hour="23", minute="30"),
+    },
+    "close-due-deals": {
+        "task": "games.close_due_deals",
+        "schedule": crontab(minute="*"),
+    },
+    # Re-enqueue verifications and rankings a lost message or a crash left undone.
+    "sweep-unverified-results": {
+        "task": "leaderboards.sweep",
+        "schedule": crontab(minute="*"),
+    },
+}
 
 # ---------------------------------------------------------------------------
 # Security (production)

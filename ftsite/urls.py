@@ -8,5 +8,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("games.api", namespace="api")),
     path("", include("games.urls")),
 ]

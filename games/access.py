@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 from typing import Literal
 
+from django.contrib.auth.models import AnonymousUser
+
 from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
 
@@ -12,11 +14,18 @@ Purpose = Literal["play", "watch"]
 
 
 def access_game(
-    *, user: User | None, game_id: object, purpose: Purpose, lock: bool = False
+    *,
+    user: User | AnonymousUser | None,
+    game_id: object,
+    purpose: Purpose,
+    lock: bool = False,
+    system: bool = False,
 ) -> Game:
     """The game ``user`` may ``play`` (its owner only) or ``watch``; else a refusal.
 
-    ``user=None`` is the system itself (closing a day), which may play any game.
+    ``system=True`` is the server itself (closing a day), which may play any
+    game; it is never inferred from a missing user, so an interface that loses
+    track of its visitor gets the anonymous visitor's rights, not the system's.
     Watching: the owner always; a game of a daily deal that has not closed,
     only players who have finished their own ranked attempt at it; any other
     game, anyone with its link (it is unguessable).
@@ -31,8 +40,10 @@ def access_game(
     game = games.filter(pk=pk).first()
     if game is None:
         raise NotFound("there is no such game")
-    if user is None:
+    if system:
         return game
+    if user is None:
+        user = AnonymousUser()
     if purpose == "play":
         if not user.is_authenticated:
             raise NotAuthenticated("sign in to play")
@@ -41,10 +52,12 @@ def access_game(
         return game
     if (user.is_authenticated and game.player_id == user.pk) or may_watch_deal(user, game.deal):
         return game
+    if not user.is_authenticated:
+        raise NotAuthenticated("sign in: a daily game can be watched once you have played it")
     raise Forbidden("a daily game can be watched once you have finished your own attempt")
 
 
-def may_watch_deal(user: User, deal: Deal) -> bool:
+def may_watch_deal(user: User | AnonymousUser, deal: Deal) -> bool:
     """Whether ``user`` may see other players' games of ``deal`` as they happen."""
     if deal.is_revealed:
         return True

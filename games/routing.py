@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from games.consumers import GameConsumer
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    # <str:>, not <uuid:>: a bad id must reach the consumer and close with 4404, not fail routing.
+    path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),
+]

@@ -79,3 +79,23 @@ def game_actions_since(*, game: Game, version: int) -> list[dict[str, Any]]:
         {"seq": a.seq, "action": a.move, "score": a.score, "at": a.created_at.isoformat()}
         for a in game.actions.filter(seq__gt=version).order_by("seq")
     ]
+
+
+# API tokens ----------------------------------------------------------------
+# Appended as its own section (imports included) so it merges cleanly with work above.
+
+from games.models import ApiToken  # noqa: E402
+
+
+def api_token_list(*, user: User) -> list[dict[str, Any]]:
+    """The player's API tokens, newest first, without anything secret (only the prefix)."""
+    return [
+        {
+            "id": t.pk,
+            "name": t.name,
+            "prefix": t.prefix,
+            "created_at": t.created_at.isoformat(),
+            "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+        }
+        for t in ApiToken.objects.filter(user=user).order_by("-created_at", "-pk")
+    ]

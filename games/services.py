@@ -30,6 +30,8 @@ from games.engine import (
 )
 from games.engine import Game as Engine
 from games.engine.deal import SHORT_SEED_LIMIT, commitment
+from games.engine.errors import InvalidMove
+from games.engine.notation import EXPECTED as MOVE_EXPECTED
 from games.errors import (
     BadRequest,
     DayClosed,
@@ -106,7 +108,13 @@ def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
         for game_id in deal.games.filter(
             mode=Game.Mode.RANKED, status=Game.Status.ACTIVE
         ).values_list("id", flat=True):
-            _act(game_id=game_id, user=None, action=RESIGN, client_id="system:day-closed")
+            _act(
+                game_id=game_id,
+                user=None,
+                system=True,
+                action=RESIGN,
+                client_id="system:day-closed",
+            )
         Deal.objects.filter(pk=deal.pk).update(revealed_at=now)
         closed += 1
     return closed
@@ -168,8 +176,8 @@ def game_start_practice(
 ) -> Game:
     """A new practice game: of a deal code, of a daily deal the player has finished
     (or that has closed), or of a random deal of ``variant``."""
-    if sum(x is not None for x in (code, deal_id)) > 1:
-        raise BadRequest("give a deal code or a daily deal, not both")
+    if sum(x is not None for x in (code, variant, deal_id)) > 1:
+        raise BadRequest("give one of a deal code, a variant (for a random deal) or a deal id")
     if code is not None:
         deal = deal_for_code(code=code)
     elif deal_id is not None:
@@ -201,8 +209,9 @@ def game_play(
     *, user: User, game_id: str, move: str, client_id: str = "", version: int | None = None
 ) -> ActResult:
     """Play one move in the engine's notation."""
-    if not isinstance(move, str) or move.strip() in ("", UNDO, RESIGN):
-        raise BadRequest("a move is text in the notation, such as s, t3-f1 or w-t10")
+    if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
+        # undo and resign are actions of their own, never moves in the notation.
+        raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
     return _act(game_id=game_id, user=user, action=move, client_id=client_id, version=version)
 
 
@@ -227,11 +236,12 @@ def _act(
     action: str,
     client_id: str = "",
     version: int | None = None,
+    system: bool = False,
 ) -> ActResult:
-    """Apply one action under the game's row lock; ``user=None`` is the system."""
+    """Apply one action under the game's row lock; ``system`` is the server itself."""
     client_id = _check_client_id(client_id)
     with transaction.atomic():
-        game = access_game(user=user, game_id=game_id, purpose="play", lock=True)
+        game = access_game(user=user, game_id=game_id, purpose="play", lock=True, system=system)
         if client_id:
             done = game.actions.filter(client_id=client_id).first()
             if done is not None:
@@ -281,8 +291,19 @@ def _act(
         # The new legal moves let the board highlight targets without knowing a rule.
         changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
         result = _result(game, action, changes)
-        transaction.on_commit(lambda: broadcast.game_action(result))
+        # After commit only, and robust: a broker or layer hiccup must not undo an accepted
+        # move; the verification sweep re-enqueues anything that was lost.
+        transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
+        if game.is_finished:
+            finished_id = str(game.pk)
+            transaction.on_commit(lambda: _enqueue_verification(finished_id), robust=True)
     return result
+
+
+def _enqueue_verification(game_id: str) -> None:
+    from leaderboards.tasks import verify_game  # leaderboards builds on games, not the reverse
+
+    verify_game.delay(game_id)
 
 
 def _check_client_id(client_id: object) -> str:
@@ -311,3 +332,71 @@ def _result(
         changes=changes,
         duplicate=duplicate,
     )
+
+
+# API tokens ----------------------------------------------------------------
+# Appended as its own section (imports included) so it merges cleanly with work on the
+# services above.
+
+import hashlib  # noqa: E402
+from datetime import timedelta  # noqa: E402
+
+from django.db.models import Q  # noqa: E402
+
+from games.errors import Conflict  # noqa: E402
+from games.models import ApiToken  # noqa: E402
+
+API_TOKEN_PREFIX = "ft_"
+API_TOKENS_PER_USER = 20
+# Writing last_used_at on every request would turn each API read into a write.
+API_TOKEN_TOUCH_EVERY = timedelta(minutes=1)
+_API_TOKEN_MAX_LENGTH = 200  # a real token is 46 characters; longer is junk
+
+
+def _api_token_digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def api_token_create(*, user: User, name: str = "") -> tuple[ApiToken, str]:
+    """A new API token for ``user``: the row and the raw token, which is shown only now.
+
+    Only the token's SHA-256 is stored (the raw token has 256 random bits, so a plain
+    hash is enough: there is nothing to brute-force), plus its first characters so the
+    owner can tell tokens apart.
+    """
+    name = (name or "").strip()
+    if len(name) > ApiToken._meta.get_field("name").max_length:
+        raise BadRequest("a token name is at most 60 characters")
+    if ApiToken.objects.filter(user=user).count() >= API_TOKENS_PER_USER:
+        raise Conflict(f"you have {API_TOKENS_PER_USER} tokens already; revoke one first")
+    raw = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name, prefix=raw[:8], digest=_api_token_digest(raw)
+    )
+    return token, raw
+
+
+def api_token_revoke(*, user: User, token_id: int) -> None:
+    """Delete one of ``user``'s tokens; someone else's token is "not found", not "forbidden",
+    so token ids reveal nothing."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise NotFound(f"you have no token {token_id}")
+
+
+def api_token_authenticate(*, raw: str, now: datetime | None = None) -> User | None:
+    """The active user a raw token belongs to, else ``None``; notes when it was last used."""
+    if not isinstance(raw, str) or not raw.startswith(API_TOKEN_PREFIX):
+        return None
+    if len(raw) > _API_TOKEN_MAX_LENGTH:
+        return None
+    token = ApiToken.objects.select_related("user").filter(digest=_api_token_digest(raw)).first()
+    if token is None or not token.user.is_active:
+        return None
+    now = now or timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= API_TOKEN_TOUCH_EVERY:
+        # A conditional UPDATE: concurrent requests do not write the same minute twice.
+        ApiToken.objects.filter(pk=token.pk).filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lte=now - API_TOKEN_TOUCH_EVERY)
+        ).update(last_used_at=now)
+    return token.user

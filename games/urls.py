@@ -1,10 +1,45 @@
+"""Page URLs (mounted at the site root by ``ftsite.urls``)."""
+
 from __future__ import annotations
 
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
 
+# Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
+# the URL names are Django's own, so its views and templates find each other.
+# Password reset is left out on purpose: it needs outgoing email, which is not set up.
+account_patterns = [
+    path("accounts/signup/", views.signup, name="signup"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    # Django 5 logs out on POST only (a GET link could be forged by another site).
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("accounts/profile/", views.profile, name="profile"),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("healthz", views.healthz, name="healthz"),
+    path("play/daily/", views.play_daily, name="play_daily"),
+    path("practice/", views.practice, name="practice"),
+    path("games/", views.my_games, name="my_games"),
+    path("games/<uuid:game_id>/", views.game, name="game"),
+    path("games/<uuid:game_id>/act/", views.game_act, name="game_act"),
+    *account_patterns,
 ]

@@ -1,14 +1,287 @@
-"""Thin page views; game logic belongs in ``games.engine``."""
+"""Thin page views: parse the request, call one service or selector, render.
+
+Game logic belongs in ``games.engine``, decisions in ``games.services`` and
+reads in ``games.selectors``. A :class:`~games.errors.ServiceError` is never a
+server error here: it becomes a message and a redirect, or a 4xx page.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.access import access_game
+from games.daily import day_end, utc_today
+from games.errors import NotAuthenticated, NotFound, ServiceError
+from games.forms import ActForm, PracticeForm, ProfileForm, SignUpForm
+from games.models import User
+
+logger = logging.getLogger(__name__)
+
+
+# Public pages ----------------------------------------------------------------
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """Today's deal: its commitment (never its code), the time left, the player's status."""
+    now = timezone.now()
+    summary = selectors.daily_summary(user=_user(request), now=now)
+    deal = summary["deal"]
+    # The deal may not be open yet (it opens on first play or by the hourly task);
+    # it always closes at the end of the UTC day.
+    closes_at = (
+        datetime.fromisoformat(deal["closes_at"])
+        if deal and deal["closes_at"]
+        else day_end(utc_today(now))
+    )
+    return render(
+        request,
+        "home.html",
+        {
+            "summary": summary,
+            "deal": deal,
+            "game": summary["game"],
+            "closes_at": closes_at,
+            "countdown": _countdown(closes_at, now),
+        },
+    )
+
+
+def _countdown(until: datetime, now: datetime) -> str:
+    """``HH:MM`` left until ``until`` (never negative)."""
+    minutes = max(0, int((until - now).total_seconds()) // 60)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For the load balancer and compose healthchecks: "ok" once the database answers."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("health check: the database does not answer")
+        return HttpResponse("database unavailable", status=503, content_type="text/plain")
+    return HttpResponse("ok", content_type="text/plain")
+
+
+# Accounts --------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and sign straight in."""
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
+        return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
+    return render(
+        request, "registration/signup.html", {"form": form, "next": _next_url(request) or ""}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    """The player's public profile: for now, the display name."""
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Your profile is saved."))
+        return redirect("profile")
+    return render(request, "accounts/profile.html", {"form": form})
+
+
+def _next_url(request: HttpRequest) -> str | None:
+    """The ``next`` parameter when it stays on this site (no open redirects)."""
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+# Playing ---------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def play_daily(request: HttpRequest) -> HttpResponse:
+    """Start (or resume) today's ranked game, then go to it."""
+    if request.method == "GET":
+        # Reached after logging in from the home page's button: the start is a POST.
+        return redirect("home")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        game = services.game_start_daily(user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.reason)
+        return redirect("home")
+    return redirect("game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def practice(request: HttpRequest) -> HttpResponse:
+    """Start a practice game of a deal code or of a random deal of a variant."""
+    if request.method == "GET":
+        form = PracticeForm(initial={"code": request.GET.get("code", "")})
+        return render(request, "games/practice.html", {"form": form})
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = PracticeForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/practice.html", {"form": form}, status=400)
+    data = form.cleaned_data
+    try:
+        if data["action"] == PracticeForm.CODE:
+            game = services.game_start_practice(user=request.user, code=data["code"])
+        else:
+            game = services.game_start_practice(user=request.user, variant=data["variant"])
+    except ServiceError as err:
+        field = "code" if data["action"] == PracticeForm.CODE else "variant"
+        form.add_error(field, err.reason)
+        return render(request, "games/practice.html", {"form": form}, status=err.status)
+    return redirect("game", game_id=game.pk)
+
+
+@require_GET
+def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """The plain game page: the state as JSON and, for its player, a one-move form."""
+    try:
+        # The request's user, anonymous or not: to the access funnel, None means
+        # "the system" and would skip every check.
+        state = selectors.game_state(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+    except NotAuthenticated:
+        return redirect_to_login(request.get_full_path())
+    except ServiceError as err:
+        return _refusal_page(request, err)
+    may_play = state["status"] == "active" and _may_play(request, game_id)
+    form = ActForm(initial={"version": state["version"], "client_id": uuid.uuid4().hex})
+    return render(
+        request,
+        "games/game.html",
+        {
+            "state": state,
+            "state_json": json.dumps(state, indent=2, ensure_ascii=False),
+            "deal": state["deal"],
+            "may_play": may_play,
+            "form": form,
+        },
+    )
+
+
+def _may_play(request: HttpRequest, game_id: uuid.UUID) -> bool:
+    """Whether the viewer is the game's player (the access funnel decides, not the view).
+
+    ``game_state`` does not say whether the viewer is the player or a watcher,
+    so this asks the funnel a second time.
+    """
+    if not request.user.is_authenticated:
+        return False
+    try:
+        access_game(user=request.user, game_id=game_id, purpose="play")
+    except ServiceError:
+        return False
+    return True
+
+
+@login_required
+@require_POST
+def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Apply one action from the plain form, then show the game again with the outcome."""
+    form = ActForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("game", game_id=game_id)
+    data = form.cleaned_data
+    common: dict[str, Any] = {
+        "user": request.user,
+        "game_id": game_id,
+        "client_id": data["client_id"] or "",
+        "version": data["version"],
+    }
+    try:
+        if data["type"] == ActForm.MOVE:
+            result = services.game_play(move=data["move"], **common)
+        elif data["type"] == ActForm.UNDO:
+            result = services.game_undo(**common)
+        else:
+            result = services.game_resign(**common)
+    except NotFound as err:
+        return _refusal_page(request, err)
+    except ServiceError as err:
+        # A refused move, undo in a ranked game, a stale page, a finished game...
+        messages.error(request, err.reason)
+        return redirect("game", game_id=game_id)
+    if result.duplicate:
+        messages.info(request, _("That action was already applied."))
+    else:
+        messages.success(
+            request,
+            _("Accepted %(action)s: score %(score)s, %(moves)s moves, %(status)s.")
+            % {
+                "action": result.action,
+                "score": result.score,
+                "moves": result.moves,
+                "status": result.status,
+            },
+        )
+    return redirect("game", game_id=game_id)
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The player's games, newest first, a page at a time."""
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    listing = selectors.game_list_for_player(user=request.user, page=page)
+    return render(request, "games/my_games.html", {"listing": listing})
+
+
+# Helpers ---------------------------------------------------------------------
+
+
+def _user(request: HttpRequest) -> User | None:
+    return request.user if request.user.is_authenticated else None  # type: ignore[return-value]
+
+
+def _refusal_page(request: HttpRequest, err: ServiceError) -> HttpResponse:
+    """A 4xx page carrying the service's reason."""
+    status = err.status if 400 <= err.status < 500 else 400
+    return render(
+        request, "games/refused.html", {"reason": err.reason, "error": err}, status=status
+    )

@@ -1,0 +1,300 @@
+"""The websocket play interface of ``docs/protocol.md``: parse, call one service, answer.
+
+Everything a game may do lives in :mod:`games.services`; permissions are decided by
+:func:`games.access.access_game`. This module only turns frames into service calls and
+service results (or refusals) into frames, and protects the socket (size, rate, bad input).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+
+from games import selectors, services
+from games.access import access_game
+from games.broadcast import game_group
+from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
+from games.models import User
+
+logger = logging.getLogger(__name__)
+
+ACTIONS = frozenset({"move", "undo", "resign"})
+TYPES = ACTIONS | {"sync", "ping"}
+MAX_ID_LENGTH = 64
+
+# Close codes (docs/protocol.md, "Connecting").
+CLOSE_NOT_SIGNED_IN = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_SERVER_ERROR = 1011
+
+# What a refusal's reason says is expected.
+_KNOWN_TYPES = "one of move, undo, resign, sync, ping"
+_ID_RULE = f"a client message id: text of 1 to {MAX_ID_LENGTH} characters, unique per game"
+_MOVE_RULE = "text in the notation, such as s, t3-f1 or w-t10"
+
+
+class ProtocolError(Exception):
+    """A client message the interface refuses before any service sees it."""
+
+    def __init__(self, code: str, reason: str, id: str | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.id = id
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """One well-formed client message; ``version`` is ``None`` when not given."""
+
+    type: str
+    id: str | None = None
+    version: int | None = None
+    move: str | None = None
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Check one text frame against the protocol; raise :class:`ProtocolError` if it is not.
+
+    >>> parse_client_message('{"type": "move", "id": "c1", "move": "s", "version": 0}')
+    ClientMessage(type='move', id='c1', version=0, move='s')
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
+        data = None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", 'a message is one JSON object, such as {"type": "ping"}')
+    # The id is echoed in any refusal as soon as it is readable, even if the rest is wrong.
+    msg_id = readable_id(data.get("id"))
+    kind = data.get("type")
+    if kind is None:
+        raise ProtocolError("missing_field", "type is missing: " + _KNOWN_TYPES, msg_id)
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_field", "type must be text: " + _KNOWN_TYPES, msg_id)
+    if kind not in TYPES:
+        raise ProtocolError(
+            "unknown_type", f"{kind[:40]!r} is not a message type; " + _KNOWN_TYPES, msg_id
+        )
+    if kind == "ping":
+        return ClientMessage(type=kind, id=msg_id)
+    if kind == "sync":
+        return ClientMessage(type=kind, id=msg_id, version=_version(data, msg_id, required=True))
+    if data.get("id") is None:
+        raise ProtocolError("missing_field", f"id is missing: a {kind} carries {_ID_RULE}")
+    if msg_id is None:
+        raise ProtocolError("bad_field", f"id must be {_ID_RULE}")
+    move = None
+    if kind == "move":
+        move = data.get("move")
+        if move is None:
+            raise ProtocolError("missing_field", f"move is missing: {_MOVE_RULE}", msg_id)
+        if not isinstance(move, str):
+            raise ProtocolError("bad_field", f"move must be {_MOVE_RULE}", msg_id)
+    return ClientMessage(
+        type=kind, id=msg_id, version=_version(data, msg_id, required=False), move=move
+    )
+
+
+def readable_id(value: object) -> str | None:
+    """The message's id if it is one the protocol allows (so it may be echoed), else None."""
+    if isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH:
+        return value
+    return None
+
+
+def _version(data: dict[str, Any], msg_id: str | None, *, required: bool) -> int | None:
+    version = data.get("version")
+    if version is None:
+        if required:
+            raise ProtocolError(
+                "missing_field", "version is missing: the last version you have", msg_id
+            )
+        return None
+    # bool is an int in Python but never a version.
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ProtocolError("bad_field", "version must be a whole number of at least 0", msg_id)
+    return version
+
+
+def close_code_for(error: ServiceError, user: Any) -> int:
+    """The close code of a refused connection; 4401 only when signing in could help."""
+    if isinstance(error, NotFound):
+        return CLOSE_NOT_FOUND
+    if isinstance(error, NotAuthenticated) or not user.is_authenticated:
+        return CLOSE_NOT_SIGNED_IN
+    return CLOSE_FORBIDDEN
+
+
+def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, Any]:
+    return {"type": "refused", "id": id, "code": code, "reason": reason, **extra}
+
+
+# The sync halves, run in a worker thread through database_sync_to_async ----------------
+
+
+def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
+    """The role of ``user`` in the game and the game's canonical id (for the group name)."""
+    game = access_game(user=user, game_id=game_id, purpose="watch")
+    role = "player" if user.is_authenticated and game.player_id == user.pk else "watcher"
+    return role, str(game.pk)
+
+
+def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult:
+    common: dict[str, Any] = {
+        "user": user,
+        "game_id": game_id,
+        "client_id": message.id,
+        "version": message.version,
+    }
+    if message.type == "move":
+        assert message.move is not None
+        return services.game_play(move=message.move, **common)
+    if message.type == "undo":
+        return services.game_undo(**common)
+    return services.game_resign(**common)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One socket of one game: the player's (may act) or a watcher's (may only watch)."""
+
+    # Class attributes so tests (and deployments) can tune them.
+    max_frame_bytes = 4096
+    rate_limit = 100  # messages per socket ...
+    rate_window = 20.0  # ... in this many seconds (sliding)
+
+    role: str | None = None  # None until admitted, and again once closing
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.recent: deque[float] = deque()
+        # Accept first and close with a code: a refused handshake shows browsers no code.
+        await self.accept()
+        try:
+            role, game_id = await database_sync_to_async(_open)(self.user, self.game_id)
+            # Join before reading the state, so no action falls between hello and the feed.
+            self.group = game_group(game_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            game = await database_sync_to_async(selectors.game_state)(
+                user=self.user, game_id=game_id
+            )
+        except ServiceError as err:
+            await self.close_with(close_code_for(err, self.user), err.reason)
+            return
+        except Exception:
+            logger.exception("opening the socket of game %s failed", self.game_id)
+            await self.close_with(CLOSE_SERVER_ERROR)
+            return
+        self.game_id, self.role = game_id, role
+        await self.send_message({"type": "hello", "role": role, "game": game})
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.role is None:  # refused or closing: nothing more is read
+            return
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > self.max_frame_bytes:
+            await self.close_with(CLOSE_TOO_BIG)
+            return
+        if self.flooded():
+            await self.close_with(CLOSE_FLOOD)
+            return
+        message: ClientMessage | None = None
+        try:
+            if text_data is None:
+                raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
+            message = parse_client_message(text_data)
+            await self.handle(message)
+        except ProtocolError as err:
+            await self.send_message(refusal(err.code, err.reason, err.id))
+        except ServiceError as err:
+            assert message is not None
+            await self.send_message(self.service_refusal(err, message))
+        except Exception:
+            # A bug must not kill the socket silently: log it, tell the client, keep going.
+            logger.exception("handling a message on game %s failed", self.game_id)
+            msg_id = message.id if message else None
+            await self.send_message(refusal("server_error", "the server failed; try again", msg_id))
+
+    async def handle(self, message: ClientMessage) -> None:
+        if message.type == "ping":
+            await self.send_message({"type": "pong"})
+            return
+        if message.type == "sync":
+            # Re-checked on each sync: the game may be gone since the socket opened.
+            game = await database_sync_to_async(selectors.game_state)(
+                user=self.user, game_id=self.game_id
+            )
+            if game["version"] == message.version:
+                await self.send_message({"type": "synced", "version": game["version"]})
+            else:
+                await self.send_message({"type": "state", "game": game})
+            return
+        if self.role != "player":
+            raise ProtocolError(
+                "forbidden",
+                "watchers may only send sync and ping; only the player acts",
+                message.id,
+            )
+        result = await database_sync_to_async(_act)(self.user, self.game_id, message)
+        await self.send_message(
+            {
+                "type": "accepted",
+                "id": message.id,
+                "version": result.version,
+                "action": result.action,
+                "changes": result.changes,
+                "score": result.score,
+                "moves": result.moves,
+                "status": result.status,
+                "duplicate": result.duplicate,
+            }
+        )
+
+    def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
+        code = err.code
+        # game_play says bad_request for a move that is no move at all ("", "undo"):
+        # the protocol calls that invalid_move.
+        if isinstance(err, BadRequest) and message.type == "move":
+            code = "invalid_move"
+        extra = {"version": err.extra["version"]} if "version" in err.extra else {}
+        return refusal(code, err.reason, message.id, **extra)
+
+    async def game_action(self, event: dict[str, Any]) -> None:
+        """An action the services committed: to every socket of the game, this one included."""
+        if self.role is not None:
+            await self.send_message(event["message"])
+
+    def flooded(self) -> bool:
+        """Count this message; True when it is over the limit of the sliding window."""
+        now = time.monotonic()
+        while self.recent and now - self.recent[0] >= self.rate_window:
+            self.recent.popleft()
+        if len(self.recent) >= self.rate_limit:
+            return True
+        self.recent.append(now)
+        return False
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def close_with(self, code: int, reason: str = "") -> None:
+        self.role = None
+        # A close reason may hold at most 123 bytes.
+        await self.close(code, reason.encode()[:123].decode(errors="ignore") or None)

@@ -1,0 +1,102 @@
+"""Forms for the accounts pages and the plain play pages.
+
+Forms only parse and validate input; deciding anything about a game is the
+services' job (``games.services``), which may still refuse a well-formed request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import VARIANTS
+from games.models import User
+
+# The daily deal's variant is what a player most likely wants to practise.
+DEFAULT_VARIANT = "forty-thieves"
+
+
+class SignUpForm(UserCreationForm):
+    """Username, an optional display name and the password twice."""
+
+    class Meta(UserCreationForm.Meta):
+        # UserCreationForm.Meta names django.contrib.auth's User; ours is custom.
+        model = User
+        fields = ("username", "display_name")
+
+
+class ProfileForm(forms.ModelForm):
+    """What a player may change about their public profile."""
+
+    class Meta:
+        model = User
+        fields = ("display_name",)
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """Every variant the engine knows, by name, labelled with its title."""
+    return [(name, rules.title) for name, rules in VARIANTS.items()]
+
+
+class PracticeForm(forms.Form):
+    """Start a practice game: of a deal code, or of a random deal of a variant."""
+
+    RANDOM = "random"
+    CODE = "code"
+
+    code = forms.CharField(
+        label=_("Deal code"),
+        max_length=48,
+        required=False,
+        help_text=_("For example FT1-N-0000007. The code fixes the variant."),
+    )
+    variant = forms.ChoiceField(
+        label=_("Variant"), choices=variant_choices, initial=DEFAULT_VARIANT, required=False
+    )
+    # Which of the two submit buttons was pressed.
+    action = forms.ChoiceField(
+        choices=[(RANDOM, _("Random deal")), (CODE, _("Play this code"))],
+        initial=RANDOM,
+        required=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        cleaned["action"] = cleaned.get("action") or self.RANDOM
+        cleaned["code"] = (cleaned.get("code") or "").strip()
+        if cleaned["action"] == self.CODE and not cleaned["code"]:
+            self.add_error("code", _("Enter a deal code, or choose a random deal."))
+        cleaned["variant"] = cleaned.get("variant") or DEFAULT_VARIANT
+        return cleaned
+
+
+class ActForm(forms.Form):
+    """One action on a game from the plain page: a move, an undo or a resignation."""
+
+    MOVE, UNDO, RESIGN = "move", "undo", "resign"
+
+    type = forms.ChoiceField(
+        label=_("Action"),
+        choices=[(MOVE, _("Move")), (UNDO, _("Undo")), (RESIGN, _("Resign"))],
+        initial=MOVE,
+    )
+    move = forms.CharField(
+        label=_("Move"),
+        max_length=16,
+        required=False,
+        help_text=_("In the notation: s, r, w-t10, t3-f1, t3-t5x3, f4-t1."),
+    )
+    # The version the page showed: a form from a stale page is refused, not applied.
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    # Makes a resubmitted form (reload, double click) apply at most once.
+    client_id = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        cleaned["move"] = (cleaned.get("move") or "").strip()
+        if cleaned.get("type") == self.MOVE and not cleaned["move"]:
+            self.add_error("move", _("Enter a move, such as s or t3-f1."))
+        return cleaned

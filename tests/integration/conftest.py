@@ -1,0 +1,143 @@
+"""The integration tier: real PostgreSQL, real Redis, real ASGI server processes.
+
+Run by ``make test`` as its own pytest invocation with ``DATABASE_URL`` and
+``REDIS_URL`` set (see the Makefile). Outside CI, missing services skip the
+tier with a reason; in CI (``CI=true``) they fail it, so it never silently
+skips there. Nothing here is mocked: the servers are ``daphne`` processes
+sharing the test database and the Redis channel layer with this process.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+ASGI_APP = "ftsite.asgi:application"
+
+
+def _missing_services() -> str | None:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        return f"DATABASE_URL must point at PostgreSQL (the database engine is {engine})"
+    if not os.environ.get("REDIS_URL"):
+        return "REDIS_URL is not set"
+    for host, port in (("127.0.0.1", 5432), ("127.0.0.1", 6379)):
+        try:
+            socket.create_connection((host, port), timeout=2).close()
+        except OSError:
+            return f"nothing listens on {host}:{port}"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    ours = [item for item in items if here in Path(str(item.fspath)).parents]
+    if not ours:
+        return
+    reason = _missing_services()
+    if reason is None:
+        return
+    if IN_CI:
+        raise pytest.UsageError(f"integration tier cannot run in CI: {reason}")
+    for item in ours:
+        item.add_marker(pytest.mark.skip(reason=f"{reason}; run `make test` with the services up"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+def server_env() -> dict[str, str]:
+    """The servers share this process's test database, secrets and Redis."""
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=url,
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=settings.SECRET_KEY,  # session cookies must validate there
+        FT_DAILY_SECRET=settings.FT_DAILY_SECRET,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_COOKIES="false",
+        DJANGO_CONN_MAX_AGE="0",
+    )
+    return env
+
+
+def start_server(env: dict[str, str], log_dir: Path) -> Server:
+    port = free_port()
+    log = log_dir / f"daphne-{port}.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    server = Server(port, process, log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited early:\n{log.read_text()[-3000:]}")
+        try:
+            urllib.request.urlopen(f"{server.http}/rules/", timeout=2).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"daphne did not answer within 30 s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def servers(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server]]:
+    """Two ASGI server processes, as compose.yaml runs web1 and web2."""
+    env = server_env()
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    log_dir = tmp_path_factory.mktemp("servers")
+    started = [start_server(env, log_dir), start_server(env, log_dir)]
+    try:
+        yield started[0], started[1]
+    finally:
+        for server in started:
+            server.process.terminate()
+        for server in started:
+            try:
+                server.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.process.kill()

@@ -1,0 +1,170 @@
+"""compose.yaml, read without Docker: every service is there, every command names a real
+entry point, the start order is healthy-first, and .env.example documents every variable."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from celery import Celery
+from django.core.management import get_commands
+from django.urls import resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = ROOT / "compose.yaml"
+ENV_EXAMPLE = ROOT / ".env.example"
+SETTINGS = ROOT / "ftsite" / "settings.py"
+
+APP_SERVICES = ("migrate", "web1", "web2", "worker", "beat")
+WEB_SERVICES = ("web1", "web2")
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    return yaml.safe_load(COMPOSE.read_text())
+
+
+@pytest.fixture(scope="module")
+def services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return compose["services"]
+
+
+def shell_commands(command: str | list[str]) -> list[list[str]]:
+    """A service's command as the argument lists it runs (``sh -c "a && b"`` is two)."""
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if argv[:2] == ["sh", "-c"]:
+        return [shlex.split(part) for part in argv[2].split("&&")]
+    return [argv]
+
+
+def env_example_names() -> set[str]:
+    names = set()
+    for line in ENV_EXAMPLE.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            names.add(line.split("=", 1)[0].strip())
+    return names
+
+
+def test_every_service_exists(services: dict[str, Any]) -> None:
+    assert set(services) == {"postgres", "redis", *APP_SERVICES}
+
+
+def test_images_and_builds_are_set(services: dict[str, Any]) -> None:
+    assert services["postgres"]["image"] == "postgres:16-alpine"
+    assert services["redis"]["image"] == "redis:7-alpine"
+    for name in APP_SERVICES:
+        assert services[name]["build"] == ".", name
+    assert (ROOT / "Dockerfile").is_file()
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "FROM python:3.11-slim" in dockerfile and "\nUSER " in dockerfile
+
+
+def check_entry_point(argv: list[str]) -> None:
+    """The program exists in this project: an importable ASGI app, a Celery app with a
+    ``celery.py``, or a real management command."""
+    program = argv[0]
+    if program == "daphne":
+        module, _, attribute = argv[-1].partition(":")
+        assert argv[-1] == "ftsite.asgi:application"
+        assert hasattr(importlib.import_module(module), attribute)
+    elif program == "celery":
+        package = argv[argv.index("-A") + 1]
+        assert (ROOT / package / "celery.py").is_file()
+        assert isinstance(importlib.import_module(f"{package}.celery").app, Celery)
+        assert argv[argv.index("-A") + 2] in ("worker", "beat")
+    elif program == "python":
+        assert argv[1] == "manage.py" and (ROOT / "manage.py").is_file()
+        assert argv[2] in get_commands(), f"no management command {argv[2]!r}"
+    else:
+        raise AssertionError(f"unknown program {program!r} in {argv}")
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_every_command_references_a_real_entry_point(services: dict[str, Any], name: str) -> None:
+    commands = shell_commands(services[name]["command"])
+    for argv in commands:
+        check_entry_point(argv)
+
+
+def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
+    assert shell_commands(services["migrate"]["command"]) == [
+        ["python", "manage.py", "migrate", "--noinput"],
+        ["python", "manage.py", "collectstatic", "--noinput"],
+    ]
+    for name in WEB_SERVICES:
+        assert shell_commands(services[name]["command"]) == [
+            ["daphne", "-b", "0.0.0.0", "-p", "8000", "ftsite.asgi:application"]
+        ]
+    worker = shell_commands(services["worker"]["command"])[0]
+    assert worker[:4] == ["celery", "-A", "ftsite", "worker"] and "--concurrency=2" in worker
+    assert shell_commands(services["beat"]["command"])[0][:4] == ["celery", "-A", "ftsite", "beat"]
+    assert {services[name]["ports"][0] for name in WEB_SERVICES} == {"8001:8000", "8002:8000"}
+
+
+def test_postgres_redis_and_web_have_healthchecks(services: dict[str, Any]) -> None:
+    assert "pg_isready" in " ".join(services["postgres"]["healthcheck"]["test"])
+    assert "redis-cli ping" in " ".join(services["redis"]["healthcheck"]["test"])
+    for name in WEB_SERVICES:
+        test = services[name]["healthcheck"]["test"]
+        assert test[:3] == ["CMD", "python", "-c"]
+        compile(test[3], f"{name} healthcheck", "exec")  # the snippet is valid Python
+        url = re.search(r"http://localhost:8000(/\S*?)'", test[3])
+        assert url is not None and url.group(1) == "/healthz"
+        assert resolve(url.group(1)).url_name == "healthz"
+
+
+def test_the_start_order_waits_for_health_and_migrations(services: dict[str, Any]) -> None:
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in ("web1", "web2", "worker", "beat"):
+        depends = services[name]["depends_on"]
+        assert depends["migrate"]["condition"] == "service_completed_successfully", name
+        assert depends["redis"]["condition"] == "service_healthy", name
+    assert services["migrate"]["restart"] == "no"
+
+
+def test_app_services_share_the_configuration(services: dict[str, Any]) -> None:
+    for name in APP_SERVICES:
+        service = services[name]
+        assert service["env_file"] == ".env"
+        env = service["environment"]
+        assert env["DATABASE_URL"] == "postgres://postgres:postgres@postgres:5432/fortythieves"
+        assert env["REDIS_URL"] == "redis://redis:6379/0"
+
+
+def test_named_volumes_are_declared(compose: dict[str, Any]) -> None:
+    declared = set(compose.get("volumes") or {})
+    for name, service in compose["services"].items():
+        for volume in service.get("volumes", []):
+            source = volume.split(":", 1)[0]
+            if not source.startswith((".", "/")):
+                assert source in declared, f"{name} mounts undeclared volume {source!r}"
+
+
+def test_env_example_lists_every_interpolated_variable() -> None:
+    text = COMPOSE.read_text().replace("$$", "")  # $$ is a literal dollar
+    used = set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", text))
+    assert used, "compose.yaml interpolates nothing?"
+    assert used <= env_example_names(), used - env_example_names()
+
+
+def test_env_example_lists_every_variable_settings_read() -> None:
+    read = set(re.findall(r"env_(?:str|bool|int|list)\(\s*\"([A-Z0-9_]+)\"", SETTINGS.read_text()))
+    production = {
+        "DJANGO_SECRET_KEY",
+        "FT_DAILY_SECRET",
+        "DJANGO_ALLOWED_HOSTS",
+        "DJANGO_CSRF_TRUSTED_ORIGINS",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "DJANGO_DEBUG",
+    }
+    assert production <= read
+    names = env_example_names()
+    assert read <= names, read - names
+    assert "DJANGO_DEBUG=false" in ENV_EXAMPLE.read_text().splitlines()
