@@ -1,3 +1,68 @@
-"""Leaderboard models (none yet)."""
+"""Verified outcomes of finished games: what leaderboards and scorecards are built from.
+
+A finished game is only a claim. Its :class:`Result` starts ``pending``; the
+verifier replays the move log with the engine and marks it ``verified`` (and,
+for a ranked daily game, ranks it) or ``rejected`` with the reason.
+PostgreSQL is the source of truth; Redis boards are rebuilt from here.
+"""
 
 from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Result(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        VERIFIED = "verified", _("verified")
+        REJECTED = "rejected", _("rejected")
+
+    class Outcome(models.TextChoices):
+        WON = "won", _("won")
+        LOST = "lost", _("lost")
+        RESIGNED = "resigned", _("resigned")
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="result")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="results"
+    )
+    deal = models.ForeignKey("games.Deal", on_delete=models.PROTECT, related_name="results")
+    # Denormalised from the deal and game so boards and scorecards need no joins.
+    day = models.DateField(null=True, blank=True, help_text=_("UTC day of a daily deal"))
+    variant = models.CharField(max_length=60)
+    ranked = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    # Boards rank a win above any loss; lost and resigned rank alike.
+    won = models.BooleanField(default=False)
+    score = models.PositiveIntegerField()
+    moves = models.PositiveIntegerField()
+    duration_ms = models.PositiveBigIntegerField(help_text=_("first action to finish"))
+    finished_at = models.DateTimeField()
+    reason = models.TextField(blank=True, help_text=_("why the log was rejected"))
+    verified_at = models.DateTimeField(null=True, blank=True)
+    ranked_at = models.DateTimeField(null=True, blank=True, help_text=_("added to the board"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # The daily board in PostgreSQL: its order, as the Redis sorted set keeps it.
+            models.Index(
+                "day",
+                "variant",
+                models.F("won").desc(),
+                models.F("score").desc(),
+                "moves",
+                "duration_ms",
+                "finished_at",
+                name="daily_board_order",
+                condition=models.Q(ranked=True, status="verified"),
+            ),
+            models.Index(fields=["player", "day"], name="player_days"),
+            models.Index(fields=["status", "created_at"], name="pending_sweep"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.outcome} {self.score} ({self.status})"

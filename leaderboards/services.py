@@ -1,0 +1,141 @@
+"""Writes: verifying finished games and ranking verified daily results.
+
+Both steps are idempotent: verifying a result twice changes nothing, and a
+result is added to its board once (``ranked_at``), so a redelivered task or
+the periodic sweep can always run them again safely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+from leaderboards import broadcast
+from leaderboards.boards import board_for, ranked_results
+from leaderboards.models import Result
+from leaderboards.replay import Claim, Logged, Rejected, replay_claim
+
+PRACTICE_UNDO = 100
+SWEEP_AGE = timedelta(minutes=1)
+
+
+def result_verify(*, game_id: object) -> Result | None:
+    """Replay a finished game's log and mark its result verified or rejected.
+
+    Returns ``None`` for a game that has not finished. A result that is
+    already decided is returned as it is.
+    """
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("deal")
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None or not game.is_finished:
+            return None
+        result = Result.objects.select_for_update().filter(game=game).first()
+        if result is None:
+            result = _new_result(game)
+        if result.status != Result.Status.PENDING:
+            return result
+        log = [
+            Logged(seq, move, score)
+            for seq, move, score in game.actions.values_list("seq", "move", "score").order_by("seq")
+        ]
+        claim = Claim(
+            seed=game.deal.seed,
+            variant=game.deal.variant,
+            undo_limit=0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO,
+            status=game.status,
+            score=game.score,
+            moves=game.moves,
+            state=game.state,
+        )
+        try:
+            replay_claim(claim, log)
+        except Rejected as rejected:
+            result.status, result.reason = Result.Status.REJECTED, rejected.reason
+        else:
+            result.status = Result.Status.VERIFIED
+        result.verified_at = timezone.now()
+        result.save(update_fields=["status", "reason", "verified_at"])
+        if result.status == Result.Status.VERIFIED and result.ranked:
+            result_id = result.pk
+            transaction.on_commit(lambda: result_rank(result_id=result_id))
+    return result
+
+
+def _new_result(game: Game) -> Result:
+    deal = game.deal
+    started = game.first_action_at or game.created_at
+    finished = game.finished_at or timezone.now()
+    return Result.objects.create(
+        game=game,
+        player_id=game.player_id,
+        deal=deal,
+        day=deal.day,
+        variant=deal.variant,
+        ranked=game.mode == Game.Mode.RANKED and deal.is_daily,
+        outcome=game.status,
+        won=game.status == Game.Status.WON,
+        score=game.score,
+        moves=game.moves,
+        duration_ms=max(0, int((finished - started).total_seconds() * 1000)),
+        finished_at=finished,
+    )
+
+
+def result_rank(*, result_id: int) -> bool:
+    """Put a verified ranked result on its board (once); True if it was added now."""
+    with transaction.atomic():
+        result = Result.objects.select_for_update().filter(pk=result_id).first()
+        if result is None or result.status != Result.Status.VERIFIED or not result.ranked:
+            return False
+        board_for(result.day, result.variant).add(result)  # idempotent: same member, same key
+        if result.ranked_at is not None:
+            return False
+        result.ranked_at = timezone.now()
+        result.save(update_fields=["ranked_at"])
+        transaction.on_commit(lambda: broadcast.board_changed(result))
+    return True
+
+
+def results_needing_work(*, now=None) -> tuple[list[str], list[int]]:
+    """What the sweep re-enqueues: finished games without a decided result and
+    verified ranked results not yet on their board, older than a minute."""
+    cutoff = (now or timezone.now()) - SWEEP_AGE
+    games = (
+        Game.objects.filter(finished_at__lt=cutoff)
+        .exclude(result__status__in=[Result.Status.VERIFIED, Result.Status.REJECTED])
+        .values_list("id", flat=True)
+    )
+    unranked = Result.objects.filter(
+        status=Result.Status.VERIFIED, ranked=True, ranked_at__isnull=True, verified_at__lt=cutoff
+    ).values_list("id", flat=True)
+    return [str(g) for g in games[:1000]], list(unranked[:1000])
+
+
+def boards_rebuild(*, progress: Callable[[int, int], None] | None = None, batch: int = 2000) -> int:
+    """Rebuild every daily board from the database (the source of truth)."""
+    days = (
+        Result.objects.filter(ranked=True, status=Result.Status.VERIFIED)
+        .values_list("day", "variant")
+        .distinct()
+        .order_by("day", "variant")
+    )
+    total = Result.objects.filter(ranked=True, status=Result.Status.VERIFIED).count()
+    done = 0
+    for day, variant in days:
+        board = board_for(day, variant)
+        board.clear()
+        for result in ranked_results(day, variant).iterator(chunk_size=batch):
+            board.add(result)
+            done += 1
+            if progress is not None and (done % batch == 0 or done == total):
+                progress(done, total)
+    return done

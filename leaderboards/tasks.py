@@ -1,0 +1,29 @@
+"""Thin Celery entry points over the leaderboards services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from leaderboards import services
+
+
+@shared_task(name="leaderboards.verify_game", acks_late=True, reject_on_worker_lost=True)
+def verify_game(game_id: str) -> str | None:
+    result = services.result_verify(game_id=game_id)
+    return None if result is None else result.status
+
+
+@shared_task(name="leaderboards.rank_result", acks_late=True, reject_on_worker_lost=True)
+def rank_result(result_id: int) -> bool:
+    return services.result_rank(result_id=result_id)
+
+
+@shared_task(name="leaderboards.sweep")
+def sweep() -> dict[str, int]:
+    """Re-enqueue what a lost message or a crash left undone (runs every minute)."""
+    games, results = services.results_needing_work()
+    for game_id in games:
+        verify_game.delay(game_id)
+    for result_id in results:
+        rank_result.delay(result_id)
+    return {"games": len(games), "results": len(results)}
