@@ -15,13 +15,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
+from leaderboards.routing import websocket_urlpatterns as board_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter([*game_sockets, *board_sockets]))
         ),
     }
 )

@@ -9,5 +9,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("games.api", namespace="api")),
+    path("boards/", include("leaderboards.urls")),
+    path("", include("leaderboards.scorecard_urls")),
     path("", include("games.urls")),
 ]
