@@ -41,18 +41,15 @@ def _missing_services() -> str | None:
     return None
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    ours = [item for item in items if here in Path(str(item.fspath)).parents]
-    if not ours:
-        return
+@pytest.fixture(scope="session", autouse=True)
+def real_services() -> None:
+    """Runs only when an integration test is selected: skip outside CI, fail in it."""
     reason = _missing_services()
     if reason is None:
         return
     if IN_CI:
-        raise pytest.UsageError(f"integration tier cannot run in CI: {reason}")
-    for item in ours:
-        item.add_marker(pytest.mark.skip(reason=f"{reason}; run `make test` with the services up"))
+        pytest.fail(f"integration tier cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(f"{reason}; run `make test` with PostgreSQL and Redis up")
 
 
 def free_port() -> int:
