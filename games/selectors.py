@@ -43,7 +43,11 @@ def daily_summary(*, user: User | None, now: datetime | None = None) -> dict[str
 def game_state(*, user: User | None, game_id: object) -> dict[str, Any]:
     """A game's full visible state, for its player or a permitted watcher."""
     game = access_game(user=user, game_id=game_id, purpose="watch")
-    return game_payload(game)
+    payload = game_payload(game)
+    # The page and the API show the viewer's role; the funnel already decided it.
+    is_player = user is not None and user.is_authenticated and game.player_id == user.pk
+    payload["role"] = "player" if is_player else "watcher"
+    return payload
 
 
 def game_list_for_player(*, user: User, page: int = 1) -> dict[str, Any]:
