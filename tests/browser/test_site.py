@@ -1,0 +1,31 @@
+"""The site's pages in a real Chromium: readable, and usable at phone width."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+NO_HORIZONTAL_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/", "/practice/", "/accounts/signup/"])
+def test_pages_have_no_horizontal_scroll_at_360_px(browser, live_url: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 780})
+    page = context.new_page()
+    page.goto(live_url + path)
+    assert page.evaluate(NO_HORIZONTAL_SCROLL), f"{path} scrolls sideways at 360 px"
+    context.close()
+
+
+def test_a_visitor_signs_up_and_reaches_the_home_page(page, live_url: str, shots: Path) -> None:
+    page.goto(live_url + "/accounts/signup/")
+    page.fill("input[name=username]", "carla")
+    page.fill("input[name=password1]", "a long enough pass phrase")
+    page.fill("input[name=password2]", "a long enough pass phrase")
+    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    page.wait_for_load_state()
+    assert "carla" in page.locator("header").inner_text()
+    page.screenshot(path=str(shots / "home-signed-in.png"), full_page=True)
