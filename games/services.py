@@ -267,7 +267,10 @@ def _act(
                 action = format_move(parse_move(action))
         except EngineError as err:
             raise Refused(err) from None
+        # Whole milliseconds: the boards keep finish times to the millisecond, and the
+        # result must carry the game's own time.
         now = timezone.now()
+        now = now.replace(microsecond=now.microsecond // 1000 * 1000)
         if engine.is_won():
             game.status = Game.Status.WON
         elif engine.is_stuck():

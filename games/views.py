@@ -21,6 +21,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -175,7 +176,12 @@ def practice(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """The plain game page: the state as JSON and, for its player, a one-move form."""
+    """The board page: the visible state embedded as JSON; ``static/js/board`` plays it.
+
+    Everything the page shows comes from ``game_state`` (the engine's player view), so
+    the stock's order and face-down cards never reach the browser. The plain one-move
+    form stays in a collapsed block for players without JavaScript.
+    """
     try:
         # The request's user, anonymous or not: to the access funnel, None means
         # "the system" and would skip every check.
@@ -195,8 +201,90 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             "deal": state["deal"],
             "may_play": may_play,
             "form": form,
+            "board_config": _board_config(state),
         },
     )
+
+
+def _board_config(state: dict[str, Any]) -> dict[str, Any]:
+    """What the board script needs besides the state: URLs, the server's clock, strings.
+
+    The server's "now" lets the timer count from ``first_action_at`` even when the
+    visitor's clock is off. The strings are translated here so the board speaks the
+    page's language before the JavaScript catalog (``/jsi18n/``) exists.
+    """
+    game_id = state["id"]
+    try:
+        share_url = reverse("scorecards:share", args=[game_id])
+    except NoReverseMatch:  # the share page belongs to another app; the board copes
+        share_url = f"/games/{game_id}/share/"
+    try:
+        daily_board_url = reverse("leaderboards:daily_today")
+    except NoReverseMatch:
+        daily_board_url = "/boards/daily/"
+    return {
+        "socket_path": f"/ws/games/{game_id}/",
+        "share_url": share_url if state["deal"]["kind"] == "daily" else None,
+        "daily_board_url": daily_board_url,
+        "server_now": timezone.now().isoformat(),
+        "strings": _board_strings(),
+    }
+
+
+def _board_strings() -> dict[str, str]:
+    """The board's own words, keyed by their English text (the script falls back to it)."""
+    words = [
+        # Connection and status.
+        "Connected",
+        "Reconnecting…",
+        "Offline",
+        "Connecting…",
+        "You cannot open this game here.",
+        "This game no longer exists.",
+        "The board was out of date and has been refreshed.",
+        # Piles and cards.
+        "Stock",
+        "Waste",
+        "Column %(n)s",
+        "Foundation %(n)s (%(suit)s)",
+        "empty",
+        "column %(n)s",
+        "foundation %(n)s (%(suit)s)",
+        "%(n)s face down",
+        "%(n)s cards",
+        "1 card",
+        "ace",
+        "jack",
+        "queen",
+        "king",
+        "%(rank)s of %(suit)s",
+        "spades",
+        "hearts",
+        "diamonds",
+        "clubs",
+        # Actions in words.
+        "Drew %(card)s.",
+        "Drew a card.",
+        "Turned the waste over as the stock.",
+        "Moved %(card)s from %(src)s to %(dst)s.",
+        "Moved %(n)s cards from %(src)s to %(dst)s.",
+        "the waste",
+        "Took back the last action.",
+        "Resigned.",
+        "Score %(score)s, %(moves)s moves.",
+        "Selected %(pile)s. Choose where it goes.",
+        "Selection cancelled.",
+        # Results.
+        "You won!",
+        "Game over",
+        "Resigned",
+        "%(player)s won",
+        "%(player)s resigned",
+        "No more moves: the game is lost.",
+        "Copied.",
+        "Copy failed: select the text and copy it.",
+    ]
+    return {word: _(word) for word in words}
 
 
 def _may_play(request: HttpRequest, game_id: uuid.UUID) -> bool:

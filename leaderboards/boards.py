@@ -1,14 +1,15 @@
 """Daily boards: a Redis sorted set per day and variant, rebuildable from PostgreSQL.
 
-The order is: won first, then higher score, fewer moves, shorter time, and
-earlier finish. The first four are packed into one integer sort key that a
-double holds exactly (53 bits); the last breaks ties through the member name,
-since Redis orders equal scores by member. Without Redis (the embedded
-default) the same order is read from the database.
+The order is defined once, in :mod:`leaderboards.ranking`: the result's
+``sort_key`` (won, score, moves, time), then the earlier finish, then the
+lower id. Redis holds the key as the score and the tie-breaks in the member
+name; the database orders by the same stored key, so both always agree.
+Without Redis (the embedded default) the board is read from the database.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -18,50 +19,28 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from leaderboards.models import Result
+from leaderboards.ranking import (
+    FINISH_DIGITS,
+    ID_DIGITS,
+    MAX_MOVES,
+    MAX_SCORE,
+    MAX_TIME,
+    member,
+    result_id_of,
+    sort_key,
+)
 
-SCORE_BITS, MOVES_BITS, TIME_BITS = 11, 14, 27
-MAX_SCORE, MAX_MOVES, MAX_TIME = (1 << SCORE_BITS) - 1, (1 << MOVES_BITS) - 1, (1 << TIME_BITS) - 1
-FINISH_DIGITS = 16
-
-
-def sort_key(*, won: bool, score: int, moves: int, duration_ms: int) -> int:
-    """Higher is better: won, then score, then fewer moves, then less time.
-
-    >>> sort_key(won=True, score=0, moves=999, duration_ms=10**8) > sort_key(
-    ...     won=False, score=1360, moves=1, duration_ms=1)
-    True
-    >>> sort_key(won=True, score=1185, moves=MAX_MOVES + 5, duration_ms=0) < 2**53
-    True
-    """
-    return (
-        (int(won) << (SCORE_BITS + MOVES_BITS + TIME_BITS))
-        | (min(score, MAX_SCORE) << (MOVES_BITS + TIME_BITS))
-        | ((MAX_MOVES - min(moves, MAX_MOVES)) << TIME_BITS)
-        | (MAX_TIME - min(duration_ms, MAX_TIME))
-    )
-
-
-ID_DIGITS = 18
-
-
-def member(result_id: int, finished_ms: int) -> str:
-    """The set member. Redis lists equal scores in reverse byte order under
-    ZREVRANGE, so both parts are inverted and padded: ties on the key go to the
-    earlier finish, then to the lower id, as in the database order.
-
-    >>> result_id_of(member(42, 1_700_000_000_000))
-    42
-    >>> member(1, 5) > member(2, 5) > member(1, 6)
-    True
-    """
-    inverted_finish = 10**FINISH_DIGITS - 1 - finished_ms
-    inverted_id = 10**ID_DIGITS - 1 - result_id
-    return f"{inverted_finish:0{FINISH_DIGITS}d}:{inverted_id:0{ID_DIGITS}d}"
-
-
-def result_id_of(name: str | bytes) -> int:
-    text = name.decode() if isinstance(name, bytes) else name
-    return 10**ID_DIGITS - 1 - int(text.rsplit(":", 1)[1])
+# Re-exported: the ranking definitions are where board callers look for them.
+__all__ = [
+    "FINISH_DIGITS",
+    "ID_DIGITS",
+    "MAX_MOVES",
+    "MAX_SCORE",
+    "MAX_TIME",
+    "member",
+    "result_id_of",
+    "sort_key",
+]
 
 
 @dataclass(frozen=True)
@@ -76,13 +55,14 @@ class Board(Protocol):
     def page(self, start: int, count: int) -> list[Entry]: ...
     def size(self) -> int: ...
     def clear(self) -> None: ...
+    def replace(self, results: Iterable[Result], each: Callable[[], None]) -> int: ...
 
 
 def ranked_results(day: date, variant: str) -> QuerySet[Result]:
     """The board in database order (the source of truth)."""
     return Result.objects.filter(
         day=day, variant=variant, ranked=True, status=Result.Status.VERIFIED
-    ).order_by("-won", "-score", "moves", "duration_ms", "finished_at", "id")
+    ).order_by("-sort_key", "finished_at", "id")
 
 
 class DatabaseBoard:
@@ -98,31 +78,11 @@ class DatabaseBoard:
         rows = ranked_results(self.day, self.variant)
         if not rows.filter(pk=result.pk).exists():
             return None
+        key, finished = result.sort_key, result.finished_at
         better = (
-            Q(won__gt=result.won)
-            | Q(won=result.won, score__gt=result.score)
-            | Q(won=result.won, score=result.score, moves__lt=result.moves)
-            | Q(
-                won=result.won,
-                score=result.score,
-                moves=result.moves,
-                duration_ms__lt=result.duration_ms,
-            )
-            | Q(
-                won=result.won,
-                score=result.score,
-                moves=result.moves,
-                duration_ms=result.duration_ms,
-                finished_at__lt=result.finished_at,
-            )
-            | Q(
-                won=result.won,
-                score=result.score,
-                moves=result.moves,
-                duration_ms=result.duration_ms,
-                finished_at=result.finished_at,
-                id__lt=result.pk,
-            )
+            Q(sort_key__gt=key)
+            | Q(sort_key=key, finished_at__lt=finished)
+            | Q(sort_key=key, finished_at=finished, id__lt=result.pk)
         )
         return rows.filter(better).count() + 1
 
@@ -136,12 +96,20 @@ class DatabaseBoard:
     def clear(self) -> None:
         return None
 
+    def replace(self, results: Iterable[Result], each: Callable[[], None]) -> int:
+        """The rows are the board: nothing to write, only to count."""
+        count = 0
+        for _result in results:
+            count += 1
+            each()
+        return count
+
 
 class RedisBoard:
     """One sorted set per day and variant: ZADD to rank, ZREVRANK to read a rank."""
 
     def __init__(self, day: date, variant: str) -> None:
-        self.key = f"ft:board:daily:{variant}:{day.isoformat()}"
+        self.key = board_key(day, variant)
         self.redis = redis_client()
 
     def add(self, result: Result) -> None:
@@ -161,11 +129,50 @@ class RedisBoard:
     def clear(self) -> None:
         self.redis.delete(self.key)
 
+    def replace(
+        self, results: Iterable[Result], each: Callable[[], None], batch: int = 2000
+    ) -> int:
+        """Fill a scratch key, then RENAME it over the board: readers never see a
+        half-built board, and entries no longer in the database disappear."""
+        scratch = f"{self.key}:rebuild"
+        self.redis.delete(scratch)
+        count, pending = 0, {}
+        for result in results:
+            pending[entry_member(result)] = entry_key(result)
+            count += 1
+            each()
+            if len(pending) >= batch:
+                self.redis.zadd(scratch, pending)
+                pending = {}
+        if pending:
+            self.redis.zadd(scratch, pending)
+        if count:
+            self.redis.rename(scratch, self.key)
+        else:
+            self.redis.delete(self.key)
+        return count
+
+
+def board_key(day: date, variant: str) -> str:
+    return f"ft:board:daily:{variant}:{day.isoformat()}"
+
+
+def remove_redis_boards_except(keep: set[str]) -> int:
+    """Delete Redis boards of days that no longer have any verified result."""
+    client = redis_client()
+    stale = [
+        name
+        for raw in client.scan_iter(match="ft:board:daily:*", count=1000)
+        if (name := raw.decode() if isinstance(raw, bytes) else raw) not in keep
+        and not name.endswith(":rebuild")
+    ]
+    if stale:
+        client.delete(*stale)
+    return len(stale)
+
 
 def entry_key(result: Result) -> int:
-    return sort_key(
-        won=result.won, score=result.score, moves=result.moves, duration_ms=result.duration_ms
-    )
+    return result.sort_key
 
 
 def entry_member(result: Result) -> str:
@@ -179,8 +186,12 @@ def redis_client():  # noqa: ANN201 - redis.Redis, imported lazily for the embed
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
+def redis_boards() -> bool:
+    return bool(getattr(settings, "REDIS_URL", None))
+
+
 def board_for(day: date, variant: str) -> Board:
     """The configured board: Redis when ``REDIS_URL`` is set, else the database."""
-    if getattr(settings, "REDIS_URL", None):
+    if redis_boards():
         return RedisBoard(day, variant)
     return DatabaseBoard(day, variant)

@@ -8,9 +8,13 @@ PostgreSQL is the source of truth; Redis boards are rebuilt from here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from leaderboards.ranking import sort_key
 
 
 class Result(models.Model):
@@ -40,6 +44,9 @@ class Result(models.Model):
     score = models.PositiveIntegerField()
     moves = models.PositiveIntegerField()
     duration_ms = models.PositiveBigIntegerField(help_text=_("first action to finish"))
+    # leaderboards.ranking.sort_key of the fields above, kept by save(): the database
+    # board orders by exactly the integer the Redis board scores with.
+    sort_key = models.PositiveBigIntegerField(default=0, editable=False)
     finished_at = models.DateTimeField()
     reason = models.TextField(blank=True, help_text=_("why the log was rejected"))
     verified_at = models.DateTimeField(null=True, blank=True)
@@ -52,11 +59,9 @@ class Result(models.Model):
             models.Index(
                 "day",
                 "variant",
-                models.F("won").desc(),
-                models.F("score").desc(),
-                "moves",
-                "duration_ms",
+                models.F("sort_key").desc(),
                 "finished_at",
+                "id",
                 name="daily_board_order",
                 condition=models.Q(ranked=True, status="verified"),
             ),
@@ -66,3 +71,18 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.outcome} {self.score} ({self.status})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.sort_key = sort_key(
+            won=self.won, score=self.score, moves=self.moves, duration_ms=self.duration_ms
+        )
+        # Redis keeps the finish in whole milliseconds; so does the database, or the
+        # two boards would order finishes within one millisecond differently.
+        if self.finished_at is not None:
+            self.finished_at = self.finished_at.replace(
+                microsecond=self.finished_at.microsecond // 1000 * 1000
+            )
+        fields = kwargs.get("update_fields")
+        if fields is not None:
+            kwargs["update_fields"] = {*fields, "sort_key", "finished_at"}
+        super().save(*args, **kwargs)

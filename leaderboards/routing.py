@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, URLResolver, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from leaderboards.consumers import BoardConsumer
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    # <str:>, not a date pattern: a bad date must reach the consumer and close with 4404.
+    path("ws/boards/daily/<str:day>/", BoardConsumer.as_asgi()),
+]

@@ -1,8 +1,14 @@
-"""Scorecards, share text and the replay viewer."""
+"""Scorecards, share text and the replay viewer (mounted at the site root)."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
+
+from leaderboards import scorecard_views as views
 
 app_name = "scorecards"
-urlpatterns: list[URLPattern] = []
+urlpatterns: list[URLPattern] = [
+    path("players/<str:username>/", views.scorecard, name="scorecard"),
+    path("games/<uuid:game_id>/share/", views.share, name="share"),
+    path("games/<uuid:game_id>/replay/", views.replay, name="replay"),
+]

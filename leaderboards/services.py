@@ -15,7 +15,13 @@ from django.utils import timezone
 
 from games.models import Game
 from leaderboards import broadcast
-from leaderboards.boards import board_for, ranked_results
+from leaderboards.boards import (
+    board_for,
+    board_key,
+    ranked_results,
+    redis_boards,
+    remove_redis_boards_except,
+)
 from leaderboards.models import Result
 from leaderboards.replay import Claim, Logged, Rejected, replay_claim
 
@@ -121,21 +127,29 @@ def results_needing_work(*, now=None) -> tuple[list[str], list[int]]:
 
 
 def boards_rebuild(*, progress: Callable[[int, int], None] | None = None, batch: int = 2000) -> int:
-    """Rebuild every daily board from the database (the source of truth)."""
-    days = (
-        Result.objects.filter(ranked=True, status=Result.Status.VERIFIED)
-        .values_list("day", "variant")
-        .distinct()
-        .order_by("day", "variant")
-    )
-    total = Result.objects.filter(ranked=True, status=Result.Status.VERIFIED).count()
+    """Rebuild every daily board from the database (the source of truth).
+
+    Each board is swapped in whole; Redis boards of days without any verified
+    result left are removed. ``progress(done, total)`` is called every
+    ``batch`` results and at the end.
+    """
+    verified = Result.objects.filter(ranked=True, status=Result.Status.VERIFIED)
+    days = verified.values_list("day", "variant").distinct().order_by("day", "variant")
+    total = verified.count()
     done = 0
+
+    def each() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None and (done % batch == 0 or done == total):
+            progress(done, total)
+
+    keep = set()
     for day, variant in days:
-        board = board_for(day, variant)
-        board.clear()
-        for result in ranked_results(day, variant).iterator(chunk_size=batch):
-            board.add(result)
-            done += 1
-            if progress is not None and (done % batch == 0 or done == total):
-                progress(done, total)
+        board_for(day, variant).replace(
+            ranked_results(day, variant).iterator(chunk_size=batch), each
+        )
+        keep.add(board_key(day, variant))
+    if redis_boards():
+        remove_redis_boards_except(keep)
     return done

@@ -1,0 +1,74 @@
+"""The live daily board: a read-only socket that says "this day's board changed".
+
+Thin on purpose: it joins the day's group and forwards :func:`leaderboards.broadcast.
+board_changed` events; the page then re-fetches its rows over HTTP, so the socket never
+carries board data and needs no database access. Boards are public: anyone may connect.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+
+from games.daily import utc_today
+from games.services import DAILY_VARIANT
+from leaderboards.broadcast import board_group
+
+# As in docs/protocol.md: 4404 for something that does not exist (here, a board).
+CLOSE_NOT_FOUND = 4404
+MAX_FRAME_BYTES = 256  # the only message a client may send is a ping
+
+
+def parse_board_day(text: str, *, today: date) -> date | None:
+    """A board's day from a URL: strictly ``YYYY-MM-DD``, and not in the future.
+
+    >>> parse_board_day("2026-11-29", today=date(2026, 11, 29))
+    datetime.date(2026, 11, 29)
+    >>> [parse_board_day(t, today=date(2026, 11, 29)) for t in ("2026-11-30", "2026-2-3", "x")]
+    [None, None, None]
+    """
+    # fromisoformat also takes "20261129" and week dates; only the canonical form names a board.
+    if len(text) != 10:
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        return None
+    if day.isoformat() != text or day > today:
+        return None
+    return day
+
+
+class BoardConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer of one day's board."""
+
+    group: str | None = None
+
+    async def connect(self) -> None:
+        text = self.scope["url_route"]["kwargs"]["day"]
+        # Accept first and close with a code: a refused handshake shows browsers no code.
+        await self.accept()
+        day = parse_board_day(text, today=utc_today(timezone.now()))
+        if day is None:
+            await self.close(CLOSE_NOT_FOUND)
+            return
+        self.group = board_group(day.isoformat(), DAILY_VARIANT)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # Nothing to act on: answer a ping (keep-alive through proxies), ignore the rest
+        # without decoding it, so no input can make this socket fail.
+        small = text_data is not None and len(text_data) <= MAX_FRAME_BYTES
+        if small and text_data.replace(" ", "") == '{"type":"ping"}':  # type: ignore[union-attr]
+            await self.send_json({"type": "pong"})
+
+    async def board_changed(self, event: dict[str, Any]) -> None:
+        """From the group: ``{"type": "board", "result_id": ...}``."""
+        await self.send_json(event["message"])

@@ -1,0 +1,184 @@
+"""Reads for the replay viewer: a finished, verified game, step by step.
+
+The frames are built from ``Engine.view()`` only, which leaves out the stock's
+order and face-down cards, so a replay can never show a card before the step
+that turns it. Only a verified log is replayed: a pending or rejected claim is
+not something to show as a game.
+
+Who may replay (the issue leaves the owner's case open; decided here):
+``access_game(purpose="watch")`` first, then a game of a daily deal that has
+not closed yet only by its own player. The owner has seen every card of their
+finished game already, while anyone else could learn the deal from it, even a
+player who finished their own attempt (they could practise the deal, then
+replay someone's better line before the day ends).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.access import access_game
+from games.engine import UNDO, EngineError
+from games.engine import Game as Engine
+from games.engine.cards import RANK_NAMES, RANKS, SUITS
+from games.errors import Forbidden, NotFound
+from games.models import Game, User
+from games.payloads import board_changes
+from leaderboards.models import Result
+from leaderboards.services import PRACTICE_UNDO
+from leaderboards.share import VerificationPending, variant_title
+
+RESIGN = "resign"
+_SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
+
+
+def card_label(code: str) -> str:
+    """``KS`` as ``K♠`` and ``TH`` as ``10♥``, as the board shows them.
+
+    >>> card_label("KS"), card_label("TH")
+    ('K♠', '10♥')
+    """
+    rank, suit = code[0], code[1]
+    text = "10" if rank == "T" else rank
+    return f"{text}{_SUIT_SYMBOLS.get(suit, suit)}"
+
+
+def card_words(code: str) -> str:
+    """``QD`` as "queen of diamonds", for the action's words."""
+    rank = RANK_NAMES[RANKS.index(code[0]) + 1]
+    suit = ("spades", "hearts", "diamonds", "clubs")[SUITS.index(code[1])]
+    return _("%(rank)s of %(suit)s") % {"rank": _(rank), "suit": _(suit)}
+
+
+def _pile(name: str) -> str:
+    if name == "w":
+        return _("the waste")
+    if name.startswith("t"):
+        return _("column %(n)s") % {"n": name[1:]}
+    return _("foundation %(n)s") % {"n": name[1:]}
+
+
+def _moved_cards(before: dict[str, Any], source: str, count: int) -> list[str]:
+    """The cards a move takes, read from the view before it (so they were visible)."""
+    if source == "w":
+        return before["waste"][-1:]
+    if source.startswith("t"):
+        return before["columns"][int(source[1:]) - 1]["cards"][-count:]
+    top = before["foundations"][int(source[1:]) - 1]["top"]
+    return [top] if top else []
+
+
+def action_words(action: str, before: dict[str, Any]) -> str:
+    """An action in words, e.g. "queen of diamonds from column 3 to foundation 2".
+
+    ``before`` is the player's view before the action: the moved card is named
+    from it, so the words never tell more than the board shows.
+    """
+    if action == "s":
+        return _("Turned the stock")
+    if action == "r":
+        return _("Turned the waste over as the stock")
+    if action == UNDO:
+        return _("Took back the last action")
+    if action == RESIGN:
+        return _("Resigned")
+    source, _dash, rest = action.partition("-")
+    target, _x, count_text = rest.partition("x")
+    count = int(count_text) if count_text else 1
+    cards = _moved_cards(before, source, count)
+    where = {"source": _pile(source), "target": _pile(target)}
+    if count > 1 and cards:
+        return ngettext(
+            "%(count)s card from %(first)s up, from %(source)s to %(target)s",
+            "%(count)s cards from %(first)s up, from %(source)s to %(target)s",
+            count,
+        ) % {"count": count, "first": card_words(cards[0]), **where}
+    if cards:
+        return _("%(card)s from %(source)s to %(target)s") % {"card": card_words(cards[0]), **where}
+    return _("From %(source)s to %(target)s") % where
+
+
+def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """The view after ``changes`` (as :func:`games.payloads.board_changes` gives them).
+
+    The inverse of ``board_changes``; ``replay.js`` does the same in the browser.
+    """
+    after = dict(view)
+    for key, value in changes.items():
+        if key in ("columns", "foundations") and isinstance(value, dict):
+            piles = list(after[key])
+            for index, pile in value.items():
+                piles[int(index)] = pile
+            after[key] = piles
+        else:
+            after[key] = value
+    return after
+
+
+def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
+    """The game's initial view and its steps ``{seq, action, words, score, changes}``.
+
+    Refusals: the funnel's (not found, sign in, not allowed); an unfinished or
+    rejected game is not found; a game still being verified is
+    :class:`~leaderboards.share.VerificationPending`.
+    """
+    game = access_game(user=user, game_id=game_id, purpose="watch")
+    if not game.is_finished:
+        raise NotFound("this game is still being played; its replay comes once it ends")
+    deal = game.deal
+    is_owner = user is not None and user.is_authenticated and game.player_id == user.pk
+    if deal.is_daily and not deal.is_revealed and not is_owner:
+        raise Forbidden("a daily game can be replayed once its day closes")
+    result = Result.objects.filter(game=game).first()
+    if result is None or result.status == Result.Status.PENDING:
+        raise VerificationPending("this game is being verified; its replay will follow shortly")
+    if result.status != Result.Status.VERIFIED:
+        raise NotFound("this game's log was rejected, so it has no replay")
+    log = list(game.actions.order_by("seq").values_list("seq", "move", "score"))
+    undo_limit = 0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO
+    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
+    initial = engine.view()
+    before = initial
+    steps: list[dict[str, Any]] = []
+    for seq, move, score in log:
+        words = action_words(move, before)
+        if move == RESIGN:
+            after = before  # not an engine move: the board stays as it was
+        else:
+            try:
+                engine.replay([move])  # an "undo" entry is the engine's own undo
+            except EngineError:
+                # A verified log always replays; if the engine changed since, refuse
+                # rather than fail.
+                raise NotFound("this game's log no longer replays") from None
+            after = engine.view()
+        steps.append(
+            {
+                "seq": seq,
+                "action": move,
+                "words": words,
+                "score": score,
+                "changes": board_changes(before, after),
+            }
+        )
+        before = after
+    return {
+        "game": {
+            "id": str(game.pk),
+            "player": game.player.public_name,
+            "username": game.player.get_username(),
+            "mode": game.mode,
+            "status": game.status,
+            "score": game.score,
+            "moves": game.moves,
+            "variant": deal.variant,
+            "variant_title": variant_title(deal.variant),
+            "day": deal.day.isoformat() if deal.day else None,
+            "code": deal.code if deal.is_revealed else None,
+        },
+        "initial": initial,
+        "steps": steps,
+    }

@@ -1,0 +1,197 @@
+"""Reads for a player's public scorecard: counts, streaks, calendar, history, charts.
+
+Only VERIFIED results count anywhere here: a pending claim may still be
+rejected, and a rejected one never happened. Played/won/lost, streaks, the
+calendar, the scores and both charts are about ranked daily games (practice
+deals can be replayed until won, so their scores say little); the history
+lists practice games too.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Avg, Count, Max, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from games.daily import utc_today
+from games.errors import NotFound
+from games.models import User
+from leaderboards import charts
+from leaderboards.models import Result
+from leaderboards.share import format_duration, share_text, variant_title
+from leaderboards.streaks import day_outcomes, streaks
+
+HISTORY_PER_PAGE = 20
+CALENDAR_WEEKS = 12
+# Enough to see a trend; more points would crowd the chart at phone width.
+CHART_GAMES = 90
+
+
+def scorecard(
+    *,
+    username: str,
+    viewer: User | None = None,
+    page: int | str = 1,
+    now: datetime | None = None,
+    site_url: str = "",
+) -> dict[str, Any]:
+    """Everything the scorecard page shows for ``username``; unknown players are NotFound.
+
+    ``viewer`` decides only whether share texts are included (the player's own).
+    """
+    player = User.objects.filter(username=username, is_active=True).first()
+    if player is None:
+        raise NotFound("there is no such player")
+    today = utc_today(now or timezone.now())
+    is_owner = viewer is not None and viewer.is_authenticated and viewer.pk == player.pk
+    verified = Result.objects.filter(player=player, status=Result.Status.VERIFIED)
+    ranked = verified.filter(ranked=True, day__isnull=False)
+    totals = ranked.aggregate(
+        played=Count("pk"),
+        won=Count("pk", filter=Q(won=True)),
+        average=Avg("score"),
+        best=Max("score"),
+    )
+    days = list(ranked.values_list("day", "won"))
+    current, best = streaks(days, today=today)
+    played, won = totals["played"], totals["won"]
+    return {
+        "player": {"username": player.get_username(), "name": player.public_name},
+        "is_owner": is_owner,
+        "today": today,
+        "stats": {
+            "played": played,
+            "won": won,
+            "lost": played - won,  # lost and resigned alike
+            "win_percent": round(100 * won / played) if played else None,
+            "average_score": round(totals["average"]) if totals["average"] is not None else None,
+            "best_score": totals["best"],
+            "current_streak": current,
+            "best_streak": best,
+        },
+        "calendar": calendar(day_outcomes(days), today=today),
+        "history": history(verified, page=page, share_for_owner=is_owner, site_url=site_url),
+        "charts": _charts(ranked),
+    }
+
+
+def calendar(
+    outcomes: dict[date, bool], *, today: date, weeks: int = CALENDAR_WEEKS
+) -> list[list[dict[str, Any]]]:
+    """``weeks`` weeks of days ending with the week of ``today``, as 7 rows
+    (Monday first) of one cell per week, oldest first: the layout of the grid.
+
+    Each cell is ``{day, state, title}`` with state ``won``, ``lost``, ``none``
+    (not played) or ``future``; ``title`` says the same in words.
+    """
+    start = today - timedelta(days=today.weekday() + 7 * (weeks - 1))
+    rows: list[list[dict[str, Any]]] = []
+    for weekday in range(7):
+        row = []
+        for week in range(weeks):
+            day = start + timedelta(days=7 * week + weekday)
+            if day > today:
+                state, words = "future", ""
+            elif day not in outcomes:
+                state, words = "none", _("not played")
+            elif outcomes[day]:
+                state, words = "won", _("won")
+            else:
+                state, words = "lost", _("lost")
+            title = f"{day.isoformat()}: {words}" if words else day.isoformat()
+            row.append({"day": day, "state": state, "title": title})
+        rows.append(row)
+    return rows
+
+
+def history(
+    verified: Any,
+    *,
+    page: int | str = 1,
+    share_for_owner: bool = False,
+    site_url: str = "",
+) -> dict[str, Any]:
+    """The player's verified games, ranked and practice, newest first, 20 a page.
+
+    A replay link is offered for a daily deal's game only once the day has
+    closed: before that, a public page must not lead anyone to the deal's cards.
+    """
+    results = verified.select_related("deal").order_by("-finished_at", "-pk")
+    paginator = Paginator(results, HISTORY_PER_PAGE)
+    current = paginator.get_page(page)  # out of range or junk: the nearest valid page
+    items = []
+    for result in current.object_list:
+        deal = result.deal
+        replayable = not deal.is_daily or deal.is_revealed
+        items.append(
+            {
+                "game_id": str(result.game_id),
+                "ranked": result.ranked,
+                "day": result.day,
+                "variant": variant_title(result.variant),
+                "code": deal.code if deal.is_revealed else None,
+                "outcome": result.outcome,
+                "outcome_label": Result.Outcome(result.outcome).label,
+                "won": result.won,
+                "score": result.score,
+                "moves": result.moves,
+                "time": format_duration(result.duration_ms),
+                "finished_at": result.finished_at,
+                "replay_url": (
+                    reverse("scorecards:replay", args=[result.game_id]) if replayable else None
+                ),
+                "share": (
+                    share_text(result, site_url=site_url)
+                    if share_for_owner and result.ranked and result.day
+                    else None
+                ),
+            }
+        )
+    return {
+        "page": current.number,
+        "pages": paginator.num_pages,
+        "count": paginator.count,
+        "has_previous": current.has_previous(),
+        "has_next": current.has_next(),
+        "items": items,
+    }
+
+
+def _charts(ranked: Any) -> dict[str, SafeString]:
+    recent = list(ranked.order_by("-day", "-pk").values_list("day", "score", "won")[:CHART_GAMES])
+    points = [charts.Point(day=d, score=s, won=w) for d, s, w in recent]
+    scores = list(ranked.values_list("score", flat=True))
+    results_labels = charts.Labels(
+        title=_("Daily results"),
+        description=_(
+            "Score of each of the last %(n)s daily games; a dot is a win, a cross a loss."
+        )
+        % {"n": len(points)},
+        x_axis=_("Day"),
+        y_axis=_("Score"),
+        empty=_("No daily games yet"),
+        won=_("won"),
+        lost=_("lost"),
+    )
+    histogram_labels = charts.Labels(
+        title=_("Score distribution"),
+        description=_("How many daily games scored in each band of 100 points."),
+        x_axis=_("Score"),
+        y_axis=_("Games"),
+        empty=_("No daily games yet"),
+    )
+    # Safe to mark: the chart functions escape every piece of text they embed.
+    return {
+        "results": mark_safe(
+            charts.results_chart(points, labels=results_labels, chart_id="chart-results")
+        ),
+        "scores": mark_safe(
+            charts.score_histogram(scores, labels=histogram_labels, chart_id="chart-scores")
+        ),
+    }

@@ -1,0 +1,348 @@
+"""Reads for the leaderboard pages and the live board: no writes here.
+
+The daily board's order lives in :mod:`leaderboards.boards` (a Redis sorted set when
+``REDIS_URL`` is set, else the database); these functions only ask it for ranks and
+pages and then load the rows those ids name, so the page and the set never disagree.
+Period boards (week, month, all time) are computed from the database on each request.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Literal
+
+from django.db.models import Count, Q
+
+from games.models import Deal, User
+from games.selectors import deal_daily_for_day
+from games.services import DAILY_VARIANT
+from leaderboards.boards import Entry, board_for
+from leaderboards.models import Result
+
+BOARD_LIMIT = 100
+# Fewer games than this say little about a player's win rate: shown as "–" and ranked last.
+MIN_GAMES_FOR_RATE = 5
+NEIGHBOURS = 2  # rows shown above and below the player's own in "Your position"
+
+PeriodKind = Literal["week", "month", "all"]
+SortBy = Literal["wins", "rate", "streak"]
+PERIOD_KINDS: tuple[PeriodKind, ...] = ("week", "month", "all")
+SORTS: tuple[SortBy, ...] = ("wins", "rate", "streak")
+
+
+def format_duration(duration_ms: int) -> str:
+    """``m:ss`` under an hour, else ``h:mm:ss`` (whole seconds, rounded down).
+
+    >>> format_duration(65_432), format_duration(3_600_000), format_duration(0)
+    ('01:05', '1:00:00', '00:00')
+    """
+    seconds = duration_ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes:02d}:{seconds:02d}"
+
+
+# Daily boards ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a daily board."""
+
+    rank: int
+    result_id: int
+    game_id: str
+    player_id: int
+    player_name: str
+    won: bool
+    score: int
+    moves: int
+    duration_ms: int
+    is_me: bool = False
+
+    @property
+    def time(self) -> str:
+        return format_duration(self.duration_ms)
+
+    @property
+    def replay_path(self) -> str:
+        # A plain path, not reverse(): the replay page is built elsewhere and may not be routed
+        # yet. Pages only show it once the day is revealed (see DayBoard.revealed).
+        return f"/games/{self.game_id}/replay/"
+
+
+@dataclass(frozen=True)
+class Position:
+    """The signed-in player's place on a day's board, with neighbours.
+
+    ``status`` is the player's result's: a ``verified`` result may still lack a ``rank``
+    for a moment (Redis boards are filled after the verifying transaction commits).
+    """
+
+    status: str
+    rank: int | None = None
+    size: int = 0
+    rows: list[Row] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DayBoard:
+    day: date
+    variant: str
+    deal: Deal | None
+    rows: list[Row]
+    size: int
+    position: Position | None
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the day has closed: replays, the code and the salt may be shown."""
+        return self.deal is not None and self.deal.is_revealed
+
+
+def _rows(entries: Iterable[Entry], *, me: int | None) -> list[Row]:
+    """Board entries (ids and ranks) to rows, in one query.
+
+    An id the board names but the database no longer holds (a result deleted in the
+    admin, before Redis is rebuilt) is skipped rather than shown blank.
+    """
+    entries = list(entries)
+    results = Result.objects.filter(pk__in=[e.result_id for e in entries]).select_related("player")
+    by_id = {r.pk: r for r in results}
+    rows = []
+    for entry in entries:
+        result = by_id.get(entry.result_id)
+        if result is None:
+            continue
+        rows.append(
+            Row(
+                rank=entry.rank,
+                result_id=result.pk,
+                game_id=str(result.game_id),
+                player_id=result.player_id,
+                player_name=result.player.public_name,
+                won=result.won,
+                score=result.score,
+                moves=result.moves,
+                duration_ms=result.duration_ms,
+                is_me=me is not None and result.player_id == me,
+            )
+        )
+    return rows
+
+
+def _user_id(user: User | None) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def board_for_day(
+    *, day: date, variant: str = DAILY_VARIANT, user: User | None, limit: int = BOARD_LIMIT
+) -> DayBoard:
+    """A day's board: its top ``limit`` rows, its size, the deal and the player's position."""
+    board = board_for(day, variant)
+    me = _user_id(user)
+    return DayBoard(
+        day=day,
+        variant=variant,
+        deal=deal_daily_for_day(day=day, variant=variant),
+        rows=_rows(board.page(0, limit), me=me),
+        size=board.size(),
+        position=board_rank_of(day=day, variant=variant, user=user),
+    )
+
+
+def board_rows(*, day: date, variant: str = DAILY_VARIANT, user: User | None) -> list[Row]:
+    """Only the top rows: what the live page re-fetches after each change."""
+    return _rows(board_for(day, variant).page(0, BOARD_LIMIT), me=_user_id(user))
+
+
+def board_rank_of(*, day: date, variant: str = DAILY_VARIANT, user: User | None) -> Position | None:
+    """The player's rank and neighbours (two above, two below), wherever they stand.
+
+    ``None`` for a visitor, or a player without a ranked result that day.
+    """
+    me = _user_id(user)
+    if me is None:
+        return None
+    result = (
+        Result.objects.filter(player_id=me, day=day, variant=variant, ranked=True)
+        .order_by("-pk")
+        .first()
+    )
+    if result is None:
+        return None
+    if result.status != Result.Status.VERIFIED:
+        return Position(status=result.status)
+    board = board_for(day, variant)
+    rank = board.rank(result)
+    if rank is None:
+        return Position(status=result.status)
+    # rank is 1-based; the page start is 0-based, and never negative (a negative start
+    # would count from the end of a Redis sorted set).
+    start = max(rank - 1 - NEIGHBOURS, 0)
+    count = rank + NEIGHBOURS - start
+    return Position(
+        status=result.status,
+        rank=rank,
+        size=board.size(),
+        rows=_rows(board.page(start, count), me=me),
+    )
+
+
+# Period boards ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Period:
+    kind: PeriodKind
+    start: date | None  # None: all time
+    end: date | None  # exclusive
+
+    def previous(self) -> Period | None:
+        if self.start is None:
+            return None
+        return period_of(kind=self.kind, day=self.start - timedelta(days=1))
+
+    def following(self, *, today: date) -> Period | None:
+        """The next period, unless it has not started yet."""
+        if self.end is None or self.end > today:
+            return None
+        return period_of(kind=self.kind, day=self.end)
+
+
+def period_of(*, kind: PeriodKind, day: date) -> Period:
+    """The ISO week (Monday first) or calendar month holding ``day``; or all time.
+
+    >>> period_of(kind="week", day=date(2026, 1, 1))
+    Period(kind='week', start=datetime.date(2025, 12, 29), end=datetime.date(2026, 1, 5))
+    >>> period_of(kind="month", day=date(2025, 12, 31)).end
+    datetime.date(2026, 1, 1)
+    """
+    if kind == "week":
+        start = day - timedelta(days=day.weekday())
+        return Period(kind, start, start + timedelta(days=7))
+    if kind == "month":
+        start = day.replace(day=1)
+        end = date(start.year + start.month // 12, start.month % 12 + 1, 1)
+        return Period(kind, start, end)
+    if kind == "all":
+        return Period(kind, None, None)
+    raise ValueError(f"unknown period kind {kind!r}")
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player_id: int
+    player_name: str
+    games: int
+    wins: int
+    best_streak: int
+    rank: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        """Wins per game, or ``None`` below :data:`MIN_GAMES_FOR_RATE` games."""
+        if self.games < MIN_GAMES_FOR_RATE:
+            return None
+        return self.wins / self.games
+
+    @property
+    def rate_percent(self) -> str | None:
+        rate = self.rate
+        return None if rate is None else f"{rate * 100:.0f}%"
+
+
+@dataclass(frozen=True)
+class PeriodBoard:
+    period: Period
+    by: SortBy
+    rows: list[PlayerStats]
+    players: int  # all players with a result in the period, not only the rows shown
+
+
+def best_streak(days: Iterable[date]) -> int:
+    """The longest run of consecutive days in ``days`` (the days a player won).
+
+    A missed day or a lost day is simply absent, so either breaks the run.
+
+    >>> best_streak([date(2025, 12, 30), date(2025, 12, 31), date(2026, 1, 1), date(2026, 1, 3)])
+    3
+    >>> best_streak([])
+    0
+    """
+    best = run = 0
+    previous: date | None = None
+    for day in sorted(set(days)):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    return best
+
+
+# Sort keys, best first. Ties on the whole key share a rank; the name only orders the display.
+_SORT_KEYS: dict[SortBy, Callable[[PlayerStats], tuple]] = {
+    "wins": lambda s: (-s.wins, -(s.rate if s.rate is not None else -1.0), -s.best_streak),
+    # Players without enough games for a rate come after every player with one.
+    "rate": lambda s: (s.rate is None, -(s.rate or 0.0), -s.wins, -s.best_streak),
+    "streak": lambda s: (-s.best_streak, -s.wins, -(s.rate if s.rate is not None else -1.0)),
+}
+
+
+def period_board(
+    *,
+    kind: PeriodKind,
+    start: date | None,
+    by: SortBy = "wins",
+    variant: str = DAILY_VARIANT,
+    limit: int = BOARD_LIMIT,
+) -> PeriodBoard:
+    """Players' daily wins, win rate and best winning streak over a period.
+
+    ``start`` is any day of the period (``None`` only for ``all``). Counts come from one
+    aggregate query; streaks need the order of days, so a second query reads each player's
+    won days and a Python pass finds the runs. That reads one row per won daily in the
+    period: fine up to some 100k rows (a busy month); beyond that, keep per-day win flags
+    in a summary table (or a window-function query on PostgreSQL).
+    """
+    if kind != "all" and start is None:
+        raise ValueError(f"a {kind} board needs a start day")
+    period = period_of(kind=kind, day=start or date.min)
+    results = Result.objects.filter(ranked=True, status=Result.Status.VERIFIED, variant=variant)
+    if period.start is not None and period.end is not None:
+        results = results.filter(day__gte=period.start, day__lt=period.end)
+
+    counts = results.values("player_id").annotate(
+        games=Count("id"), wins=Count("id", filter=Q(won=True))
+    )
+    won_days: dict[int, list[date]] = defaultdict(list)
+    for player_id, day in results.filter(won=True).values_list("player_id", "day").iterator():
+        won_days[player_id].append(day)
+    names = {
+        u.pk: u.public_name
+        for u in User.objects.filter(pk__in=[c["player_id"] for c in counts]).only(
+            "username", "display_name"
+        )
+    }
+    stats = [
+        PlayerStats(
+            player_id=c["player_id"],
+            player_name=names.get(c["player_id"], "?"),
+            games=c["games"],
+            wins=c["wins"],
+            best_streak=best_streak(won_days.get(c["player_id"], ())),
+        )
+        for c in counts
+    ]
+    key = _SORT_KEYS[by]
+    stats.sort(key=lambda s: (key(s), s.player_name.casefold(), s.player_id))
+    rows: list[PlayerStats] = []
+    for index, row in enumerate(stats[:limit]):
+        tied = rows and key(rows[-1]) == key(row)
+        rank = rows[-1].rank if tied else index + 1
+        rows.append(PlayerStats(**{**row.__dict__, "rank": rank}))
+    return PeriodBoard(period=period, by=by, rows=rows, players=len(stats))

@@ -1,0 +1,128 @@
+"""Thin leaderboard pages: parse the URL, call one selector, render.
+
+Boards are public. A bad or future date is a 404, never a server error.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games.daily import utc_today
+from games.models import User
+from games.selectors import deal_daily_for_day
+from games.services import DAILY_VARIANT
+from leaderboards import selectors
+from leaderboards.consumers import parse_board_day
+
+
+def _today() -> date:
+    return utc_today(timezone.now())
+
+
+def _day_or_404(text: str) -> date:
+    day = parse_board_day(text, today=_today())
+    if day is None:
+        raise Http404("no board for that date")
+    return day
+
+
+def _user(request: HttpRequest) -> User | None:
+    return request.user if request.user.is_authenticated else None  # type: ignore[return-value]
+
+
+# Daily boards ----------------------------------------------------------------------------
+
+
+@require_GET
+def daily_today(request: HttpRequest) -> HttpResponse:
+    return _daily_page(request, _today())
+
+
+@require_GET
+def daily(request: HttpRequest, day: str) -> HttpResponse:
+    return _daily_page(request, _day_or_404(day))
+
+
+def _daily_page(request: HttpRequest, day: date) -> HttpResponse:
+    today = _today()
+    board = selectors.board_for_day(day=day, variant=DAILY_VARIANT, user=_user(request))
+    # Live while results can still arrive: today, and yesterday until its deal is revealed
+    # (a game finished just before midnight may be verified after it).
+    live = day == today or (day == today - timedelta(days=1) and not board.revealed)
+    return render(
+        request,
+        "leaderboards/daily.html",
+        {
+            "board": board,
+            "live": live,
+            "is_today": day == today,
+            "previous_day": day - timedelta(days=1),
+            "next_day": day + timedelta(days=1) if day < today else None,
+        },
+    )
+
+
+@never_cache
+@require_GET
+def daily_rows(request: HttpRequest, day: str) -> HttpResponse:
+    """The board's ``<tbody>`` alone: what the live page swaps in after a change."""
+    board_day = _day_or_404(day)
+    rows = selectors.board_rows(day=board_day, variant=DAILY_VARIANT, user=_user(request))
+    return render(
+        request, "leaderboards/_rows.html", {"rows": rows, "revealed": _revealed(board_day)}
+    )
+
+
+@never_cache
+@require_GET
+def daily_position(request: HttpRequest, day: str) -> HttpResponse:
+    """The "Your position" block alone (per player, so apart from the shared rows)."""
+    board_day = _day_or_404(day)
+    position = selectors.board_rank_of(day=board_day, variant=DAILY_VARIANT, user=_user(request))
+    return render(
+        request,
+        "leaderboards/_position.html",
+        {"position": position, "revealed": _revealed(board_day)},
+    )
+
+
+def _revealed(day: date) -> bool:
+    deal = deal_daily_for_day(day=day, variant=DAILY_VARIANT)
+    return deal is not None and deal.is_revealed
+
+
+# Period boards ---------------------------------------------------------------------------
+
+
+@require_GET
+def period(request: HttpRequest, kind: selectors.PeriodKind) -> HttpResponse:
+    by = request.GET.get("by", "wins")
+    if by not in selectors.SORTS:
+        raise Http404("unknown order")
+    today = _today()
+    start = today
+    if kind != "all" and "start" in request.GET:
+        start = _day_or_404(request.GET["start"])
+    board = selectors.period_board(kind=kind, start=start, by=by)  # type: ignore[arg-type]
+    previous, following = board.period.previous(), board.period.following(today=today)
+    return render(
+        request,
+        "leaderboards/period.html",
+        {
+            "board": board,
+            "kind": kind,
+            "sorts": selectors.SORTS,
+            "min_games": selectors.MIN_GAMES_FOR_RATE,
+            "last_day": board.period.end - timedelta(days=1) if board.period.end else None,
+            "iso_week": board.period.start.isocalendar() if board.period.start else None,
+            "previous": previous,
+            "following": following,
+            "is_current": board.period.end is None or board.period.end > today,
+        },
+    )

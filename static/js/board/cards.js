@@ -1,0 +1,34 @@
+// Cards as the engine writes them: a rank from "A23456789TJQK" then a suit from "SHDC"
+// ("TH" is the 10 of hearts). Only naming and drawing live here, never a rule.
+
+import { t } from "./i18n.js";
+
+export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+// Marked for translation by their English text (see i18n.js).
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+
+export function rankOf(card) {
+  return card[0];
+}
+
+export function suitOf(card) {
+  return card[1];
+}
+
+/** What the corner shows: "10" rather than the notation's "T". */
+export function rankLabel(card) {
+  const r = rankOf(card);
+  return r === "T" ? "10" : r;
+}
+
+export function suitName(suit) {
+  return t(SUIT_NAMES[suit]);
+}
+
+/** "ace of diamonds", "3 of spades", "10 of hearts". */
+export function cardName(card) {
+  const r = rankOf(card);
+  const rank = RANK_NAMES[r] ? t(RANK_NAMES[r]) : rankLabel(card);
+  return t("%(rank)s of %(suit)s", { rank, suit: suitName(suitOf(card)) });
+}

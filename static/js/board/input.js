@@ -1,0 +1,362 @@
+// Turning the player's gestures into moves: tap, double-tap, drag (pointer events:
+// mouse, pen and touch alike) and the keyboard. Where a card may go is read from the
+// server's legal_moves only; a drop or key press on any other pile is still SENT, so
+// the server's refusal can tell the player which rule stands in the way.
+
+import { suitOf } from "./cards.js";
+import { cardsAt } from "./describe.js";
+import { formatMove, legalCounts, legalTargets, smartTarget } from "./moves.js";
+
+const DRAG_THRESHOLD_PX = 6; // less than this between down and up is a tap
+const DOUBLE_TAP_MS = 350;
+const ANSWER_WAIT_MS = 1200; // a dropped card waits this long for the server, then goes home
+
+export class Input {
+  /**
+   * @param {BoardView} view
+   * @param {object} game  { get(): current game state, play(move, opts), draw(), undo(),
+   *                         resign(), announce(text), select(text) }
+   */
+  constructor(view, game) {
+    this.view = view;
+    this.game = game;
+    this.drag = null; // the gesture in progress
+    this.lastTap = null; // for double-taps: {pile, time, consumed}
+    this.selection = null; // keyboard: {pile, count}
+    const table = view.table;
+    table.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    table.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    table.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    table.addEventListener("pointercancel", () => this.cancelDrag());
+    // A native double-click would select text and a native drag would drag an image.
+    table.addEventListener("dblclick", (e) => e.preventDefault());
+    table.addEventListener("dragstart", (e) => e.preventDefault());
+    document.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  get state() {
+    return this.game.get();
+  }
+
+  get active() {
+    return this.state.status === "active";
+  }
+
+  // Pointer: tap, double-tap, drag ---------------------------------------------
+
+  /** What a press on `target` would pick up: {pile, count, elements} or null. */
+  sourceAt(target) {
+    const pileEl = target.closest("[data-pile]");
+    if (!pileEl) return null;
+    const pile = pileEl.dataset.pile;
+    if (pile === "stock") return { pile, count: 0, elements: [] };
+    const card = target.closest(".ft-card[data-card]");
+    if (!card) return null;
+    const run = Number(card.dataset.run || 0);
+    // Only the top of the waste (or of a foundation that may give it back) moves.
+    if (run < 1) return null;
+    const cards = Array.from(pileEl.querySelectorAll(".ft-card[data-card]"));
+    const elements = cards.slice(cards.indexOf(card));
+    return { pile, count: run, elements };
+  }
+
+  onPointerDown(e) {
+    if (!this.active || e.button > 0 || this.drag) return;
+    const source = this.sourceAt(e.target);
+    if (!source) return;
+    e.preventDefault(); // no text selection, no focus flicker; keyboard focus is ours
+    this.drag = { ...source, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false };
+    e.target.setPointerCapture?.(e.pointerId);
+  }
+
+  onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id || d.pile === "stock") return;
+    const dx = e.clientX - d.x;
+    const dy = e.clientY - d.y;
+    if (!d.moving) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
+      d.moving = true;
+      this.clearSelection();
+      for (const el of d.elements) el.classList.add("is-dragging");
+      this.view.showTargets(legalTargets(this.state.legal_moves, d.pile, d.count));
+    }
+    for (const el of d.elements) el.style.transform = `translate(${dx}px, ${dy}px)`;
+    d.lastX = e.clientX;
+    d.lastY = e.clientY;
+  }
+
+  onPointerUp(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    this.drag = null;
+    this.view.showTargets([]);
+    if (!d.moving) {
+      this.tap(d);
+      return;
+    }
+    const dst = this.dropTarget(e.clientX, e.clientY, d);
+    if (!dst) {
+      this.view.returnCards(d.elements);
+      return;
+    }
+    // The cards stay where they were dropped until the server answers: accepted, the
+    // new layout carries them on from there; refused, they glide back.
+    const elements = d.elements;
+    const fallback = setTimeout(() => this.view.returnCards(elements), ANSWER_WAIT_MS);
+    this.game.play(formatMove(d.pile, dst, d.count), {
+      onRefused: () => {
+        clearTimeout(fallback);
+        this.view.returnCards(elements);
+      },
+      onAccepted: () => clearTimeout(fallback),
+    });
+  }
+
+  cancelDrag() {
+    if (!this.drag) return;
+    if (this.drag.moving) this.view.returnCards(this.drag.elements);
+    this.view.showTargets([]);
+    this.drag = null;
+  }
+
+  /**
+   * The pile a drag was dropped on: the one under the pointer; failing that (a sloppy
+   * drop between piles) the accepting pile the dragged card overlaps most.
+   */
+  dropTarget(x, y, d) {
+    const under = document.elementFromPoint(x, y)?.closest("[data-pile]");
+    const name = under?.dataset.pile;
+    if (name && name !== d.pile && /^[tf]\d+$/.test(name)) return name;
+    const card = d.elements[0]?.getBoundingClientRect();
+    if (!card) return null;
+    let best = null;
+    let bestArea = 0;
+    for (const target of legalTargets(this.state.legal_moves, d.pile, d.count)) {
+      const r = this.view.pile(target)?.getBoundingClientRect();
+      if (!r) continue;
+      const w = Math.min(card.right, r.right) - Math.max(card.left, r.left);
+      const h = Math.min(card.bottom, r.bottom) - Math.max(card.top, r.top);
+      if (w > 0 && h > 0 && w * h > bestArea) {
+        best = target;
+        bestArea = w * h;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * A tap sends the card to a foundation that accepts it (the waste card, failing
+   * that, to a column that does). A second tap on the same pile soon after is a
+   * double-tap: to a foundation, else the longest accepting column, else an empty one.
+   * When the first tap already moved the card, the second is swallowed: it would
+   * otherwise act on the card that was under it.
+   */
+  tap(d) {
+    if (d.pile === "stock") {
+      this.game.draw();
+      return;
+    }
+    const now = performance.now();
+    const last = this.lastTap;
+    if (last && last.pile === d.pile && now - last.time < DOUBLE_TAP_MS) {
+      this.lastTap = null;
+      if (!last.consumed) this.doubleAction(d.pile, d.count, d.elements);
+      return;
+    }
+    const target = smartTarget(this.state, d.pile, d.count, { columns: d.pile === "w" });
+    this.lastTap = { pile: d.pile, time: now, consumed: Boolean(target) };
+    if (target) this.game.play(formatMove(d.pile, target, d.count));
+  }
+
+  doubleAction(pile, count, elements) {
+    const target = smartTarget(this.state, pile, count, { columns: true });
+    if (target) {
+      this.game.play(formatMove(pile, target, count));
+      return;
+    }
+    // Nowhere legal: ask the server anyway with the card's own foundation, so the
+    // player hears why (a foundation wants the next card of its suit).
+    const fallback = count === 1 ? this.ownFoundation(pile) : null;
+    if (fallback) this.game.play(formatMove(pile, fallback, 1));
+    else this.shake(elements);
+  }
+
+  /** The foundation of the card's suit that is furthest along: the likeliest home. */
+  ownFoundation(pile) {
+    const [card] = cardsAt(this.state.board, pile, 1);
+    if (!card) return null;
+    let best = null;
+    this.state.board.foundations.forEach((f, k) => {
+      if (f.suit === suitOf(card) && `f${k + 1}` !== pile && (!best || f.count > best.count)) {
+        best = { name: `f${k + 1}`, count: f.count };
+      }
+    });
+    return best?.name ?? null;
+  }
+
+  shake(elements) {
+    for (const el of elements || []) {
+      el.classList.remove("is-shaking");
+      void el.offsetWidth;
+      el.classList.add("is-shaking");
+    }
+  }
+
+  // Keyboard -------------------------------------------------------------------
+
+  /** The piles in reading order: stock, waste, foundations, then the columns. */
+  pileOrder() {
+    return Array.from(this.view.table.querySelectorAll("[data-pile]"));
+  }
+
+  onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target;
+    // Typing in a form or a dialog is not playing.
+    if (target.closest?.("input, textarea, select, dialog, details, [contenteditable]")) return;
+    const onPile = target.closest?.("[data-pile]");
+    if (onPile && !this.view.table.contains(onPile)) return;
+    const key = e.key;
+    if (key.startsWith("Arrow") && onPile) {
+      if (e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) {
+        this.resizeSelection(key === "ArrowUp" ? 1 : -1);
+      } else {
+        this.moveFocus(onPile, key);
+      }
+      e.preventDefault();
+      return;
+    }
+    if (key === "Escape") {
+      if (this.selection) {
+        this.clearSelection(true);
+        e.preventDefault();
+      }
+      return;
+    }
+    if (!this.active) return;
+    if ((key === "Enter" || key === " ") && onPile) {
+      this.activate(onPile.dataset.pile);
+      e.preventDefault();
+      return;
+    }
+    if (/^[0-9]$/.test(key)) {
+      const n = key === "0" ? 10 : Number(key);
+      const pile = `t${n}`;
+      if (!this.view.pile(pile)) return;
+      this.view.pile(pile).focus();
+      this.activate(pile);
+      e.preventDefault();
+      return;
+    }
+    switch (key.toLowerCase()) {
+      case "w":
+        this.view.pile("w")?.focus();
+        this.activate("w");
+        break;
+      case "f":
+        this.toFoundation(onPile?.dataset.pile);
+        break;
+      case "d":
+      case "s":
+        this.clearSelection();
+        this.game.draw();
+        break;
+      case "u":
+        this.clearSelection();
+        this.game.undo();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  /** Arrows walk the table: left/right along a row, up/down between the two rows. */
+  moveFocus(from, key) {
+    const piles = this.pileOrder();
+    const top = piles.filter((el) => !el.classList.contains("ft-column"));
+    const columns = piles.filter((el) => el.classList.contains("ft-column"));
+    const row = from.classList.contains("ft-column") ? columns : top;
+    let next = null;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      const i = row.indexOf(from) + (key === "ArrowRight" ? 1 : -1);
+      next = row[(i + row.length) % row.length];
+    } else {
+      const other = row === columns ? top : columns;
+      // The pile of the other row nearest below or above, by horizontal position.
+      const x = from.getBoundingClientRect().left;
+      next = other.reduce((best, el) =>
+        Math.abs(el.getBoundingClientRect().left - x) < Math.abs(best.getBoundingClientRect().left - x) ? el : best,
+      );
+    }
+    next?.focus();
+  }
+
+  /** Enter, Space, a digit or `w` on a pile: pick it up, or put the selection down on it. */
+  activate(pile) {
+    if (pile === "stock") {
+      this.clearSelection();
+      this.game.draw();
+      return;
+    }
+    const sel = this.selection;
+    if (sel && sel.pile === pile) {
+      // The same pile twice: as a double-click, the best place for it.
+      this.clearSelection();
+      this.doubleAction(sel.pile, sel.count, []);
+      return;
+    }
+    if (sel && /^[tf]\d+$/.test(pile)) {
+      this.clearSelection();
+      this.game.play(formatMove(sel.pile, pile, this.countFor(sel, pile)));
+      return;
+    }
+    if (!cardsAt(this.state.board, pile, 1).length) return; // nothing to pick up
+    this.select({ pile, count: 1 });
+  }
+
+  /**
+   * How many cards go from a selected column: the count chosen if it is legal, else
+   * the one legal run to that column (runs are picked for the player), else the count
+   * chosen, and the server says why not.
+   */
+  countFor(sel, dst) {
+    if (sel.pile[0] !== "t") return 1;
+    const counts = legalCounts(this.state.legal_moves, sel.pile, dst);
+    if (counts.includes(sel.count) || !counts.length) return sel.count;
+    return counts[0];
+  }
+
+  toFoundation(focused) {
+    const src = this.selection?.pile ?? (focused && focused !== "stock" ? focused : null);
+    if (!src) return;
+    this.clearSelection();
+    const target = legalTargets(this.state.legal_moves, src, 1).find((p) => p[0] === "f") ?? this.ownFoundation(src);
+    if (target) this.game.play(formatMove(src, target, 1));
+  }
+
+  select(selection) {
+    this.selection = selection;
+    this.view.showSelection(selection);
+    this.view.showTargets(legalTargets(this.state.legal_moves, selection.pile, selection.count));
+    this.game.selected(selection);
+  }
+
+  /** Shift+Up/Down on a selected column: one card more or less in the run. */
+  resizeSelection(delta) {
+    const sel = this.selection;
+    if (!sel || sel.pile[0] !== "t") return;
+    const column = this.state.board.columns[Number(sel.pile.slice(1)) - 1];
+    const count = Math.min(column.cards.length, Math.max(1, sel.count + delta));
+    if (count !== sel.count) this.select({ pile: sel.pile, count });
+  }
+
+  clearSelection(announce = false) {
+    if (!this.selection) return;
+    this.selection = null;
+    this.view.showSelection(null);
+    this.view.showTargets([]);
+    if (announce) this.game.selected(null);
+  }
+}

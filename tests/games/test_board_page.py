@@ -1,0 +1,147 @@
+"""The board page: the playable board's HTML shell, its embedded state and what it never shows."""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import re
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import selectors, services
+from games.engine import Game as Engine
+from games.models import Game, User
+
+pytestmark = pytest.mark.django_db
+
+PRACTICE_CODE = "FT1-N-0000007"
+
+
+def page(client: Client, game: Game) -> str:
+    response = client.get(reverse("game", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def embedded(html: str, element_id: str) -> dict:
+    """The JSON of a ``json_script`` element."""
+    match = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.DOTALL
+    )
+    assert match is not None, f"no {element_id} script"
+    return json.loads(match.group(1))
+
+
+def data_cards(html: str) -> list[str]:
+    return re.findall(r'data-card="([^"]*)"', html)
+
+
+def test_the_player_gets_the_board_with_its_state_script_and_styles(
+    client: Client, user: User
+) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    html = page(client, game)
+    assert "data-board" in html and 'data-status="active"' in html and 'data-version="0"' in html
+    assert re.search(r'<script type="module" src="[^"]*js/board/main\.js"></script>', html)
+    assert re.search(r'<link rel="stylesheet" href="[^"]*css/board\.css">', html)
+    state = embedded(html, "game-state")
+    assert state == json.loads(json.dumps(selectors.game_state(user=user, game_id=game.pk)))
+    assert state["role"] == "player" and state["legal_moves"]
+    config = embedded(html, "board-config")
+    assert config["socket_path"] == f"/ws/games/{game.pk}/"
+    assert config["share_url"] is None  # only daily games have share text
+    assert config["strings"]["Reconnecting…"] == "Reconnecting…"
+    # The piles are there for the script (and tests): stock, waste, foundations, columns.
+    board = state["board"]
+    for pile in ["stock", "w"] + [f"f{k + 1}" for k in range(len(board["foundations"]))]:
+        assert f'data-pile="{pile}"' in html
+    for i in range(len(board["columns"])):
+        assert f'data-pile="t{i + 1}"' in html
+    assert f'data-pile="t{len(board["columns"]) + 1}"' not in html
+    for testid in ("reminder", "connection", "result", "description"):
+        assert f'data-testid="{testid}"' in html
+    assert 'data-action="undo"' in html and 'data-action="resign"' in html
+
+
+def test_foundations_show_their_fixed_suits(client: Client, user: User) -> None:
+    game = services.game_start_practice(user=user, variant="sixty-thieves")
+    client.force_login(user)
+    html = page(client, game)
+    suits = re.findall(r'data-pile="f\d+" data-suit="([SHDC])"', html)
+    assert suits == list("SHDC" * 3)
+    assert len(re.findall(r'data-pile="t\d+"', html)) == 12
+
+
+def test_a_watcher_gets_the_same_board_read_only(client: Client, user: User, bob: User) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    for who in (bob, None):  # another player, and an anonymous visitor with the link
+        client.logout()
+        if who is not None:
+            client.force_login(who)
+        html = page(client, game)
+        assert embedded(html, "game-state")["role"] == "watcher"
+        assert 'data-role="watcher"' in html and "Watching ada" in html
+        assert 'data-action="undo"' not in html and 'data-action="resign"' not in html
+        assert reverse("game_act", args=[game.pk]) not in html
+        assert "js/board/main.js" in html
+
+
+def test_ranked_games_have_no_undo_button_and_a_share_url(client: Client, user: User) -> None:
+    game = services.game_start_daily(user=user)
+    client.force_login(user)
+    html = page(client, game)
+    assert 'data-action="undo"' not in html and 'data-action="resign"' in html
+    assert embedded(html, "board-config")["share_url"].endswith(f"/games/{game.pk}/share/")
+
+
+def test_the_page_never_shows_the_stock_or_the_daily_code(client: Client, user: User) -> None:
+    game = services.game_start_daily(user=user)
+    for n in range(3):
+        services.game_play(user=user, game_id=game.pk, move="s", version=n)
+    game.refresh_from_db()
+    client.force_login(user)
+    html = page(client, game)
+    raw = htmllib.unescape(html)
+    # The deal's secrets, before the day closes.
+    deal = game.deal
+    for secret in (deal.code, deal.seed_hex, deal.salt, str(game.state["seed"])):
+        assert secret and (len(secret) < 8 or secret not in raw)
+    state = embedded(html, "game-state")
+    assert state["deal"]["code"] is None and state["deal"]["salt"] is None
+    # The embedded board is exactly the engine's player view: counts, not cards.
+    view = Engine.load(game.state).view()
+    assert state["board"] == json.loads(json.dumps(view))
+    assert state["board"]["stock"] == len(game.state["stock"]) == 61
+    # The stock's order appears nowhere: not as a list, not as a run of data-card.
+    stock = game.state["stock"]
+    for start in range(0, len(stock) - 3, 3):
+        run = stock[start : start + 4]
+        assert json.dumps(run)[1:-1] not in raw
+        assert ", ".join(f'"{c}"' for c in run) not in raw
+    visible = {c for col in view["columns"] for c in col["cards"]} | set(view["waste"])
+    visible |= {f["top"] for f in view["foundations"] if f["top"]}
+    assert set(data_cards(html)) <= visible
+
+
+def test_a_finished_game_opens_on_its_result(client: Client, user: User) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    services.game_resign(user=user, game_id=game.pk)
+    client.force_login(user)
+    html = page(client, game)
+    assert 'data-status="resigned"' in html
+    state = embedded(html, "game-state")
+    assert state["legal_moves"] == [] and state["finished_at"]
+
+
+def test_refusals_and_redirects_still_hold(client: Client, user: User, bob: User) -> None:
+    game = services.game_start_daily(user=user)
+    response = client.get(reverse("game", args=[game.pk]))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    client.force_login(bob)
+    forbidden = client.get(reverse("game", args=[game.pk]))
+    assert forbidden.status_code == 403 and "game-state" not in forbidden.content.decode()
+    assert client.get(reverse("game", args=[uuid.uuid4()])).status_code == 404

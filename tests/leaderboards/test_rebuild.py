@@ -1,0 +1,113 @@
+"""``manage.py rebuild_boards``: Redis boards rebuilt from the database, with a progress bar."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import date, timedelta
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from games.daily import day_start
+from games.models import Game, User
+from games.services import deal_open_daily
+from leaderboards.boards import board_for, ranked_results, redis_client
+from leaderboards.models import Result
+
+pytestmark = pytest.mark.django_db
+
+TEST_REDIS = "redis://127.0.0.1:6379/13"
+# Days no other test uses: the Redis database may be shared with parallel runs.
+DAYS = (date(2001, 2, 3), date(2001, 2, 4))
+
+
+def result(username: str, day: date, *, score: int, won: bool = True) -> Result:
+    model: type[User] = get_user_model()  # type: ignore[assignment]
+    player = model.objects.get_or_create(username=username)[0]
+    deal = deal_open_daily(day=day)
+    status = Game.Status.WON if won else Game.Status.LOST
+    game = Game.objects.create(
+        player=player, deal=deal, mode=Game.Mode.RANKED, status=status, state={}
+    )
+    return Result.objects.create(
+        game=game,
+        player=player,
+        deal=deal,
+        day=day,
+        variant=deal.variant,
+        ranked=True,
+        status=Result.Status.VERIFIED,
+        outcome=status,
+        won=won,
+        score=score,
+        moves=250,
+        duration_ms=700_000,
+        finished_at=day_start(day) + timedelta(hours=3),
+    )
+
+
+@pytest.fixture
+def redis_boards(settings) -> Iterator[None]:
+    """Boards in a test Redis database; skipped when Redis is not running (not on CI)."""
+    settings.REDIS_URL = TEST_REDIS
+    redis_client.cache_clear()  # the client is cached per process, whatever the URL
+    try:
+        redis_client().ping()
+    except Exception:
+        redis_client.cache_clear()
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
+    yield
+    for day in DAYS:
+        board_for(day, "forty-thieves").clear()
+    redis_client.cache_clear()
+
+
+def test_without_redis_there_is_nothing_to_rebuild(settings) -> None:
+    settings.REDIS_URL = None
+    out = StringIO()
+    call_command("rebuild_boards", stdout=out)
+    assert "Nothing to rebuild" in out.getvalue() and "the database is the board" in out.getvalue()
+
+
+def test_it_restores_lost_boards_with_a_progress_bar(redis_boards: None) -> None:
+    for i in range(3):
+        result(f"early{i}", DAYS[0], score=500 + i)
+    for i in range(2):
+        result(f"late{i}", DAYS[1], score=900 - i, won=i == 0)
+    first = board_for(DAYS[0], "forty-thieves")
+    second = board_for(DAYS[1], "forty-thieves")
+    first.clear()
+    second.clear()
+    # A stale entry (say, of a result deleted since) must not survive the rebuild.
+    first.redis.zadd(first.key, {"0000000000000000:999999999999999999": 1})
+    assert second.size() == 0  # as after a Redis flush
+
+    out = StringIO()
+    call_command("rebuild_boards", "--batch", "2", stdout=out)
+
+    text = out.getvalue()
+    assert "\r[" in text and "] 2/5" in text and "] 4/5" in text
+    assert "\r[" + "#" * 30 + "] 5/5\n" in text
+    assert text.rstrip().endswith("s.") and "Rebuilt the daily boards: 5 results" in text
+    for day, board in zip(DAYS, (first, second), strict=True):
+        expected = list(ranked_results(day, "forty-thieves").values_list("id", flat=True))
+        assert [e.result_id for e in board.page(0, 10)] == expected
+        assert board.size() == len(expected)
+
+
+def test_an_unreachable_redis_is_a_clear_error(settings) -> None:
+    from django.core.management.base import CommandError
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    redis_client.cache_clear()
+    result("ada", DAYS[0], score=100)
+    try:
+        with pytest.raises(CommandError, match="rebuilding the boards failed"):
+            call_command("rebuild_boards", stdout=StringIO())
+    finally:
+        redis_client.cache_clear()
