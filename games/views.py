@@ -44,10 +44,11 @@ logger = logging.getLogger(__name__)
 def home(request: HttpRequest) -> HttpResponse:
     """Today's deal: its commitment (never its code), the time left, the player's status."""
     now = timezone.now()
+    # Beat opens each day's deal ahead of time; where no beat runs (the embedded
+    # default) the first visit does. Idempotent: one lookup once it exists.
+    services.deal_open_daily(day=utc_today(now))
     summary = selectors.daily_summary(user=_user(request), now=now)
     deal = summary["deal"]
-    # The deal may not be open yet (it opens on first play or by the hourly task);
-    # it always closes at the end of the UTC day.
     closes_at = (
         datetime.fromisoformat(deal["closes_at"])
         if deal and deal["closes_at"]
