@@ -7,6 +7,7 @@ the periodic sweep can always run them again safely.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -35,6 +36,10 @@ def result_verify(*, game_id: object) -> Result | None:
     Returns ``None`` for a game that has not finished. A result that is
     already decided is returned as it is.
     """
+    try:
+        game_id = uuid.UUID(str(game_id))
+    except ValueError:
+        return None  # not a game id: nothing to verify
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(of=("self",))

@@ -116,3 +116,11 @@ def test_the_sweep_rejects_a_forged_game_it_finds(user: User, now: datetime) -> 
     result = Result.objects.get(game=game)
     assert result.status == "rejected" and "move count 99" in result.reason
     assert tasks.sweep() == {"games": 0, "results": 0}
+
+
+def test_a_verification_of_something_that_is_not_a_game_id_does_nothing(db: None) -> None:
+    from leaderboards.models import Result
+    from leaderboards.services import result_verify
+
+    assert result_verify(game_id="not-a-uuid") is None
+    assert not Result.objects.exists()
