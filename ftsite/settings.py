@@ -181,6 +181,11 @@ if DATABASE_URL is not None:
             conn_health_checks=True,
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # No request or task waits on a row lock for ever: past this, PostgreSQL
+        # refuses with an error (a task is then retried by the verification sweep).
+        _lock_ms = env_int("DJANGO_DB_LOCK_TIMEOUT_MS", 10_000, minimum=0)
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={_lock_ms}"
 else:
     DATABASES = {
         "default": {

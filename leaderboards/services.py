@@ -34,7 +34,8 @@ def result_verify(*, game_id: object) -> Result | None:
     """Replay a finished game's log and mark its result verified or rejected.
 
     Returns ``None`` for a game that has not finished. A result that is
-    already decided is returned as it is.
+    already decided is returned as it is. One transaction, one write: the
+    game's row lock keeps two deliveries of the same task from both deciding.
     """
     try:
         game_id = uuid.UUID(str(game_id))
@@ -49,39 +50,44 @@ def result_verify(*, game_id: object) -> Result | None:
         )
         if game is None or not game.is_finished:
             return None
-        result = Result.objects.select_for_update().filter(game=game).first()
-        if result is None:
-            result = _new_result(game)
-        if result.status != Result.Status.PENDING:
+        result = Result.objects.filter(game=game).first()
+        if result is not None and result.status != Result.Status.PENDING:
             return result
-        log = [
-            Logged(seq, move, score)
-            for seq, move, score in game.actions.values_list("seq", "move", "score").order_by("seq")
-        ]
-        claim = Claim(
-            seed=game.deal.seed,
-            variant=game.deal.variant,
-            undo_limit=0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO,
-            status=game.status,
-            score=game.score,
-            moves=game.moves,
-            state=game.state,
-        )
-        try:
-            replay_claim(claim, log)
-        except Rejected as rejected:
-            result.status, result.reason = Result.Status.REJECTED, rejected.reason
-        else:
-            result.status = Result.Status.VERIFIED
-        result.verified_at = timezone.now()
-        result.save(update_fields=["status", "reason", "verified_at"])
+        status, reason = _check(game)
+        if result is None:
+            result = _new_result(game, status=status, reason=reason)
+        else:  # a pending row left by an older version: decide it now
+            result.status, result.reason, result.verified_at = status, reason, timezone.now()
+            result.save(update_fields=["status", "reason", "verified_at"])
         if result.status == Result.Status.VERIFIED and result.ranked:
             result_id = result.pk
             transaction.on_commit(lambda: result_rank(result_id=result_id))
     return result
 
 
-def _new_result(game: Game) -> Result:
+def _check(game: Game) -> tuple[str, str]:
+    """The verdict on a game's claim: (status, reason)."""
+    log = [
+        Logged(seq, move, score)
+        for seq, move, score in game.actions.values_list("seq", "move", "score").order_by("seq")
+    ]
+    claim = Claim(
+        seed=game.deal.seed,
+        variant=game.deal.variant,
+        undo_limit=0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO,
+        status=game.status,
+        score=game.score,
+        moves=game.moves,
+        state=game.state,
+    )
+    try:
+        replay_claim(claim, log)
+    except Rejected as rejected:
+        return Result.Status.REJECTED, rejected.reason
+    return Result.Status.VERIFIED, ""
+
+
+def _new_result(game: Game, *, status: str, reason: str) -> Result:
     deal = game.deal
     started = game.first_action_at or game.created_at
     finished = game.finished_at or timezone.now()
@@ -92,6 +98,9 @@ def _new_result(game: Game) -> Result:
         day=deal.day,
         variant=deal.variant,
         ranked=game.mode == Game.Mode.RANKED and deal.is_daily,
+        status=status,
+        reason=reason,
+        verified_at=timezone.now(),
         outcome=game.status,
         won=game.status == Game.Status.WON,
         score=game.score,
@@ -102,18 +111,22 @@ def _new_result(game: Game) -> Result:
 
 
 def result_rank(*, result_id: int) -> bool:
-    """Put a verified ranked result on its board (once); True if it was added now."""
-    with transaction.atomic():
-        result = Result.objects.select_for_update().filter(pk=result_id).first()
-        if result is None or result.status != Result.Status.VERIFIED or not result.ranked:
-            return False
-        board_for(result.day, result.variant).add(result)  # idempotent: same member, same key
-        if result.ranked_at is not None:
-            return False
-        result.ranked_at = timezone.now()
-        result.save(update_fields=["ranked_at"])
+    """Put a verified ranked result on its board (once); True if it was added now.
+
+    The sorted-set add is idempotent (same member, same score), and
+    ``ranked_at`` is set by a conditional update, so however often this runs
+    the result is on its board once and announced once.
+    """
+    result = Result.objects.filter(pk=result_id, status=Result.Status.VERIFIED, ranked=True).first()
+    if result is None:
+        return False
+    board_for(result.day, result.variant).add(result)
+    added = Result.objects.filter(pk=result_id, ranked_at__isnull=True).update(
+        ranked_at=timezone.now()
+    )
+    if added:
         transaction.on_commit(lambda: broadcast.board_changed(result))
-    return True
+    return bool(added)
 
 
 def results_needing_work(*, now=None) -> tuple[list[str], list[int]]:

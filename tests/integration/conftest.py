@@ -9,13 +9,16 @@ sharing the test database and the Redis channel layer with this process.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,3 +141,102 @@ def servers(
                 server.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.process.kill()
+
+
+# Celery workers ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Worker:
+    """A real ``celery worker`` process (prefork, one child) in its own process group."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_for(self, needle: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if needle in self.text():
+                return
+            if self.process.poll() is not None:
+                raise RuntimeError(f"worker {self.name} exited:\n{self.text()[-3000:]}")
+            time.sleep(0.1)
+        raise RuntimeError(f"worker {self.name} never logged {needle!r}:\n{self.text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: the main process and its pool child at once,
+        so nothing gets the chance to reject, requeue or acknowledge a message."""
+        with contextlib.suppress(ProcessLookupError):  # all gone already
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Warm shutdown (SIGTERM), then SIGKILL the group if it takes too long."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=15)
+        self.kill()  # also reaps a pool child left behind
+
+
+def start_worker(env: dict[str, str], log_dir: Path, **overrides: str) -> Worker:
+    """Start ``celery -A ftsite worker`` on the ``celery`` queue and wait until it is ready."""
+    name = f"it-{uuid.uuid4().hex[:10]}@%h"
+    log = log_dir / f"worker-{name.split('@')[0]}.log"
+    command = [
+        sys.executable, "-m", "celery", "-A", "ftsite", "worker",
+        "--pool=prefork", "--concurrency=1", "--loglevel=info", "-Q", "celery", "-n", name,
+        # Nothing to sync with other workers: saves a second at start and keeps tests apart.
+        "--without-mingle", "--without-gossip",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env={**env, **overrides},
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group, so the test can kill it whole
+    )
+    worker = Worker(name, process, log)
+    try:
+        worker.wait_for(" ready.", timeout=60)
+    except BaseException:
+        worker.stop()
+        raise
+    return worker
+
+
+def clear_celery_and_boards() -> None:
+    """Empty the task queue (so tests never see each other's tasks) and the Redis boards."""
+    from ftsite.celery import app
+    from leaderboards.boards import redis_client
+
+    app.control.purge()
+    client = redis_client()
+    for key in client.scan_iter("ft:board:*"):
+        client.delete(key)
+
+
+@pytest.fixture
+def workers(django_db_setup: None, tmp_path: Path) -> Iterator[Callable[..., Worker]]:
+    """``workers(**env)`` starts a Celery worker sharing this test's database and Redis;
+    every worker started is stopped at the end. The queue is purged before and after."""
+    env = server_env()
+    started: list[Worker] = []
+
+    def start(**overrides: str) -> Worker:
+        worker = start_worker(env, tmp_path, **overrides)
+        started.append(worker)
+        return worker
+
+    clear_celery_and_boards()
+    try:
+        yield start
+    finally:
+        for worker in started:
+            worker.stop()
+        clear_celery_and_boards()

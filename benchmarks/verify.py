@@ -1,0 +1,306 @@
+"""Verification throughput and submission-to-rank latency.
+
+    .venv/bin/python benchmarks/verify.py             # about a minute
+    .venv/bin/python benchmarks/verify.py --games 200 --e2e 20
+    .venv/bin/python benchmarks/verify.py --no-sync-commit # what the commit's fsync costs
+
+Runs against a scratch PostgreSQL database (``ft_bench_verify``: dropped,
+created and migrated here, dropped at the end) and a scratch Redis database
+(/13, flushed before and after); set ``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL``
+to use others. Never the real or the test databases.
+
+(a) ``result_verify`` in this process, one game after another: finished games
+    with real logs (the three winning practice logs of tests/data/won_games.json
+    and ~300-move resigned games, ranked daily ones included, so the on-commit
+    ranking into the Redis board is part of the cost). Reported as results/s.
+(b) End to end with a real ``celery worker`` (prefork, one process): a ranked
+    daily game is resigned through ``games.services`` every ``--interval`` s; the
+    time from the call (its commit enqueues ``verify_game``) until the result is
+    ranked and ZREVRANK on the board returns its rank, polled every 2 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ft_bench_verify")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+DB_NAME = DB_URL.rsplit("/", 1)[1]
+if DB_NAME in ("fortythieves", "test_fortythieves", "postgres"):
+    sys.exit(f"refusing to use {DB_NAME!r}: the benchmark drops its database")
+ENV = {
+    "DJANGO_SETTINGS_MODULE": "ftsite.settings",
+    "DATABASE_URL": DB_URL,
+    "REDIS_URL": REDIS_URL,
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": "benchmark-only",
+    "FT_DAILY_SECRET": "benchmark-only",
+    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "DJANGO_SECURE_COOKIES": "false",
+}
+os.environ.update(ENV)
+
+import psycopg  # noqa: E402
+import redis  # noqa: E402
+
+
+def admin(sql: str) -> None:
+    base = DB_URL.rsplit("/", 1)[0]
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+admin(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+admin(f'CREATE DATABASE "{DB_NAME}"')
+if "--no-sync-commit" in sys.argv:  # what the WAL flush at each commit costs (scratch DB only)
+    admin(f'ALTER DATABASE "{DB_NAME}" SET synchronous_commit = off')
+redis.Redis.from_url(REDIS_URL).flushdb()
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connections  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from games import services  # noqa: E402
+from games.engine import Game as Engine  # noqa: E402
+from games.models import Action, Deal, Game, User  # noqa: E402
+from leaderboards.boards import board_for  # noqa: E402
+from leaderboards.models import Result  # noqa: E402
+from leaderboards.services import result_verify  # noqa: E402
+
+WON = json.loads((ROOT / "tests" / "data" / "won_games.json").read_text())["games"]
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def policy_log(engine: Engine, rng: random.Random, limit: int) -> list[str]:
+    """The engine benchmark's fixed policy (home, else waste, else a column move half
+    the time, else draw), for ``limit`` moves at most."""
+    log: list[str] = []
+    while len(log) < limit and not engine.is_won() and not engine.is_stuck():
+        legal = engine.legal_moves()
+        home = [m for m in legal if "-f" in m]
+        waste = [m for m in legal if m.startswith("w-")]
+        columns = [m for m in legal if m.startswith("t")]
+        if home:
+            move = home[0]
+        elif waste:
+            move = waste[0]
+        elif columns and rng.random() < 0.5:
+            move = rng.choice(columns)
+        else:
+            move = "s" if "s" in legal else rng.choice(legal)
+        engine.play(move)
+        log.append(move)
+    return log
+
+
+def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rng) -> Game:
+    """A finished game with its action log, written as the services would have left it."""
+    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0 if mode == "ranked" else 100)
+    actions: list[tuple[str, int]] = []
+    if log is None:
+        log = policy_log(engine, rng, 300)
+        actions = []
+        replay = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+        for move in log:
+            replay.play(move)
+            actions.append((move, replay.score))
+    else:
+        for move in log:
+            engine.play(move)
+            actions.append((move, engine.score))
+    status = (
+        Game.Status.WON
+        if engine.is_won()
+        else Game.Status.LOST
+        if engine.is_stuck()
+        else Game.Status.RESIGNED
+    )
+    if status == Game.Status.RESIGNED:
+        actions.append(("resign", engine.score))
+    now = timezone.now()
+    game = Game.objects.create(
+        player=player,
+        deal=deal,
+        mode=mode,
+        status=status,
+        score=engine.score,
+        moves=engine.moves,
+        version=len(actions),
+        state=engine.dump(),
+        first_action_at=now - timedelta(minutes=20),
+        finished_at=now,
+    )
+    Action.objects.bulk_create(
+        Action(game=game, seq=seq, move=move, score=score)
+        for seq, (move, score) in enumerate(actions, start=1)
+    )
+    return game
+
+
+def bench_in_process(count: int) -> None:
+    rng = random.Random(5)
+    daily = services.deal_open_daily(day=timezone.now().date())
+    won_deals = [services.deal_for_code(code=g["code"]) for g in WON]
+    users = User.objects.bulk_create(User(username=f"v{i}") for i in range(count))
+    games: list[tuple[str, Game]] = []
+    for i, user in enumerate(users):
+        kind = ("ranked resigned", "practice resigned", "practice won", "ranked resigned")[i % 4]
+        if kind == "practice won":
+            won = WON[i % len(WON)]
+            game = finished_game(
+                user, won_deals[i % len(WON)], "practice", won["moves"].split(), rng
+            )
+        elif kind == "practice resigned":
+            practice = services.deal_for_code(code=f"FT1-N-{i:07d}")
+            game = finished_game(user, practice, "practice", None, rng)
+        else:
+            game = finished_game(user, daily, "ranked", None, rng)
+        games.append((kind, game))
+    actions = Action.objects.count()
+    print(f"(a) {count} finished games, {actions:,} actions ({actions / count:.0f} a game):")
+    by_kind: dict[str, list[float]] = {}
+    started = time.perf_counter()
+    for kind, game in games:
+        t0 = time.perf_counter()
+        result = result_verify(game_id=game.pk)
+        by_kind.setdefault(kind, []).append(time.perf_counter() - t0)
+        assert result is not None and result.status == Result.Status.VERIFIED, result.reason
+    total = time.perf_counter() - started
+    ranked = Result.objects.filter(ranked=True, ranked_at__isnull=False).count()
+    print(f"    result_verify: {count / total:,.0f} results/s in one process ({total:.2f} s),"
+          f" {ranked} ranked onto the Redis board on commit")  # fmt: skip
+    for kind, times in sorted(by_kind.items()):
+        mean = sum(times) / len(times)
+        print(f"    {kind:<18} {len(times):4d}  mean {mean * 1000:6.2f} ms"
+              f"  p99 {percentile(times, 0.99) * 1000:6.2f} ms  ({1 / mean:,.0f}/s)")  # fmt: skip
+    print("    target >= 200 results/s per process:", "met" if count / total >= 200 else "MISSED")
+
+
+def start_worker(log: Path) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "ftsite", "worker", "--pool=prefork",
+         "--concurrency=1", "--loglevel=info", "-Q", "celery", "-n", f"bench-{os.getpid()}@%h",
+         "--without-mingle", "--without-gossip"],
+        cwd=ROOT, env={**os.environ, **ENV}, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while " ready." not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(log.read_text(errors="replace")[-3000:])
+        time.sleep(0.1)
+    return process
+
+
+def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
+    from ftsite.celery import app
+
+    app.control.purge()
+    rng = random.Random(9)
+    users = User.objects.bulk_create(User(username=f"e{i}") for i in range(count + warmup))
+    # Ranked daily games played ~60 moves in, each to be resigned (the finishing move).
+    games = []
+    for user in users:
+        game = services.game_start_daily(user=user)
+        engine = Engine.load(game.state)
+        log = policy_log(engine, rng, 60)
+        if engine.is_won() or engine.is_stuck():
+            log = log[:-1]  # stop one move short: the resign below is the finishing move
+        for move in log:
+            services.game_play(user=user, game_id=str(game.pk), move=move)
+        games.append((user, game))
+    log = Path(f"/tmp/ft-bench-worker-{os.getpid()}.log")
+    worker = start_worker(log)
+    try:
+        latencies, commits, lost = [], [], []
+        for n, (user, game) in enumerate(games):
+            t0 = time.perf_counter()
+            services.game_resign(user=user, game_id=str(game.pk))  # commit, then enqueue
+            commits.append(time.perf_counter() - t0)
+            result, board = None, None
+            while True:
+                if result is None:
+                    result = Result.objects.filter(game=game, ranked_at__isnull=False).first()
+                    board = result and board_for(result.day, result.variant)
+                if result is not None and board.rank(result) is not None:
+                    break
+                if time.perf_counter() - t0 > 10:
+                    broker = redis.Redis.from_url(REDIS_URL)
+                    lost.append(
+                        f"game {game.pk}: not ranked in 10 s; result {result!r}; queue"
+                        f" {broker.llen('celery')} waiting, {broker.hlen('unacked')} unacked;"
+                        f" worker log ends: {log.read_text()[-400:]!r}"
+                    )
+                    break
+                time.sleep(0.002)
+            elapsed = time.perf_counter() - t0
+            if n >= warmup and not (lost and str(game.pk) in lost[-1]):
+                latencies.append(elapsed)
+            time.sleep(max(0.0, interval - elapsed))
+        print(f"(b) end to end, one game finishing every {interval * 1000:.0f} ms, {count} games"
+              f" (after {warmup} warm-up), one prefork worker process:")  # fmt: skip
+        print(f"    resign call (commit + enqueue): p50 {percentile(commits, 0.5) * 1000:.1f} ms")
+        print(
+            f"    submission -> ranked and ZREVRANK answers: p50"
+            f" {percentile(latencies, 0.5) * 1000:.1f} ms, p99"
+            f" {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
+        )
+        print("    target p99 < 1 s:", "met" if percentile(latencies, 0.99) < 1 else "MISSED")
+        for line in lost:
+            print("    LOST:", line)
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, 9)
+            worker.wait()
+        log.unlink(missing_ok=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400, help="for (a)")
+    parser.add_argument("--e2e", type=int, default=30, help="games for (b)")
+    parser.add_argument("--interval", type=float, default=0.2, help="seconds between (b) games")
+    parser.add_argument(
+        "--no-sync-commit",
+        action="store_true",
+        help="run with synchronous_commit=off on the scratch database (commits skip the fsync)",
+    )
+    args = parser.parse_args()
+    print(f"{platform.python_implementation()} {platform.python_version()},"
+          f" {os.cpu_count()} CPUs; scratch database {DB_NAME}, Redis {REDIS_URL},"
+          f" synchronous_commit {'off' if args.no_sync_commit else 'on'}")  # fmt: skip
+    try:
+        call_command("migrate", verbosity=0)
+        bench_in_process(args.games)
+        bench_end_to_end(args.e2e, args.interval)
+    finally:
+        connections.close_all()
+        admin(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+if __name__ == "__main__":
+    main()
