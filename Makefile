@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-integration lint fmt clean
+.PHONY: venv run test test-integration lint fmt clean messages
 
 venv: $(STAMP)
 
@@ -41,6 +41,29 @@ lint: venv
 fmt: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Translations: refresh the Italian catalogs from the sources, then compile them. The .mo
+# files are committed, so a fresh clone runs without gettext; tests/test_i18n.py checks
+# that they match the .po files. The board's scripts translate through t() (see
+# static/js/board/i18n.js), which xgettext is told about with --keyword=t; makemessages
+# has no option for that, hence the subclass below.
+MESSAGES_IGNORE := --ignore=.venv --ignore=test-results --ignore=staticfiles --ignore=node_modules
+define JS_MAKEMESSAGES
+import django
+django.setup()
+from django.core.management import call_command
+from django.core.management.commands.makemessages import Command
+class JsCommand(Command):
+    xgettext_options = [*Command.xgettext_options, "--keyword=t"]
+call_command(JsCommand(), domain="djangojs", locale=["it"],
+             ignore_patterns=[".venv", "test-results", "staticfiles", "node_modules"])
+endef
+export JS_MAKEMESSAGES
+
+messages: venv
+	$(BIN)/python manage.py makemessages -l it $(MESSAGES_IGNORE)
+	DJANGO_SETTINGS_MODULE=ftsite.settings $(BIN)/python -c "$$JS_MAKEMESSAGES"
+	$(BIN)/python manage.py compilemessages -l it $(MESSAGES_IGNORE)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

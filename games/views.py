@@ -25,6 +25,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -233,57 +234,60 @@ def _board_config(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _board_strings() -> dict[str, str]:
-    """The board's own words, keyed by their English text (the script falls back to it)."""
+    """The board's own words, keyed by their English text (the script falls back to it).
+
+    ``gettext_noop`` only marks them for ``makemessages``; they are translated below.
+    """
     words = [
         # Connection and status.
-        "Connected",
-        "Reconnecting…",
-        "Offline",
-        "Connecting…",
-        "You cannot open this game here.",
-        "This game no longer exists.",
-        "The board was out of date and has been refreshed.",
+        gettext_noop("Connected"),
+        gettext_noop("Reconnecting…"),
+        gettext_noop("Offline"),
+        gettext_noop("Connecting…"),
+        gettext_noop("You cannot open this game here."),
+        gettext_noop("This game no longer exists."),
+        gettext_noop("The board was out of date and has been refreshed."),
         # Piles and cards.
-        "Stock",
-        "Waste",
-        "Column %(n)s",
-        "Foundation %(n)s (%(suit)s)",
-        "empty",
-        "column %(n)s",
-        "foundation %(n)s (%(suit)s)",
-        "%(n)s face down",
-        "%(n)s cards",
-        "1 card",
-        "ace",
-        "jack",
-        "queen",
-        "king",
-        "%(rank)s of %(suit)s",
-        "spades",
-        "hearts",
-        "diamonds",
-        "clubs",
+        gettext_noop("Stock"),
+        gettext_noop("Waste"),
+        gettext_noop("Column %(n)s"),
+        gettext_noop("Foundation %(n)s (%(suit)s)"),
+        gettext_noop("empty"),
+        gettext_noop("column %(n)s"),
+        gettext_noop("foundation %(n)s (%(suit)s)"),
+        gettext_noop("%(n)s face down"),
+        gettext_noop("%(n)s cards"),
+        gettext_noop("1 card"),
+        gettext_noop("ace"),
+        gettext_noop("jack"),
+        gettext_noop("queen"),
+        gettext_noop("king"),
+        gettext_noop("%(rank)s of %(suit)s"),
+        gettext_noop("spades"),
+        gettext_noop("hearts"),
+        gettext_noop("diamonds"),
+        gettext_noop("clubs"),
         # Actions in words.
-        "Drew %(card)s.",
-        "Drew a card.",
-        "Turned the waste over as the stock.",
-        "Moved %(card)s from %(src)s to %(dst)s.",
-        "Moved %(n)s cards from %(src)s to %(dst)s.",
-        "the waste",
-        "Took back the last action.",
-        "Resigned.",
-        "Score %(score)s, %(moves)s moves.",
-        "Selected %(pile)s. Choose where it goes.",
-        "Selection cancelled.",
+        gettext_noop("Drew %(card)s."),
+        gettext_noop("Drew a card."),
+        gettext_noop("Turned the waste over as the stock."),
+        gettext_noop("Moved %(card)s from %(src)s to %(dst)s."),
+        gettext_noop("Moved %(n)s cards from %(src)s to %(dst)s."),
+        gettext_noop("the waste"),
+        gettext_noop("Took back the last action."),
+        gettext_noop("Resigned."),
+        gettext_noop("Score %(score)s, %(moves)s moves."),
+        gettext_noop("Selected %(pile)s. Choose where it goes."),
+        gettext_noop("Selection cancelled."),
         # Results.
-        "You won!",
-        "Game over",
-        "Resigned",
-        "%(player)s won",
-        "%(player)s resigned",
-        "No more moves: the game is lost.",
-        "Copied.",
-        "Copy failed: select the text and copy it.",
+        gettext_noop("You won!"),
+        gettext_noop("Game over"),
+        gettext_noop("Resigned"),
+        gettext_noop("%(player)s won"),
+        gettext_noop("%(player)s resigned"),
+        gettext_noop("No more moves: the game is lost."),
+        gettext_noop("Copied."),
+        gettext_noop("Copy failed: select the text and copy it."),
     ]
     return {word: _(word) for word in words}
 
@@ -343,7 +347,7 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
                 "action": result.action,
                 "score": result.score,
                 "moves": result.moves,
-                "status": result.status,
+                "status": _(result.status),
             },
         )
     return redirect("game", game_id=game_id)

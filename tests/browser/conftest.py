@@ -12,15 +12,21 @@ Outside CI a missing Chromium skips the tier with the reason; in CI
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -125,3 +131,108 @@ def shots() -> Path:
     """Where screenshots are saved for people to look at."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
     return OUTPUT
+
+
+# Signing up and starting games through the pages, as a person would ---------------
+
+PASSWORD = "a long enough pass phrase"
+CONNECTED = '[data-testid="connection"][data-state="connected"]'
+
+
+def _sign_up(page: Page, live_url: str) -> str:
+    """Create a fresh account through the sign-up form; the page is then signed in."""
+    username = f"p{uuid.uuid4().hex[:10]}"
+    page.goto(live_url + "/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    # The sign-up form by its action: the footer's language form has a submit button too.
+    page.locator('form[action$="/accounts/signup/"] button[type=submit]').click()
+    page.wait_for_url(lambda url: "/accounts/signup/" not in url)
+    return username
+
+
+@pytest.fixture
+def signed_up_page(page: Page, live_url: str) -> Page:
+    """The ``page`` fixture, signed in as a new player (a unique username each time)."""
+    _sign_up(page, live_url)
+    return page
+
+
+@pytest.fixture
+def sign_up(live_url: str) -> Callable[[Page], str]:
+    """``sign_up(page)``: a new account through the form on any page (another
+    context's, a phone-sized one); returns its username."""
+    return lambda page: _sign_up(page, live_url)
+
+
+@pytest.fixture
+def start_practice(live_url: str) -> Callable[[Page, str], str]:
+    """``start_practice(page, code)``: a practice game of ``code`` through the practice
+    form; returns the game's URL once its board is connected."""
+
+    def start(page: Page, code: str) -> str:
+        page.goto(live_url + "/practice/")
+        page.fill("input[name=code]", code)
+        page.locator('button[name="action"][value="code"]').click()
+        page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/$"))
+        page.locator(CONNECTED).wait_for()
+        return page.url
+
+    return start
+
+
+class Board:
+    """Reads the board page through its test hooks, and waits on them (never sleeps)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.root = page.locator("[data-board]")
+
+    @property
+    def version(self) -> int:
+        return int(self.root.get_attribute("data-version") or "0")
+
+    @property
+    def status(self) -> str:
+        return self.root.get_attribute("data-status") or ""
+
+    def wait_for_version(self, version: int, timeout: float = 10_000) -> None:
+        self.page.wait_for_function(
+            "v => document.querySelector('[data-board]').dataset.version === String(v)",
+            arg=version,
+            timeout=timeout,
+        )
+
+    def settled(self) -> None:
+        """Wait until no card is still flying to its place (the move animation)."""
+        self.page.wait_for_function(
+            "() => !document.querySelector('.ft-card.is-moving, .ft-card.is-returning')"
+        )
+
+    def wait_connected(self) -> None:
+        self.page.locator(CONNECTED).wait_for()
+
+    def piles(self) -> dict[str, list[str]]:
+        """Every pile's face-up cards as drawn, bottom first (the waste: its top three)."""
+        return self.page.evaluate(
+            """() => Object.fromEntries(
+                 Array.from(document.querySelectorAll('.ft-table [data-pile]'), (pile) => [
+                   pile.dataset.pile,
+                   Array.from(pile.querySelectorAll('.ft-card[data-card]'), (c) => c.dataset.card),
+                 ]))"""
+        )
+
+    def card(self, pile: str, index: int = -1) -> Locator:
+        """The card element at ``index`` of ``pile`` (negative: from the top)."""
+        cards = self.page.locator(f'[data-pile="{pile}"] .ft-card[data-card]')
+        return cards.nth(index)
+
+    def pile(self, name: str) -> Locator:
+        return self.page.locator(f'[data-pile="{name}"]')
+
+
+@pytest.fixture
+def board() -> type[Board]:
+    """``board(page)``: the test hooks of the board on ``page``."""
+    return Board

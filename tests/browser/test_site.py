@@ -25,7 +25,7 @@ def test_a_visitor_signs_up_and_reaches_the_home_page(page, live_url: str, shots
     page.fill("input[name=username]", "carla")
     page.fill("input[name=password1]", "a long enough pass phrase")
     page.fill("input[name=password2]", "a long enough pass phrase")
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    page.locator('form[action$="/accounts/signup/"] button[type=submit]').click()
     page.wait_for_load_state()
     assert "carla" in page.locator("header").inner_text()
     page.screenshot(path=str(shots / "home-signed-in.png"), full_page=True)

@@ -1,0 +1,384 @@
+"""English and Italian: the pages, the board's words, the language picker and the catalogs.
+
+The browser's Accept-Language picks the language (LocaleMiddleware); the picker in the
+footer posts to ``set_language``, whose cookie then wins over the browser. The catalogs
+live in ``locale/it/LC_MESSAGES``; their compiled ``.mo`` files are committed, so these
+tests also check that they match the ``.po`` sources and that nothing is left untranslated.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import services
+from games.models import User
+from games.views import _board_strings
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE_DIR = ROOT / "locale" / "it" / "LC_MESSAGES"
+CATALOGS = ["django", "djangojs"]
+PRACTICE_CODE = "FT1-N-0000007"
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%%")
+
+
+# Reading a .po file (polib is not a dependency) ------------------------------------------
+
+
+def _unquote(text: str) -> str:
+    return ast.literal_eval(text)
+
+
+def read_po(path: Path) -> list[dict]:
+    """The entries of a .po file: ``{msgid, msgid_plural?, msgstr | msgstr[n], flags,
+    obsolete}``. An entry ends at a blank line or where a new one starts after a msgstr."""
+    entries: list[dict] = []
+    entry: dict = {}
+    key: str | None = None
+
+    def close() -> None:
+        nonlocal entry, key
+        if "msgid" in entry or entry.get("obsolete"):
+            entries.append(entry)
+        entry, key = {}, None
+
+    for line in path.read_text(encoding="utf-8").splitlines():
+        starts_entry = line.startswith(("#", "msgid ", "msgctxt "))
+        if not line.strip() or (starts_entry and any(k.startswith("msgstr") for k in entry)):
+            close()
+            if not line.strip():
+                continue
+        if line.startswith("#~"):
+            entry["obsolete"] = True
+        elif line.startswith("#,"):
+            entry.setdefault("flags", set()).update(f.strip() for f in line[2:].split(","))
+        elif line.startswith("#"):
+            continue
+        elif match := re.match(r"^(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) (\".*\")$", line):
+            key = match.group(1)
+            entry[key] = _unquote(match.group(2))
+        elif line.startswith('"') and key:
+            entry[key] += _unquote(line)
+    close()
+    return entries
+
+
+def po_entries(domain: str) -> list[dict]:
+    return [e for e in read_po(LOCALE_DIR / f"{domain}.po") if e.get("msgid")]
+
+
+def translations(entry: dict) -> list[str]:
+    if "msgid_plural" in entry:
+        return [v for k, v in sorted(entry.items()) if k.startswith("msgstr[")]
+    return [entry.get("msgstr", "")]
+
+
+def load_mo(path: Path) -> dict:
+    with path.open("rb") as handle:
+        return gettext.GNUTranslations(handle)._catalog  # type: ignore[attr-defined]
+
+
+def italian(client: Client, url: str, **extra: str) -> str:
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="it", **extra)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def board_config(html: str) -> dict:
+    match = re.search(
+        r'<script id="board-config" type="application/json">(.*?)</script>', html, re.DOTALL
+    )
+    assert match is not None, "no board-config script"
+    return json.loads(match.group(1))
+
+
+def english(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+# The catalogs ----------------------------------------------------------------------------
+
+
+def test_the_site_offers_english_and_italian() -> None:
+    assert [code for code, _name in settings.LANGUAGES] == ["en", "it"]
+    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+    assert ROOT / "locale" in [Path(p) for p in settings.LOCALE_PATHS]
+
+
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_every_entry_is_translated_and_none_is_fuzzy_or_obsolete(domain: str) -> None:
+    entries = read_po(LOCALE_DIR / f"{domain}.po")
+    header = next(e for e in entries if e.get("msgid") == "")
+    assert "Language: it\n" in header["msgstr"]
+    assert "nplurals=2; plural=(n != 1);" in header["msgstr"]
+    assert not [e for e in entries if e.get("obsolete")], "obsolete (#~) entries left over"
+    fuzzy = [e.get("msgid") for e in entries if "fuzzy" in e.get("flags", set())]
+    assert not fuzzy, f"fuzzy entries: {fuzzy}"
+    real = [e for e in entries if e.get("msgid")]
+    assert real
+    empty = [e["msgid"] for e in real if not all(t.strip() for t in translations(e))]
+    assert not empty, f"untranslated entries: {empty}"
+    for e in real:
+        if "msgid_plural" in e:
+            assert len(translations(e)) == 2, e["msgid"]
+
+
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_translations_keep_every_placeholder(domain: str) -> None:
+    for e in po_entries(domain):
+        sources = [e["msgid"], e["msgid_plural"]] if "msgid_plural" in e else [e["msgid"]]
+        for index, text in enumerate(translations(e)):
+            source = sources[min(index, len(sources) - 1)]
+            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(source)), (
+                e["msgid"],
+                text,
+            )
+        # Markup (the rules page's <strong> and <code>) survives translation.
+        for text in translations(e):
+            tags = re.findall(r"</?\w+>", text)
+            assert set(tags) == set(re.findall(r"</?\w+>", e["msgid"])), text
+            assert tags.count("<code>") == tags.count("</code>"), text
+            assert tags.count("<strong>") == tags.count("</strong>") <= 1, text
+
+
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_the_committed_mo_file_matches_its_po_file(domain: str) -> None:
+    """A fresh clone needs no gettext: the .mo files are committed, and must be current."""
+    mo = LOCALE_DIR / f"{domain}.mo"
+    assert mo.exists(), f"{mo} is missing: run `make messages`"
+    compiled = load_mo(mo)
+    # Without msgfmt, compare with the .po as read here.
+    expected: dict = {}
+    for e in po_entries(domain):
+        if "msgid_plural" in e:
+            for index, text in enumerate(translations(e)):
+                expected[(e["msgid"], index)] = text
+        else:
+            expected[e["msgid"]] = e["msgstr"]
+    actual = {k: v for k, v in compiled.items() if k != ""}
+    assert actual == expected, f"{mo.name} is stale: run `make messages`"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext (msgfmt) not installed")
+@pytest.mark.parametrize("domain", CATALOGS)
+def test_msgfmt_compiles_the_po_file_to_the_committed_catalog(domain: str, tmp_path) -> None:
+    po, mo = LOCALE_DIR / f"{domain}.po", LOCALE_DIR / f"{domain}.mo"
+    fresh = tmp_path / f"{domain}.mo"
+    # --check also validates the python-format placeholders and the header.
+    subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(po)], check=True)
+    assert load_mo(fresh) == load_mo(mo), f"{mo.name} is stale: run `make messages`"
+
+
+def test_the_javascript_catalog_covers_every_literal_string_of_the_board_scripts() -> None:
+    """Every ``t("...")`` in static/js is in djangojs.po (makemessages runs with
+    --keyword=t); the strings the scripts look up by variable (suit and rank names, the
+    connection states) reach them through the server's translated ``_board_strings``."""
+    js_ids = {e["msgid"] for e in po_entries("djangojs")}
+    literal = set()
+    for path in (ROOT / "static" / "js").rglob("*.js"):
+        for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"', path.read_text(encoding="utf-8")):
+            literal.add(match.group(1))
+    assert literal, "no t(...) calls found"
+    assert literal <= js_ids, f"not in djangojs.po: {sorted(literal - js_ids)}"
+    board_ids = {e["msgid"] for e in po_entries("django")}
+    assert set(_board_strings()) <= board_ids
+    with translation.override("it"):
+        italian_words = _board_strings()
+    same = [word for word, text in italian_words.items() if word == text]
+    assert not same, f"board strings left in English: {same}"
+    assert italian_words["spades"] == "picche" and italian_words["Stock"] == "Tallone"
+
+
+# Pages in Italian and in English -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_home_page_follows_the_browser_language(client: Client) -> None:
+    html = italian(client, reverse("home"))
+    assert '<html lang="it">' in html
+    assert "Smazzata del giorno" in html
+    assert "Leggi le regole" in html
+    assert "Classifiche" in html and "Allenamento" in html and "Regole" in html
+
+    html = english(client, reverse("home"))
+    assert '<html lang="en">' in html
+    assert "Today&#x27;s deal" in html or "Today's deal" in html
+    assert "Read the rules" in html
+    assert "Smazzata" not in html
+
+
+@pytest.mark.django_db
+def test_a_regional_italian_browser_gets_italian(client: Client) -> None:
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9,en;q=0.5")
+    assert '<html lang="it">' in response.content.decode()
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    assert '<html lang="en">' in response.content.decode()  # neither: the default
+
+
+@pytest.mark.django_db
+def test_the_rules_page_in_italian(client: Client) -> None:
+    html = italian(client, reverse("rules"))
+    assert '<html lang="it">' in html
+    assert "Forty Thieves: le regole" in html
+    assert "tallone" in html and "fondazione" in html and "pila degli scarti" in html
+    assert "Glossario" in html and "Consigli di strategia" in html
+    assert "The layout" not in html and "Strategy tips" not in html
+
+    html = english(client, reverse("rules"))
+    assert "Forty Thieves: the rules" in html and "Glossary" in html
+
+
+@pytest.mark.django_db
+def test_the_practice_page_and_its_form_in_italian(client: Client) -> None:
+    html = italian(client, reverse("practice"))
+    assert '<html lang="it">' in html
+    assert "Codice partita" in html  # the form's label
+    assert "Per esempio FT1-N-0000007" in html  # its help text
+    assert "Smazzata casuale" in html
+    assert "Practice games are unranked" not in html
+    assert "Deal code" in english(client, reverse("practice"))
+
+
+@pytest.mark.django_db
+def test_the_sign_up_page_in_italian(client: Client) -> None:
+    html = italian(client, reverse("signup"))
+    assert '<html lang="it">' in html
+    assert "Crea un account" in html and "Registrati" in html
+    assert "Nome visualizzato" in html  # the model field's label, capitalised
+    assert "Create an account" in english(client, reverse("signup"))
+
+
+@pytest.mark.django_db
+def test_the_leaderboards_in_italian(client: Client) -> None:
+    html = italian(client, reverse("leaderboards:daily_today"))
+    assert '<html lang="it">' in html
+    assert "Classifica di oggi" in html and "Posizione" in html and "Giocatore" in html
+    html = italian(client, reverse("leaderboards:week"))
+    assert "Percentuale di vittorie" in html and "Serie migliore" in html
+    assert "Today's board" in english(client, reverse("leaderboards:daily_today"))
+
+
+@pytest.mark.django_db
+def test_the_board_page_in_italian(client: Client, user: User) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    url = reverse("game", args=[game.pk])
+    html = italian(client, url)
+    assert '<html lang="it">' in html
+    assert "Tavolo di gioco" in html and "Abbandona" in html and "Annulla" in html
+    assert 'aria-label="Tallone"' in html and 'aria-label="Scarti"' in html
+    assert "Dettagli della partita" in html and "in corso" in html  # the status, translated
+    # The board script's own words, already translated for it.
+    strings = board_config(html)["strings"]
+    assert strings["Reconnecting…"] == "Riconnessione in corso…"
+    assert strings["spades"] == "picche" and strings["Offline"] == "Non connesso"
+    # The JavaScript catalog loads before the board's module.
+    catalog = html.index(f'src="{reverse("javascript-catalog")}"')
+    assert catalog < html.index("js/board/main.js")
+
+    html = english(client, url)
+    assert "Game board" in html
+    assert board_config(html)["strings"]["spades"] == "spades"
+
+
+@pytest.mark.django_db
+def test_the_plain_move_form_reports_in_italian(client: Client, user: User) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    response = client.post(
+        reverse("game_act", args=[game.pk]),
+        {"type": "move", "move": "s", "version": "0", "client_id": "c1"},
+        HTTP_ACCEPT_LANGUAGE="it",
+        follow=True,
+    )
+    html = response.content.decode()
+    assert "Azione s accettata: punteggio 0," in html and "partita in corso." in html
+
+
+@pytest.mark.django_db
+def test_my_games_and_the_scorecard_in_italian(client: Client, user: User) -> None:
+    services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    html = italian(client, reverse("my_games"))
+    assert "Le mie partite" in html
+    assert "<td>allenamento</td>" in html and "<td>in corso</td>" in html
+    html = italian(client, reverse("scorecards:scorecard", args=[user.get_username()]))
+    assert "Statistiche di ada" in html and "Partite giornaliere" in html
+
+
+# The picker and the JavaScript catalog -----------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_page_has_a_language_picker_that_keeps_the_page(client: Client) -> None:
+    html = english(client, reverse("rules") + "?x=1")
+    form = re.search(r'<form class="lang-form"[^>]*>(.*?)</form>', html, re.DOTALL)
+    assert form is not None, "no language picker"
+    assert f'action="{reverse("set_language")}"' in form.group(0)
+    assert 'method="post"' in form.group(0)
+    body = form.group(1)
+    assert 'name="csrfmiddlewaretoken"' in body
+    assert f'name="next" value="{reverse("rules")}?x=1"' in body
+    assert '<label for="lang-select">Language</label>' in body
+    assert '<select name="language" id="lang-select">' in body
+    assert re.search(r'<option value="en" lang="en" selected>English</option>', body)
+    assert re.search(r'<option value="it" lang="it">Italiano</option>', body)
+    assert 'type="submit"' in body  # works without JavaScript
+
+    body = italian(client, reverse("rules"))
+    assert re.search(r'<option value="it" lang="it" selected>Italiano</option>', body)
+    assert '<label for="lang-select">Lingua</label>' in body
+
+
+@pytest.mark.django_db
+def test_set_language_switches_and_the_choice_persists(client: Client) -> None:
+    response = client.post(reverse("set_language"), {"language": "it", "next": reverse("rules")})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("rules")
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "it"
+    # The cookie now wins over the browser's preference, page after page.
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en")
+    assert '<html lang="it">' in response.content.decode()
+    assert '<html lang="it">' in client.get(reverse("practice")).content.decode()
+
+    client.post(reverse("set_language"), {"language": "en", "next": reverse("home")})
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="it")
+    assert '<html lang="en">' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_set_language_does_not_redirect_off_site(client: Client) -> None:
+    response = client.post(
+        reverse("set_language"), {"language": "it", "next": "https://evil.example/"}
+    )
+    assert response.status_code == 302
+    assert "evil.example" not in response["Location"]
+
+
+def test_the_javascript_catalog_answers_in_the_page_language(client: Client) -> None:
+    url = reverse("javascript-catalog")
+    assert url == "/jsi18n/"
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="it")
+    assert response.status_code == 200
+    assert "javascript" in response["Content-Type"]
+    text = response.content.decode()
+    assert '"You won!": "Hai vinto!"' in text
+    assert '"Stock": "Tallone"' in text
+    assert '"%(player)s resigned": "%(player)s ha abbandonato"' in text
+    assert "django.gettext" in text or "globals.gettext" in text
+
+    text = client.get(url).content.decode()
+    assert "Hai vinto!" not in text
