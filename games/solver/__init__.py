@@ -1,0 +1,163 @@
+"""A solver for Forty Thieves and its variants, in pure Python over the engine.
+
+``solve(game)`` searches the position with every card known (the server knows
+the stock) and answers "win" with a line of canonical moves, "lost" when the
+whole reachable space was exhausted without a win (a proof), or "unknown"
+when the budget ran out. ``hint`` gives one move; ``is_dead`` decides
+endgames (stock empty, no redeal left).
+
+The search is in :mod:`.search` (depth-first with a transposition table,
+restarted with a perturbed move order, see :func:`solve`),
+the pruning and move ordering in :mod:`.heuristics` (each pruning rule is
+argued safe there), the position keys in :mod:`.key`. The engine is the only
+judge of the rules: moves come from ``moves.legal`` and are played with
+``moves.apply``; nothing here restates a rule. No Django is imported.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from games.engine import Game
+from games.engine import moves as _moves
+from games.engine.notation import format_move
+
+from .heuristics import Knowledge, evaluate
+from .search import Search
+
+__all__ = ["SolveResult", "hint", "is_dead", "solve"]
+
+
+@dataclass
+class SolveResult:
+    verdict: str  # "win" | "lost" | "unknown"
+    line: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def _private_copy(game: Game) -> Game:
+    """A copy that shares nothing with ``game`` and keeps no undo history."""
+    copy = Game(
+        game.rules,
+        [list(p) for p in game._piles[1:]],
+        list(reversed(game._stock)),
+        waste=list(game._piles[0]),
+        foundations=list(game._found),
+        down=list(game._down[1:]),
+        undo_limit=0,
+    )
+    copy._redeals_left = game._redeals_left
+    copy._score = game._score
+    return copy
+
+
+#: Nodes of the first restart; restart ``i`` gets ``luby(i)`` times this.
+RESTART_NODES = 5000
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (``i`` from 1)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None) -> SolveResult:
+    """Search ``game`` (never changed) for a win within the budget.
+
+    Once the stock is empty and no redeal is left the space is small: one
+    complete depth-first search gets the whole budget. Otherwise the search
+    is restarted: run ``i`` is a complete depth-first search cut off after
+    ``luby(i) * RESTART_NODES`` nodes, run 0 with the plain move order, the
+    others with a randomly perturbed one (seeded, so results repeat). Deep
+    mistakes near the root are what sinks a single depth-first search in this
+    game (the waste is a stack: an early draw order is paid for fifty moves
+    later); restarts revisit the early choices while each run still digs deep.
+    Any run that ends without hitting its cut-off has exhausted the space
+    (the perturbation changes the order of the moves, never which are kept),
+    so its "lost" is a proof. The Luby schedule makes the cut-offs grow
+    without bound, so with time every position is eventually decided.
+    """
+    start = time.perf_counter()
+    deadline = start + max_seconds
+    nodes = 0
+    endgame = not game._stock and not (game._redeals_left and game._piles[0])
+    run = 0
+    verdict, line = "unknown", []
+    while True:
+        remaining = None if max_nodes is None else max_nodes - nodes
+        if remaining is not None and remaining <= 0:
+            break
+        if endgame:
+            limit = remaining
+        else:
+            limit = luby(run + 1) * RESTART_NODES
+            if remaining is not None:
+                limit = min(limit, remaining)
+        search = Search(
+            _private_copy(game),
+            deadline=deadline,
+            max_nodes=limit,
+            noise=random.Random(run) if run else None,
+        )
+        verdict, moves = search.run()
+        nodes += search.nodes
+        if verdict == "win":
+            line = [format_move(m) for m in moves]
+            if not _replays_to_win(game, line):  # the engine is the judge
+                raise AssertionError("solver line does not replay to a win")
+            break
+        if verdict == "lost" or endgame or time.perf_counter() >= deadline:
+            break
+        run += 1
+    return SolveResult(verdict, line, nodes, time.perf_counter() - start)
+
+
+def _replays_to_win(game: Game, line: list[str]) -> bool:
+    check = _private_copy(game)
+    check.replay(line)
+    return check.is_won()
+
+
+def hint(game: Game, *, max_seconds: float = 1.0) -> str | None:
+    """The first move of a winning line if one is found in time, else the
+    legal move leading to the best-scored position; ``None`` without moves."""
+    legal = _moves.legal(game)
+    if not legal:
+        return None
+    result = solve(game, max_seconds=max_seconds)
+    texts = [format_move(m) for m in legal]
+    if result.verdict == "win" and result.line and result.line[0] in texts:
+        return result.line[0]
+    work = _private_copy(game)
+    know = Knowledge(work)
+    order = know.ordered(work, legal, None) or legal
+    best, best_score = order[0], None
+    for rank, move in enumerate(order):
+        record = _moves.apply(work, move)
+        score = evaluate(work) - 0.01 * rank
+        _moves.revert(work, record)
+        if best_score is None or score > best_score:
+            best, best_score = move, score
+    return format_move(best)
+
+
+def is_dead(game: Game, *, max_seconds: float = 5.0, max_nodes: int | None = None) -> bool | None:
+    """Exact dead-end test once the stock is empty and no redeal is left:
+    True when no win is possible, False when one exists, None when the budget
+    ran out (or the stock is not yet empty)."""
+    if game._stock or (game._redeals_left and game._piles[0]):
+        return None
+    if game.is_won():
+        return False
+    result = solve(game, max_seconds=max_seconds, max_nodes=max_nodes)
+    return {"win": False, "lost": True}.get(result.verdict)

@@ -1,0 +1,191 @@
+"""Move filtering, safe foundation moves, move ordering and position scores.
+
+Nothing here decides what is legal: the moves come from
+:func:`games.engine.moves.legal` and are played by
+:func:`games.engine.moves.apply`. This module only *chooses among* them.
+
+Safe foundation moves (played alone, without branching)
+--------------------------------------------------------
+A card X on top of a pile may go home "safely" when (1) every card that the
+build rule lets go onto X (read from the engine's own build table, so the
+rule is never restated) has all its copies home, and (2) every copy of X's
+predecessor on the foundation (same suit, one rank lower) is home. By (1)
+nothing can ever be placed on X again (foundations give nothing back: the
+test is off with take-back), so X is dead weight in the tableau: it only
+covers the card beneath it and fills a column. Take any winning line L from
+the position; drop from it every move of X (a run move that carried X on its
+top becomes the same move one card shorter, legal because its bottom card and
+destination are unchanged) and play X home first. Every other move of L stays
+legal: its source and target tops are the same (nothing is ever on X), a
+column that held only X is now empty (more room, never less). On the
+foundations, by (2) both foundations of X's suit are at least at X's
+predecessor, so the only card that could want the foundation X now takes is
+the other copy of X, and it finds the suit's other foundation at X's
+predecessor (or it was home already); after L sends X home the foundations
+match again (the two foundations of a suit are interchangeable). So a win
+exists after the move whenever one existed before, and a shortest win gets
+no longer: playing the move as the only child loses nothing. In same-suit
+building (1) implies (2); in the other builds (2) is what makes the other
+copy of X always find a place.
+
+For the waste, removing the top card also changes nothing for the cards
+beneath it or the stock, except the grouping of a later multi-card draw after
+a redeal, so a waste card counts as safe only when the variant draws one card
+or no redeal is left. Aces are always safe (nothing goes onto an ace).
+
+Skipped moves (equivalent to a kept one)
+----------------------------------------
+* Moves to an empty column other than the first empty one: empty columns are
+  identical (no face-down cards, no numbering in any rule), so the results
+  differ only by a permutation of the columns.
+* Moving again, at once, the unit (same card count) the previous move put on
+  a column: ``Y: A->B`` then ``Y: B->C`` ends where ``Y: A->C`` ends, and that
+  move was legal before (Y fits on C's top, which did not change; if C is
+  empty, A->C is legal unless Y was A's whole pile, in which case the two
+  moves only swap two columns). ``Y: B->A`` straight back is the same case.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.engine.cards import KING
+from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
+
+if TYPE_CHECKING:
+    from games.engine import Game
+    from games.engine.notation import Move
+
+
+class Knowledge:
+    """Per-variant tables used by the filters and scores."""
+
+    def __init__(self, game: Game) -> None:
+        rules = game.rules
+        table = game._table
+        self.rules = rules
+        self.decks = rules.decks
+        self.table = table
+        cards = [(r << 2) | s for r in range(1, KING + 1) for s in range(4)]
+        #: ``onto[x]``: the cards the build rule lets go onto card x.
+        self.onto = {x: [c for c in cards if table[(x << 6) | c]] for x in cards}
+        #: ``needed[x]``: the cards whose every copy must be home before x
+        #: goes home safely: those that go onto x, and x's own predecessor.
+        self.needed = {
+            x: sorted(set(self.onto[x]) | ({x - 4} if x >> 2 > 1 else set())) for x in cards
+        }
+        #: foundation indexes of each suit
+        self.by_suit = [
+            [k for k in range(rules.foundations) if game._fsuit[k] == s] for s in range(4)
+        ]
+        self.safe_enabled = not rules.takeback
+
+    def home_copies(self, game: Game, card: int) -> int:
+        """How many copies of ``card`` are on the foundations."""
+        rank, found = card >> 2, game._found
+        return sum(1 for k in self.by_suit[card & 3] if found[k] >= rank)
+
+    def is_safe_home(self, game: Game, card: int, src: int) -> bool:
+        """Whether sending ``card`` (top of pile ``src``) home loses nothing (see above)."""
+        if not self.safe_enabled:
+            return False
+        if src == WASTE and self.rules.draw > 1 and game._redeals_left:
+            return False
+        decks = self.decks
+        return all(self.home_copies(game, c) >= decks for c in self.needed[card])
+
+    def can_go_home(self, game: Game, card: int) -> bool:
+        found, fsuit = game._found, game._fsuit
+        return any(((found[k] + 1) << 2) | fsuit[k] == card for k in self.by_suit[card & 3])
+
+    # Ordering -----------------------------------------------------------
+
+    def ordered(self, game: Game, moves: list[Move], last: Move | None, noise=None) -> list[Move]:
+        """The moves worth searching, best first; a safe home move comes alone.
+
+        ``noise``, a ``random.Random``, perturbs the order (for restarts); the
+        set of moves kept never depends on it."""
+        piles = game._piles
+        first_empty = 0
+        for i in range(1, len(piles)):
+            if not piles[i]:
+                first_empty = i
+                break
+        scored = []
+        table = self.table
+        down = game._down
+        for m in moves:
+            kind, src, dst, count = m
+            if kind == TO_FOUNDATION:
+                if self.is_safe_home(game, piles[src][-1], src):
+                    return [m]
+                scored.append((1000, m))
+                continue
+            if kind == DRAW:
+                scored.append((60, m))
+                continue
+            if kind != TO_COLUMN:
+                scored.append((0, m))
+                continue
+            target = piles[dst]
+            if not target and dst != first_empty:
+                continue
+            if (
+                last is not None
+                and last.kind == TO_COLUMN
+                and src == last.dst
+                and count == last.count
+            ):
+                continue
+            pile = piles[src]
+            if src == WASTE:
+                s = 200 if target else 40
+            else:
+                rest = len(pile) - count
+                if rest == 0:
+                    s = 300
+                else:
+                    below = pile[rest - 1]
+                    if self.can_go_home(game, below):
+                        s = 400
+                    elif down[src] and rest == down[src]:
+                        s = 250
+                    elif table[(below << 6) | pile[rest]]:
+                        s = -50
+                    else:
+                        s = 100 + 5 * (KING - (below >> 2))
+                if not target:
+                    s -= 150
+            scored.append((s, m))
+        if noise is not None:
+            jitter = noise.random
+            scored = [(s + NOISE * jitter(), m) for s, m in scored]
+        scored.sort(key=_first, reverse=True)
+        return [m for _, m in scored]
+
+
+def _first(item):
+    return item[0]
+
+
+def evaluate(game: Game) -> float:
+    """A position score for choosing a hint when no win is found: cards home
+    first, then few low cards buried under higher ones, then empty columns."""
+    score = 10.0 * game._home
+    for pile in game._piles[1:]:
+        if not pile:
+            score += 8
+            continue
+        lowest = 99
+        for depth, card in enumerate(reversed(pile)):
+            r = card >> 2
+            if r < lowest:
+                lowest = r
+                if depth:
+                    score -= depth * (14 - r) * 0.3
+    return score
+
+
+#: How far the ordering of a restart may move a move's score (a draw scores
+#: 60, a move that digs 100 to 160: noise of this size swaps neighbours only).
+NOISE = 60.0
