@@ -117,6 +117,40 @@ FT_DAILY_SECRET = env_str(
     why=_WHY_SECRET,
 )
 
+# The solver (games.solver) at work on deals. Certifying: a daily seed candidate becomes the
+# deal only if the solver wins it within FT_DAILY_CERTIFY_SECONDS (0 turns certification off:
+# candidate 0 is the deal, unrated); up to FT_DAILY_MAX_CANDIDATES candidates are tried.
+# FT_DAILY_CERTIFY_NODES optionally caps the search in nodes too (0 = no cap), which makes the
+# verdict independent of the machine's speed. FT_RATE_SECONDS is the budget for rating a
+# practice deal's difficulty (0 = never rated); FT_RATE_PRACTICE_ON_START enqueues that rating
+# when a practice game of an unrated deal starts (off by default where tasks run inline).
+
+
+def env_seconds(name: str, default: float, *, maximum: float = 600.0) -> float:
+    """Read a duration in seconds (decimals allowed), from 0 to ``maximum``."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number of seconds") from None
+    if not 0 <= number <= maximum:
+        raise ImproperlyConfigured(f"{name}={value!r} is out of range; use 0 to {maximum:g}")
+    return number
+
+
+FT_DAILY_CERTIFY_SECONDS = env_seconds("FT_DAILY_CERTIFY_SECONDS", 10.0)
+FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
+FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
+FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
+# Hints: the solver's budget per hint, in seconds (a decimal such as 0.5 is allowed).
+FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
+# The dead-end check after each move once the stock is spent: a node budget (and a time cap
+# in milliseconds) so it never stalls a move; when undecided nothing is said.
+FT_DEAD_END_NODES = env_int("FT_DEAD_END_NODES", 20_000, minimum=0)
+FT_DEAD_END_MS = env_int("FT_DEAD_END_MS", 300, minimum=0)
+
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
@@ -281,6 +315,8 @@ else:
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# See the solver settings above: rating inline would make starting a practice game wait.
+FT_RATE_PRACTICE_ON_START = env_bool("FT_RATE_PRACTICE_ON_START", not CELERY_TASK_ALWAYS_EAGER)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -294,6 +330,19 @@ if CELERY_VISIBILITY_TIMEOUT < 2 * CELERY_TASK_TIME_LIMIT:
     raise ImproperlyConfigured(
         f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
         f" CELERY_TASK_TIME_LIMIT={CELERY_TASK_TIME_LIMIT}, or running tasks get redelivered"
+    )
+# The time limit of the solver's Celery tasks (opening deals, batches): certifying one day may
+# take FT_DAILY_MAX_CANDIDATES * FT_DAILY_CERTIFY_SECONDS in the worst case. By default 25
+# minutes, or less if the visibility timeout is shorter (never below the ordinary limit).
+FT_SOLVER_TASK_TIME_LIMIT = env_int(
+    "FT_SOLVER_TASK_TIME_LIMIT",
+    max(CELERY_TASK_TIME_LIMIT, min(1500, CELERY_VISIBILITY_TIMEOUT // 2)),
+    minimum=1,
+)
+if CELERY_VISIBILITY_TIMEOUT < 2 * FT_SOLVER_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
+        f" FT_SOLVER_TASK_TIME_LIMIT={FT_SOLVER_TASK_TIME_LIMIT}, or solver tasks get redelivered"
     )
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_SERIALIZER = "json"
@@ -320,6 +369,12 @@ CELERY_BEAT_SCHEDULE = {
     "close-due-deals": {
         "task": "games.close_due_deals",
         "schedule": crontab(minute="*"),
+    },
+    # Certify the next days' deals well ahead (each day's candidates may take minutes).
+    "certify-upcoming-deals": {
+        "task": "games.certify_upcoming",
+        "schedule": crontab(hour="*/6", minute="15"),
+        "kwargs": {"days": 3},
     },
     # Re-enqueue verifications and rankings a lost message or a crash left undone.
     "sweep-unverified-results": {

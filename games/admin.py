@@ -46,7 +46,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Deal)
 class DealAdmin(ReadOnlyAdmin):
-    list_display = ("kind", "day", "variant", "shown_code", "commitment", "revealed_at")
+    list_display = (
+        "kind",
+        "day",
+        "variant",
+        "shown_code",
+        "commitment",
+        "difficulty",
+        "revealed_at",
+    )
     list_filter = ("kind", "variant", ("revealed_at", admin.EmptyFieldListFilter), "day")
     search_fields = ("code",)
     date_hierarchy = "created_at"
@@ -63,6 +71,12 @@ class DealAdmin(ReadOnlyAdmin):
         "closes_at",
         "revealed_at",
         "created_at",
+        "candidate",
+        "solver_verdict",
+        "solver_nodes",
+        "solver_seconds",
+        "difficulty",
+        "shown_solution",
     )
     readonly_fields = fields
 
@@ -77,6 +91,11 @@ class DealAdmin(ReadOnlyAdmin):
     @admin.display(description=_("salt"))
     def shown_salt(self, deal: Deal) -> str:
         return (deal.salt or "-") if deal.is_revealed else str(SECRET)
+
+    @admin.display(description=_("solution"))
+    def shown_solution(self, deal: Deal) -> str:
+        """The solver's winning line: as secret as the code until a daily deal closes."""
+        return (deal.solution or "-") if deal.is_revealed else str(SECRET)
 
 
 class ActionInline(admin.TabularInline):
@@ -124,6 +143,8 @@ class GameAdmin(ReadOnlyAdmin):
                     "score",
                     "moves",
                     "version",
+                    "hints",
+                    "dead_end",
                     "created_at",
                     "first_action_at",
                     "finished_at",
@@ -142,6 +163,8 @@ class GameAdmin(ReadOnlyAdmin):
         "score",
         "moves",
         "version",
+        "hints",
+        "dead_end",
         "created_at",
         "first_action_at",
         "finished_at",

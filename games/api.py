@@ -38,6 +38,7 @@ from games.api_schemas import (
     ErrorOut,
     GameOut,
     GamePageOut,
+    HintOut,
     MoveIn,
     ResignOnlyIn,
     StartIn,
@@ -367,6 +368,29 @@ def game_resign(
         user=_user(request), game_id=game_id, client_id=payload.id, version=payload.version
     )
     return _accepted(result, payload.id)
+
+
+@api.post(
+    "/games/{game_id}/hint",
+    response={200: HintOut, **PLAY_ERRORS},
+    tags=["games"],
+    summary="Ask for a hint (practice games)",
+    description=(
+        "The next move of a winning line if the solver finds one in about a second, else its "
+        "best guess; always a legal move, or null when there is none. Nothing is played. Each "
+        "hint is counted on the game (`hints`). Refusals: 403 `forbidden` (not your game, or "
+        "a ranked game: ranked games have no hints), 409 `game_over`."
+    ),
+)
+def game_hint(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
+    result = services.game_hint(user=_user(request), game_id=game_id)
+    return {
+        "type": "hint",
+        "id": None,
+        "move": result.move,
+        "hints": result.hints,
+        "version": result.version,
+    }
 
 
 # Tokens -----------------------------------------------------------------------------------

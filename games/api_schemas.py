@@ -69,6 +69,16 @@ class DealOut(Schema):
     opens_at: DateTimeText | None
     closes_at: DateTimeText | None
     closed: bool
+    difficulty: int | None = Field(
+        None,
+        description="The solver's rating: 1 (easy) to 5 stars, 0 when it found no win within "
+        "its budget, null when not rated yet.",
+    )
+    difficulty_stars: str | None = Field(None, description="The rating as stars, e.g. `★★★☆☆`.")
+    has_solution: bool = Field(
+        False,
+        description="A daily deal's winning line may be replayed (only once its day closed).",
+    )
 
 
 class ColumnOut(Schema):
@@ -117,6 +127,12 @@ class GameOut(Schema):
     board: BoardOut
     legal_moves: list[str]
     can_undo: bool
+    hints: int = Field(0, description="Hints taken (practice games only).")
+    dead_end: bool = Field(
+        False,
+        description="True once the solver proved that no win is possible any more (the stock "
+        "is spent and no redeal is left); the game may then be resigned.",
+    )
     started_at: DateTimeText | None
     first_action_at: DateTimeText | None
     finished_at: DateTimeText | None
@@ -239,6 +255,19 @@ class AcceptedOut(Schema):
     moves: int
     status: GameStatus
     duplicate: bool
+
+
+class HintOut(Schema):
+    """The websocket's `hint` message."""
+
+    type: Literal["hint"] = "hint"
+    id: str | None = Field(None, description="Your message id, echoed; null if you sent none.")
+    move: str | None = Field(
+        description="A legal move in the notation (the next move of a winning line when the "
+        "solver found one in time, else its best guess); null when there is no move."
+    )
+    hints: int = Field(description="Hints taken in this game so far, this one included.")
+    version: int = Field(description="The game version the hint is for.")
 
 
 # API tokens ------------------------------------------------------------------------------

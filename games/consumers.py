@@ -27,7 +27,7 @@ from games.models import User
 logger = logging.getLogger(__name__)
 
 ACTIONS = frozenset({"move", "undo", "resign"})
-TYPES = ACTIONS | {"sync", "ping"}
+TYPES = ACTIONS | {"hint", "sync", "ping"}
 MAX_ID_LENGTH = 64
 
 # Close codes (docs/protocol.md, "Connecting").
@@ -39,7 +39,7 @@ CLOSE_TOO_BIG = 1009
 CLOSE_SERVER_ERROR = 1011
 
 # What a refusal's reason says is expected.
-_KNOWN_TYPES = "one of move, undo, resign, sync, ping"
+_KNOWN_TYPES = "one of move, undo, resign, hint, sync, ping"
 _ID_RULE = f"a client message id: text of 1 to {MAX_ID_LENGTH} characters, unique per game"
 _MOVE_RULE = "text in the notation, such as s, t3-f1 or w-t10"
 
@@ -252,6 +252,22 @@ class GameConsumer(AsyncWebsocketConsumer):
                 "watchers may only send sync and ping; only the player acts",
                 message.id,
             )
+        if message.type == "hint":
+            # The solver runs for up to FT_HINT_SECONDS: in a worker thread, never on the
+            # event loop. Nothing is played, so nothing is broadcast.
+            hinted = await database_sync_to_async(services.game_hint)(
+                user=self.user, game_id=self.game_id
+            )
+            await self.send_message(
+                {
+                    "type": "hint",
+                    "id": message.id,
+                    "move": hinted.move,
+                    "hints": hinted.hints,
+                    "version": hinted.version,
+                }
+            )
+            return
         result = await database_sync_to_async(_act)(self.user, self.game_id, message)
         await self.send_message(
             {

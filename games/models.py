@@ -54,6 +54,22 @@ class Deal(models.Model):
     closes_at = models.DateTimeField(null=True, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # What the solver found (see games.services.deal_open_daily and rate_deal). A daily
+    # deal's solution is as secret as its code until the day closes.
+    candidate = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("which daily seed candidate became the deal")
+    )
+    solver_verdict = models.CharField(
+        max_length=8, blank=True, help_text=_("win, lost or unknown; blank until solved")
+    )
+    solution = models.TextField(blank=True, help_text=_("a winning line, moves space-separated"))
+    solver_nodes = models.PositiveIntegerField(null=True, blank=True)
+    solver_seconds = models.FloatField(null=True, blank=True)
+    difficulty = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("1 to 5 stars from the solver's effort, 0 unsolved, blank not rated"),
+    )
 
     class Meta:
         constraints = [
@@ -83,6 +99,26 @@ class Deal(models.Model):
         """Whether the code may be shown: always for practice, after close for a daily."""
         return not self.is_daily or self.revealed_at is not None
 
+    @property
+    def is_rated(self) -> bool:
+        return self.difficulty is not None
+
+    @property
+    def difficulty_stars(self) -> str | None:
+        """``3`` as ``★★★☆☆``; ``None`` for an unrated or unsolved deal.
+
+        >>> Deal(difficulty=2).difficulty_stars, Deal(difficulty=0).difficulty_stars
+        ('★★☆☆☆', None)
+        """
+        if not self.difficulty:
+            return None
+        return "★" * self.difficulty + "☆" * (5 - self.difficulty)
+
+    @property
+    def solution_revealed(self) -> bool:
+        """Whether "one way to win" may be shown: a daily deal's line after its day closed."""
+        return self.is_daily and self.is_revealed and bool(self.solution)
+
 
 class Game(models.Model):
     """One player's play of one deal. The server holds the full engine state."""
@@ -106,6 +142,10 @@ class Game(models.Model):
     score = models.PositiveIntegerField(default=0)
     moves = models.PositiveIntegerField(default=0, help_text=_("actions taken, undos included"))
     version = models.PositiveIntegerField(default=0, help_text=_("accepted actions so far"))
+    hints = models.PositiveIntegerField(default=0, help_text=_("hints taken (practice only)"))
+    dead_end = models.BooleanField(
+        default=False, help_text=_("no win is possible any more (decided after the last action)")
+    )
     # The engine's full dump (hidden cards included): never sent to a client.
     state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)

@@ -29,6 +29,9 @@ def game_payload(game: Game, engine: Engine | None = None) -> dict[str, Any]:
         "board": engine.view(),
         "legal_moves": [] if finished else engine.legal_moves(),
         "can_undo": game.mode == Game.Mode.PRACTICE and not finished and engine.can_undo,
+        "hints": game.hints,
+        # True only when the solver proved no win is left (see services._act).
+        "dead_end": bool(game.dead_end) and not finished,
         "started_at": _iso(game.created_at),
         "first_action_at": _iso(game.first_action_at),
         "finished_at": _iso(game.finished_at),
@@ -49,6 +52,11 @@ def deal_payload(deal: Any) -> dict[str, Any]:
         "opens_at": _iso(deal.opens_at),
         "closes_at": _iso(deal.closes_at),
         "closed": deal.revealed_at is not None,
+        # The solver's rating: 1-5 stars, 0 when it found no win in its budget, None when
+        # not rated yet. The winning line itself never goes in a payload.
+        "difficulty": deal.difficulty,
+        "difficulty_stars": deal.difficulty_stars,
+        "has_solution": deal.solution_revealed,
     }
 
 

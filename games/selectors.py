@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.access import access_game
 from games.daily import utc_today
+from games.engine import EngineError, format_code, parse_code
 from games.models import Deal, Game, User
 from games.payloads import deal_payload, game_payload
 
@@ -18,6 +19,19 @@ GAMES_PER_PAGE = 20
 
 def deal_daily_for_day(*, day: date, variant: str = "forty-thieves") -> Deal | None:
     return Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=variant).first()
+
+
+def practice_deal_by_code(*, code: str) -> dict[str, Any] | None:
+    """The practice deal a code names, if it was played before (its rating, for the practice
+    page); ``None`` for an unknown or malformed code, or a daily deal (never tell them apart)."""
+    if not code or len(code) > 48:
+        return None
+    try:
+        rules, seed = parse_code(code.strip())
+    except EngineError:
+        return None
+    deal = Deal.objects.filter(kind=Deal.Kind.PRACTICE, code=format_code(rules, seed)).first()
+    return deal_payload(deal) if deal is not None else None
 
 
 def daily_summary(*, user: User | None, now: datetime | None = None) -> dict[str, Any]:

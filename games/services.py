@@ -7,13 +7,16 @@ the version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import broadcast
@@ -39,10 +42,14 @@ from games.errors import (
     GameOver,
     NotFound,
     Refused,
+    ServiceError,
     StaleVersion,
 )
 from games.models import Action, Deal, Game, User
 from games.payloads import board_changes
+from games.solver import SolveResult, hint, is_dead, solve
+
+logger = logging.getLogger(__name__)
 
 DAILY_VARIANT = "forty-thieves"
 PRACTICE_UNDO = 100
@@ -66,18 +73,118 @@ class ActResult:
 # Deals ---------------------------------------------------------------------
 
 
-def deal_open_daily(*, day: date, variant: str = DAILY_VARIANT) -> Deal:
+class DealNotCertified(ServiceError):
+    """No daily seed candidate was won by the solver within the budget."""
+
+    code, status = "deal_not_certified", 503
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The candidate that became a daily deal and what the solver found for it."""
+
+    candidate: int
+    seed: int
+    verdict: str = ""  # "" when certification is off
+    line: tuple[str, ...] = ()
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+Solver = Callable[..., SolveResult]
+
+
+def certify_daily_seed(
+    *,
+    day: date,
+    variant: str,
+    seconds: float,
+    max_nodes: int | None = None,
+    max_candidates: int = 50,
+    solver: Solver = solve,
+    secret: str | None = None,
+) -> Certificate:
+    """The first seed candidate of ``day`` the solver wins within the budget.
+
+    Candidates ``0, 1, 2, ...`` are tried in order (each is HMAC-derived, so the choice
+    is as secret as the seed); ``seconds == 0`` turns certification off (candidate 0,
+    unsolved). Raises :class:`DealNotCertified` when none of ``max_candidates`` is won.
+    ``solver`` is :func:`games.solver.solve` except in tests of the loop itself.
+    """
+    secret = settings.FT_DAILY_SECRET if secret is None else secret
+    if seconds <= 0:
+        return Certificate(candidate=0, seed=daily_seed(secret, day, variant, 0))
+    for candidate in range(max_candidates):
+        seed = daily_seed(secret, day, variant, candidate)
+        engine = Engine.from_seed(seed, variant, undo_limit=0)
+        result = solver(engine, max_seconds=seconds, max_nodes=max_nodes)
+        logger.info(
+            "daily %s %s candidate %d: %s in %d nodes, %.2f s",
+            day,
+            variant,
+            candidate,
+            result.verdict,
+            result.nodes,
+            result.seconds,
+        )
+        if result.verdict == "win":
+            return Certificate(
+                candidate=candidate,
+                seed=seed,
+                verdict="win",
+                line=tuple(result.line),
+                nodes=result.nodes,
+                seconds=result.seconds,
+            )
+    raise DealNotCertified(
+        f"no candidate of the {variant} deal of {day} was won by the solver within"
+        f" {seconds:g} s each ({max_candidates} tried); the deal stays unopened"
+    )
+
+
+def difficulty_for(verdict: str, nodes: int | None) -> int:
+    """Stars from the solver's effort: 1 (easy) to 5, or 0 when no winning line was found.
+
+    >>> difficulty_for("win", 800), difficulty_for("win", 60_000), difficulty_for("lost", 9)
+    (1, 4, 0)
+    """
+    if verdict != "win" or nodes is None:
+        return 0
+    for stars, limit in enumerate(DIFFICULTY_NODE_LIMITS, start=1):
+        if nodes <= limit:
+            return stars
+    return len(DIFFICULTY_NODE_LIMITS) + 1
+
+
+#: Upper bounds of solver nodes for 1, 2, 3 and 4 stars; more is 5 stars.
+DIFFICULTY_NODE_LIMITS = (1_000, 5_000, 20_000, 100_000)
+
+
+def deal_open_daily(
+    *, day: date, variant: str = DAILY_VARIANT, seconds: float | None = None
+) -> Deal:
     """Create the day's deal if it does not exist yet (idempotent).
 
-    The seed comes from the server secret and the date; only the commitment to
-    its code (with a random salt) is public until the day closes.
+    The seed comes from the server secret, the date and a candidate number: the first
+    candidate the solver wins within ``seconds`` (``FT_DAILY_CERTIFY_SECONDS`` by default;
+    0 = no certification). Only the commitment to its code (with a random salt) is public
+    until the day closes; the winning line is as secret as the code. Certifying may take
+    a while: beat opens each day ahead of time. Raises :class:`DealNotCertified` when no
+    candidate is won (nothing is stored; the next run tries again).
     """
     existing = Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=variant).first()
     if existing is not None:
         return existing
     rules = parse_variant(variant)
-    seed = daily_seed(settings.FT_DAILY_SECRET, day, rules.spec)
-    code = format_code(rules, seed)
+    budget = settings.FT_DAILY_CERTIFY_SECONDS if seconds is None else seconds
+    cert = certify_daily_seed(
+        day=day,
+        variant=rules.spec,
+        seconds=budget,
+        max_nodes=settings.FT_DAILY_CERTIFY_NODES or None,
+        max_candidates=settings.FT_DAILY_MAX_CANDIDATES,
+    )
+    code = format_code(rules, cert.seed)
     salt = secrets.token_hex(16)
     try:
         with transaction.atomic():
@@ -85,15 +192,50 @@ def deal_open_daily(*, day: date, variant: str = DAILY_VARIANT) -> Deal:
                 kind=Deal.Kind.DAILY,
                 variant=rules.spec,
                 day=day,
-                seed_hex=f"{seed:032x}",
+                seed_hex=f"{cert.seed:032x}",
                 code=code,
                 salt=salt,
                 commitment=commitment(code, salt),
                 opens_at=day_start(day),
                 closes_at=day_end(day),
+                candidate=cert.candidate,
+                solver_verdict=cert.verdict,
+                solution=" ".join(cert.line),
+                solver_nodes=cert.nodes,
+                solver_seconds=cert.seconds,
+                difficulty=difficulty_for(cert.verdict, cert.nodes) if cert.verdict else None,
             )
     except IntegrityError:  # opened concurrently: the other one stands
         return Deal.objects.get(kind=Deal.Kind.DAILY, day=day, variant=variant)
+
+
+def deal_rate(*, deal_id: int, seconds: float | None = None, force: bool = False) -> Deal:
+    """Rate a deal's difficulty with the solver (once; ``force`` rates again).
+
+    Used for practice deals (a certified daily deal is rated when it opens). The
+    line found is stored too; it is shown only for a daily deal after its day closes.
+    """
+    deal = Deal.objects.filter(pk=deal_id).first()
+    if deal is None:
+        raise NotFound(f"there is no deal {deal_id}")
+    if deal.is_rated and not force:
+        return deal
+    budget = settings.FT_RATE_SECONDS if seconds is None else seconds
+    if budget <= 0:
+        return deal
+    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+    result = solve(engine, max_seconds=budget)
+    fields = {
+        "solver_verdict": result.verdict,
+        "solver_nodes": result.nodes,
+        "solver_seconds": result.seconds,
+        "difficulty": difficulty_for(result.verdict, result.nodes),
+    }
+    if result.verdict == "win":  # else any line found before stays
+        fields["solution"] = " ".join(result.line)
+    Deal.objects.filter(pk=deal.pk).update(**fields)
+    deal.refresh_from_db()
+    return deal
 
 
 def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
@@ -188,7 +330,17 @@ def game_start_practice(
         deal = deal_random(variant=variant or DAILY_VARIANT)
     if deal.is_daily and not deal.is_revealed and not _has_finished_ranked(user, deal):
         raise Forbidden("practise a daily deal after your ranked attempt or once the day closes")
-    return _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
+    game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
+    if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
+        deal_id = deal.pk
+        transaction.on_commit(lambda: _enqueue_rating(deal_id), robust=True)
+    return game
+
+
+def _enqueue_rating(deal_id: int) -> None:
+    from games.tasks import rate_deal  # the tasks call the services, not the reverse
+
+    rate_deal.delay(deal_id)
 
 
 def _has_finished_ranked(user: User, deal: Deal) -> bool:
@@ -277,6 +429,7 @@ def _act(
             game.status = Game.Status.LOST
         game.version += 1
         game.state = engine.dump()
+        game.dead_end = not game.is_finished and _is_dead_end(engine)
         game.score, game.moves = engine.score, engine.moves
         game.first_action_at = game.first_action_at or now
         if game.is_finished:
@@ -293,6 +446,8 @@ def _act(
         changes = board_changes(before, engine.view())
         # The new legal moves let the board highlight targets without knowing a rule.
         changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
+        # True only when the solver proved that no win is left (stock spent, no redeal).
+        changes["dead_end"] = game.dead_end
         result = _result(game, action, changes)
         # After commit only, and robust: a broker or layer hiccup must not undo an accepted
         # move; the verification sweep re-enqueues anything that was lost.
@@ -301,6 +456,50 @@ def _act(
             finished_id = str(game.pk)
             transaction.on_commit(lambda: _enqueue_verification(finished_id), robust=True)
     return result
+
+
+def _is_dead_end(engine: Engine) -> bool:
+    """Whether no win is possible any more: decided exactly once the stock is spent and no
+    redeal is left (``is_dead`` answers None before that, at once), within a small budget
+    so a move never stalls; undecided counts as "no"."""
+    verdict = is_dead(
+        engine,
+        max_seconds=settings.FT_DEAD_END_MS / 1000,
+        max_nodes=settings.FT_DEAD_END_NODES or None,
+    )
+    return verdict is True
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """A hint: the move (``None`` when there is none), the hints taken so far, and the
+    version of the game the hint was computed for."""
+
+    game_id: str
+    move: str | None
+    hints: int
+    version: int
+
+
+def game_hint(*, user: User, game_id: object) -> HintResult:
+    """A hint for the player's practice game: the next move of a winning line the solver
+    finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
+    is no move). Each hint given is counted on the game.
+
+    The search runs without the row lock (it takes up to a second); the count is then
+    added atomically. Ranked and finished games get no hints.
+    """
+    game = access_game(user=user, game_id=game_id, purpose="play")
+    if game.mode == Game.Mode.RANKED:
+        raise Forbidden("ranked games have no hints")
+    if game.is_finished:
+        raise GameOver(f"this game is over ({game.status})")
+    engine = Engine.load(game.state)
+    move = hint(engine, max_seconds=settings.FT_HINT_SECONDS)
+    if move is not None:
+        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+        game.refresh_from_db(fields=["hints"])
+    return HintResult(game_id=str(game.pk), move=move, hints=game.hints, version=game.version)
 
 
 def _enqueue_verification(game_id: str) -> None:

@@ -8,9 +8,12 @@ Results are plain JSON values, as the result backend serialises JSON only.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from games import services
@@ -21,18 +24,117 @@ from games.models import Deal
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="games.open_upcoming_deals")
+@shared_task(name="games.open_upcoming_deals", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT)
 def open_upcoming_deals() -> list[str]:
     """Make sure today's and tomorrow's (UTC) daily deals exist; returns their days.
 
-    Tomorrow's is opened ahead so that 00:00 UTC never waits on a task run.
+    Tomorrow's is opened ahead so that 00:00 UTC never waits on a task run (certifying a
+    deal runs the solver over its seed candidates, which may take minutes). A day whose
+    candidates the solver could not win is logged and left for the next run.
     """
     today = utc_today(timezone.now())
     opened = []
     for day in (today, today + timedelta(days=1)):
-        deal = services.deal_open_daily(day=day)
+        try:
+            deal = services.deal_open_daily(day=day)
+        except services.DealNotCertified as err:
+            logger.error("could not open the deal of %s: %s", day, err.reason)
+            continue
         opened.append(deal.day.isoformat())
     return opened
+
+
+# Solver batches ---------------------------------------------------------------------------
+# The same loops run from Celery (progress through update_state) and from
+# ``manage.py solve_deals`` (a progress bar); ``progress(done, total)`` is called after
+# each item, and once with done=0 before the first.
+
+Progress = Callable[[int, int], None]
+
+
+def _no_progress(done: int, total: int) -> None:
+    pass
+
+
+def certify_days(
+    *,
+    days: int,
+    first: date | None = None,
+    seconds: float | None = None,
+    progress: Progress = _no_progress,
+) -> dict[str, Any]:
+    """Open (certifying) the daily deals of ``days`` days from ``first`` (today)."""
+    first = first or utc_today(timezone.now())
+    result: dict[str, Any] = {"opened": [], "failed": []}
+    progress(0, days)
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        try:
+            deal = services.deal_open_daily(day=day, seconds=seconds)
+        except services.DealNotCertified as err:
+            logger.error("could not open the deal of %s: %s", day, err.reason)
+            result["failed"].append(day.isoformat())
+        else:
+            result["opened"].append(
+                {"day": day.isoformat(), "candidate": deal.candidate, "difficulty": deal.difficulty}
+            )
+        progress(offset + 1, days)
+    return result
+
+
+def rate_practice(
+    *, seconds: float | None = None, limit: int | None = None, progress: Progress = _no_progress
+) -> dict[str, Any]:
+    """Rate the practice deals not rated yet (oldest first), at most ``limit`` of them."""
+    ids = list(
+        Deal.objects.filter(kind=Deal.Kind.PRACTICE, difficulty__isnull=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+    rated: dict[str, Any] = {}
+    progress(0, len(ids))
+    for done, deal_id in enumerate(ids, start=1):
+        deal = services.deal_rate(deal_id=deal_id, seconds=seconds)
+        rated[str(deal_id)] = deal.difficulty
+        progress(done, len(ids))
+    return {"rated": rated}
+
+
+def _task_progress(task: Any) -> Progress:
+    def report(done: int, total: int) -> None:
+        task.update_state(state="PROGRESS", meta={"done": done, "total": total})
+
+    return report
+
+
+@shared_task(
+    bind=True, name="games.certify_upcoming", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT
+)
+def certify_upcoming(self: Any, days: int = 3, seconds: float | None = None) -> dict[str, Any]:
+    """Open (certify) the next ``days`` days' deals ahead, today included; reports
+    ``PROGRESS`` with ``{"done", "total"}``. Idempotent: open days are skipped at once."""
+    return certify_days(days=days, seconds=seconds, progress=_task_progress(self))
+
+
+@shared_task(
+    bind=True, name="games.rate_practice_deals", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT
+)
+def rate_practice_deals(
+    self: Any, seconds: float | None = None, limit: int | None = 100
+) -> dict[str, Any]:
+    """Rate unrated practice deals (a batch of ``limit``); reports ``PROGRESS``."""
+    return rate_practice(seconds=seconds, limit=limit, progress=_task_progress(self))
+
+
+@shared_task(name="games.rate_deal")
+def rate_deal(deal_id: int) -> int | None:
+    """Rate one deal's difficulty (enqueued when a practice game of an unrated deal starts);
+    returns the rating. A deal rated meanwhile is left as it is."""
+    try:
+        return services.deal_rate(deal_id=deal_id).difficulty
+    except ServiceError as err:
+        logger.warning("could not rate deal %s: %s", deal_id, err.reason)
+        return None
 
 
 @shared_task(name="games.close_due_deals")

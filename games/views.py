@@ -45,9 +45,8 @@ logger = logging.getLogger(__name__)
 def home(request: HttpRequest) -> HttpResponse:
     """Today's deal: its commitment (never its code), the time left, the player's status."""
     now = timezone.now()
-    # Beat opens each day's deal ahead of time; where no beat runs (the embedded
-    # default) the first visit does. Idempotent: one lookup once it exists.
-    services.deal_open_daily(day=utc_today(now))
+    # Beat opens (certifies) each day's deal ahead of time; opening runs the solver, which
+    # may take minutes, so a page view never does it. "Play today's deal" (a POST) may.
     summary = selectors.daily_summary(user=_user(request), now=now)
     deal = summary["deal"]
     closes_at = (
@@ -156,8 +155,10 @@ def play_daily(request: HttpRequest) -> HttpResponse:
 def practice(request: HttpRequest) -> HttpResponse:
     """Start a practice game of a deal code or of a random deal of a variant."""
     if request.method == "GET":
-        form = PracticeForm(initial={"code": request.GET.get("code", "")})
-        return render(request, "games/practice.html", {"form": form})
+        code = request.GET.get("code", "")
+        form = PracticeForm(initial={"code": code})
+        deal = selectors.practice_deal_by_code(code=code)
+        return render(request, "games/practice.html", {"form": form, "deal": deal})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = PracticeForm(request.POST)

@@ -14,6 +14,7 @@ from typing import Any
 from games.engine import EngineError, Game
 
 RESIGN = "resign"
+UNDO = "undo"
 
 
 class Rejected(Exception):
@@ -44,30 +45,41 @@ class Logged:
 
 def replay_claim(claim: Claim, log: Sequence[Logged]) -> Game:
     """Replay ``log`` from the deal; return the final engine position or raise
-    :class:`Rejected` naming the first thing that does not hold."""
+    :class:`Rejected` naming the first thing that does not hold.
+
+    Whether the game has ended is asked only where it matters: before an
+    ``undo`` or ``resign`` entry, when the rules refuse a move, and at the end.
+    A move after a win or a dead end is refused by the rules themselves (no
+    move is legal there), so asking after every move would only cost time.
+    """
     engine = Game.from_seed(claim.seed, claim.variant, undo_limit=claim.undo_limit)
-    ended_by: str | None = None
+    replay = engine.replay
+    resigned = False
     for expected_seq, action in enumerate(log, start=1):
-        where = f"action {action.seq} ({action.move!r})"
+        move = action.move
         if action.seq != expected_seq:
             raise Rejected(
                 f"the log skips or repeats: action {expected_seq} is numbered {action.seq}"
             )
-        if ended_by is not None:
-            raise Rejected(f"{where} comes after the game ended ({ended_by})")
-        if action.move == RESIGN:
-            ended_by = "resigned"
+        if resigned or (move in (RESIGN, UNDO) and _ended(engine)):
+            ended = "resigned" if resigned else _ended(engine)
+            raise Rejected(f"{_where(action)} comes after the game ended ({ended})")
+        if move == RESIGN:
+            resigned = True
         else:
             try:
-                engine.replay([action.move])  # an undo entry is the engine's own undo
+                replay((move,))  # an undo entry is the engine's own undo
             except EngineError as err:
-                raise Rejected(f"{where} is refused by the rules: {err.reason}") from None
-            if engine.is_won():
-                ended_by = "won"
-            elif engine.is_stuck():
-                ended_by = "lost"
+                if _ended(engine):
+                    raise Rejected(
+                        f"{_where(action)} comes after the game ended ({_ended(engine)})"
+                    ) from None
+                raise Rejected(f"{_where(action)} is refused by the rules: {err.reason}") from None
         if engine.score != action.score:
-            raise Rejected(f"{where} records score {action.score}; the replay gives {engine.score}")
+            raise Rejected(
+                f"{_where(action)} records score {action.score}; the replay gives {engine.score}"
+            )
+    ended_by = "resigned" if resigned else _ended(engine)
     if ended_by is None:
         raise Rejected("the log ends while the game could still go on (truncated?)")
     for name, claimed, replayed in (
@@ -80,3 +92,15 @@ def replay_claim(claim: Claim, log: Sequence[Logged]) -> Game:
     if claim.state is not None and claim.state != engine.dump():
         raise Rejected("the recorded final position differs from the replay")
     return engine
+
+
+def _ended(engine: Game) -> str | None:
+    if engine.is_won():
+        return "won"
+    if engine.is_stuck():
+        return "lost"
+    return None
+
+
+def _where(action: Logged) -> str:
+    return f"action {action.seq} ({action.move!r})"

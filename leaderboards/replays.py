@@ -25,7 +25,7 @@ from games.engine import UNDO, EngineError
 from games.engine import Game as Engine
 from games.engine.cards import RANK_NAMES, RANKS, SUITS
 from games.errors import Forbidden, NotFound
-from games.models import Game, User
+from games.models import Deal, Game, User
 from games.payloads import board_changes
 from leaderboards.models import Result
 from leaderboards.services import PRACTICE_UNDO
@@ -118,6 +118,72 @@ def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, An
     return after
 
 
+def build_steps(
+    engine: Engine, log: list[tuple[int, str, int | None]], *, broken: str
+) -> list[dict[str, Any]]:
+    """Play ``log`` (``(seq, move, score)``; a ``None`` score is the engine's own after the
+    move) on ``engine`` from its current position: the replay viewer's steps. A log the
+    engine refuses is :class:`NotFound` with the reason ``broken``."""
+    before = engine.view()
+    steps: list[dict[str, Any]] = []
+    for seq, move, score in log:
+        words = action_words(move, before)
+        if move == RESIGN:
+            after = before  # not an engine move: the board stays as it was
+        else:
+            try:
+                engine.replay([move])  # an "undo" entry is the engine's own undo
+            except EngineError:
+                # A verified log always replays; if the engine changed since, refuse
+                # rather than fail.
+                raise NotFound(broken) from None
+            after = engine.view()
+        steps.append(
+            {
+                "seq": seq,
+                "action": move,
+                "words": words,
+                "score": engine.score if score is None else score,
+                "changes": board_changes(before, after),
+            }
+        )
+        before = after
+    return steps
+
+
+def solution_frames(*, deal_id: object) -> dict[str, Any]:
+    """ "One way to win this deal": the solver's winning line of a daily deal, as replay
+    frames (a synthetic log played from the deal). Only once the day has closed; before,
+    the line is as secret as the deal's code, so the deal is simply "not found"."""
+    try:
+        pk = int(str(deal_id))
+    except ValueError:
+        raise NotFound(f"{deal_id!r} is not a deal id") from None
+    deal = Deal.objects.filter(pk=pk, kind=Deal.Kind.DAILY).first()
+    if deal is None or not deal.solution_revealed:
+        raise NotFound("there is no winning line to show for this deal (yet)")
+    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+    initial = engine.view()
+    log: list[tuple[int, str, int | None]] = [
+        (seq, move, None) for seq, move in enumerate(deal.solution.split(), start=1)
+    ]
+    steps = build_steps(engine, log, broken="this deal's winning line no longer replays")
+    return {
+        "deal": {
+            "id": deal.pk,
+            "variant": deal.variant,
+            "variant_title": variant_title(deal.variant),
+            "day": deal.day.isoformat() if deal.day else None,
+            "code": deal.code,
+            "difficulty": deal.difficulty,
+            "difficulty_stars": deal.difficulty_stars,
+            "won": engine.is_won(),
+        },
+        "initial": initial,
+        "steps": steps,
+    }
+
+
 def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
     """The game's initial view and its steps ``{seq, action, words, score, changes}``.
 
@@ -141,30 +207,7 @@ def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
     undo_limit = 0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO
     engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
     initial = engine.view()
-    before = initial
-    steps: list[dict[str, Any]] = []
-    for seq, move, score in log:
-        words = action_words(move, before)
-        if move == RESIGN:
-            after = before  # not an engine move: the board stays as it was
-        else:
-            try:
-                engine.replay([move])  # an "undo" entry is the engine's own undo
-            except EngineError:
-                # A verified log always replays; if the engine changed since, refuse
-                # rather than fail.
-                raise NotFound("this game's log no longer replays") from None
-            after = engine.view()
-        steps.append(
-            {
-                "seq": seq,
-                "action": move,
-                "words": words,
-                "score": score,
-                "changes": board_changes(before, after),
-            }
-        )
-        before = after
+    steps = build_steps(engine, log, broken="this game's log no longer replays")
     return {
         "game": {
             "id": str(game.pk),

@@ -11,4 +11,5 @@ urlpatterns: list[URLPattern] = [
     path("players/<str:username>/", views.scorecard, name="scorecard"),
     path("games/<uuid:game_id>/share/", views.share, name="share"),
     path("games/<uuid:game_id>/replay/", views.replay, name="replay"),
+    path("deals/<int:deal_id>/solution/", views.deal_solution, name="deal_solution"),
 ]

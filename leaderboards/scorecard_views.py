@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.errors import NotAuthenticated, ServiceError
-from leaderboards.replays import replay_frames
+from leaderboards.replays import replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.share import VerificationPending, share_text_for_game
 
@@ -81,4 +81,18 @@ def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         request,
         "replays/replay.html",
         {"frames": frames, "game": frames["game"], "steps": frames["steps"]},
+    )
+
+
+@require_GET
+def deal_solution(request: HttpRequest, deal_id: int) -> HttpResponse:
+    """ "One way to win this deal": a closed daily deal's winning line in the replay viewer."""
+    try:
+        frames = solution_frames(deal_id=deal_id)
+    except ServiceError as err:
+        return _refusal(request, err)
+    return render(
+        request,
+        "replays/solution.html",
+        {"frames": frames, "deal": frames["deal"], "steps": frames["steps"]},
     )

@@ -43,15 +43,16 @@ def result_verify(*, game_id: object) -> Result | None:
         return None  # not a game id: nothing to verify
     with transaction.atomic():
         _skip_commit_flush()
+        # One query: the game (locked), its deal and any result already decided.
         game = (
             Game.objects.select_for_update(of=("self",))
-            .select_related("deal")
+            .select_related("deal", "result")
             .filter(pk=game_id)
             .first()
         )
         if game is None or not game.is_finished:
             return None
-        result = Result.objects.filter(game=game).first()
+        result = getattr(game, "result", None)
         if result is not None and result.status != Result.Status.PENDING:
             return result
         status, reason = _check(game)
@@ -61,8 +62,8 @@ def result_verify(*, game_id: object) -> Result | None:
             result.status, result.reason, result.verified_at = status, reason, timezone.now()
             result.save(update_fields=["status", "reason", "verified_at"])
         if result.status == Result.Status.VERIFIED and result.ranked:
-            result_id = result.pk
-            transaction.on_commit(lambda: result_rank(result_id=result_id))
+            decided = result
+            transaction.on_commit(lambda: _rank(decided))
     return result
 
 
@@ -126,21 +127,25 @@ def _new_result(game: Game, *, status: str, reason: str) -> Result:
 
 
 def result_rank(*, result_id: int) -> bool:
-    """Put a verified ranked result on its board (once); True if it was added now.
-
-    The sorted-set add is idempotent (same member, same score), and
-    ``ranked_at`` is set by a conditional update, so however often this runs
-    the result is on its board once and announced once.
-    """
+    """Put a verified ranked result on its board (once); True if it was added now."""
     result = Result.objects.filter(pk=result_id, status=Result.Status.VERIFIED, ranked=True).first()
-    if result is None:
-        return False
+    return False if result is None else _rank(result)
+
+
+def _rank(result: Result) -> bool:
+    """The sorted-set add is idempotent (same member, same score), and
+    ``ranked_at`` is set by a conditional update, so however often this runs
+    the result is on its board once and announced once. Like a verdict, the
+    stamp is recomputable (the sweep re-ranks), so its commit skips the flush.
+    """
     board_for(result.day, result.variant).add(result)
-    added = Result.objects.filter(pk=result_id, ranked_at__isnull=True).update(
-        ranked_at=timezone.now()
-    )
-    if added:
-        transaction.on_commit(lambda: broadcast.board_changed(result))
+    with transaction.atomic():
+        _skip_commit_flush()
+        added = Result.objects.filter(pk=result.pk, ranked_at__isnull=True).update(
+            ranked_at=timezone.now()
+        )
+        if added:
+            transaction.on_commit(lambda: broadcast.board_changed(result))
     return bool(added)
 
 

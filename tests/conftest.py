@@ -16,6 +16,17 @@ def fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def solver_off(settings) -> None:
+    """No solver work unless a test asks for it: daily deals open uncertified (candidate 0,
+    unrated) and practice deals are not rated, so the suite stays fast. Tests of the
+    solver's wiring turn these on with small budgets."""
+    settings.FT_DAILY_CERTIFY_SECONDS = 0
+    settings.FT_DAILY_CERTIFY_NODES = 0
+    settings.FT_RATE_SECONDS = 0
+    settings.FT_RATE_PRACTICE_ON_START = False
+
+
 @pytest.fixture
 def user(db: None) -> User:
     """An ordinary registered player."""

@@ -8,6 +8,7 @@ everything before it changes anything, so a refused move leaves no trace.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .cards import KING, describe_card, format_card
@@ -251,21 +252,32 @@ def _redeal_refusal(game: Game) -> str:
 def legal(game: Game) -> list[Move]:
     """Every distinct legal move, in a fixed order (draw or redeal first, then
     each source from the waste to the last column, then take-backs)."""
-    result: list[Move] = []
+    return list(iter_legal(game))
+
+
+def any_legal(game: Game) -> bool:
+    """Whether any move is legal: stops at the first one found."""
+    if game._stock or (game._redeals_left and game._piles[WASTE]):
+        return True
+    return next(iter_legal(game), None) is not None
+
+
+def iter_legal(game: Game) -> Iterator[Move]:
+    """The legal moves one at a time, in :func:`legal`'s order."""
     piles, found, fsuit, table = game._piles, game._found, game._fsuit, game._table
     kings_only = game.rules.space == "kings"
     columns = range(1, len(piles))
     if game._stock:
-        result.append(DRAW_MOVE)
+        yield DRAW_MOVE
     elif game._redeals_left and piles[WASTE]:
-        result.append(REDEAL_MOVE)
+        yield REDEAL_MOVE
     for src, pile in enumerate(piles):
         if not pile:
             continue
         card = pile[-1]
         for k, rank in enumerate(found):
             if card == ((rank + 1) << 2) | fsuit[k]:
-                result.append(Move(TO_FOUNDATION, src, k, 1))
+                yield Move(TO_FOUNDATION, src, k, 1)
         longest = _movable_run(game, src)
         for count in range(1, longest + 1):
             card = pile[-count]
@@ -276,9 +288,9 @@ def legal(game: Game) -> list[Move]:
                 target = piles[dst]
                 if target:
                     if table[(target[-1] << 6) | card]:
-                        result.append(Move(TO_COLUMN, src, dst, count))
+                        yield Move(TO_COLUMN, src, dst, count)
                 elif not whole and not (kings_only and card >> 2 != KING):
-                    result.append(Move(TO_COLUMN, src, dst, count))
+                    yield Move(TO_COLUMN, src, dst, count)
     if game.rules.takeback:
         for k, rank in enumerate(found):
             if not rank:
@@ -288,17 +300,9 @@ def legal(game: Game) -> list[Move]:
                 target = piles[dst]
                 if target:
                     if table[(target[-1] << 6) | card]:
-                        result.append(Move(FROM_FOUNDATION, k, dst, 1))
+                        yield Move(FROM_FOUNDATION, k, dst, 1)
                 elif not (kings_only and rank != KING):
-                    result.append(Move(FROM_FOUNDATION, k, dst, 1))
-    return result
-
-
-def any_legal(game: Game) -> bool:
-    """Whether any move is legal (cheaper than listing them when the stock has cards)."""
-    if game._stock or (game._redeals_left and game._piles[WASTE]):
-        return True
-    return bool(legal(game))
+                    yield Move(FROM_FOUNDATION, k, dst, 1)
 
 
 def _movable_run(game: Game, src: int) -> int:

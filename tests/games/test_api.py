@@ -443,6 +443,7 @@ def test_the_openapi_schema_lists_every_operation_with_summaries_and_error_shape
         f"{API}/games",
         f"{API}/games/{{game_id}}",
         f"{API}/games/{{game_id}}/actions",
+        f"{API}/games/{{game_id}}/hint",
         f"{API}/games/{{game_id}}/resign",
         f"{API}/tokens",
         f"{API}/tokens/{{token_id}}",

@@ -12,6 +12,7 @@ import { GameSocket } from "./socket.js";
 const MAX_QUEUED = 3; // taps beyond this while the server is busy are dropped, not stacked up
 const REMINDER_MS = 4000;
 const FOUR_COLOUR_KEY = "ft-four-colour";
+const HINT_SHOWN_MS = 2500; // how long a hint's source and target stay marked
 
 const root = document.querySelector("[data-board]");
 if (root) start(root);
@@ -37,6 +38,8 @@ function start(root) {
   const timeEl = root.querySelector('[data-stat="time"] time');
   const resultDialog = root.querySelector('[data-testid="result"]');
   const confirmDialog = root.querySelector('[data-testid="confirm-resign"]');
+  const deadEnd = root.querySelector('[data-testid="dead-end"]');
+  const hintButton = root.querySelector('[data-action="hint"]');
 
   // Drawing and the timer ----------------------------------------------------
 
@@ -94,6 +97,7 @@ function start(root) {
     game = normalise({ ...next, role });
     view.render(game, { selection: input?.selection });
     tick();
+    showDeadEnd();
     if (!finishedBefore && game.status !== "active") showResult();
   }
 
@@ -131,6 +135,8 @@ function start(root) {
       moves: msg.moves,
       status: msg.status,
       legal_moves: changes.legal_moves ?? before.legal_moves,
+      // Proved by the server's solver only (never guessed here); false when undecided.
+      dead_end: changes.dead_end ?? false,
       // The timer starts at the first action and stops at the last, in server time.
       first_action_at: before.first_action_at ?? new Date(serverNow()).toISOString(),
       finished_at: before.finished_at ?? (msg.status !== "active" ? new Date(serverNow()).toISOString() : null),
@@ -138,6 +144,8 @@ function start(root) {
     game = normalise(next);
     view.render(game);
     tick();
+    clearHint();
+    showDeadEnd();
     announce(describeAction(msg.action, before, game));
     if (before.status === "active" && game.status !== "active") showResult();
   }
@@ -188,6 +196,9 @@ function start(root) {
       switch (msg.type) {
         case "hello":
           syncAsked = false;
+          // A hint asked on the previous connection will not be answered: ask again.
+          hintPending = null;
+          updateHintButton();
           if (msg.game && msg.game.version !== game.version) replaceState(msg.game);
           // As the protocol's example: tell the server which version we hold.
           socket.send({ type: "sync", version: game.version });
@@ -216,7 +227,16 @@ function start(root) {
         case "action":
           applyAction(msg);
           break;
+        case "hint":
+          hintAnswered(msg);
+          break;
         case "refused": {
+          if (hintPending && msg.id === hintPending) {
+            hintPending = null;
+            updateHintButton();
+            if (msg.reason) remind(msg.reason);
+            break;
+          }
           const item = answered(msg);
           item?.callbacks.onRefused?.();
           if (msg.code === "stale_version") {
@@ -267,6 +287,92 @@ function start(root) {
       if (confirmDialog.returnValue === "resign") enqueue({ type: "resign" });
     });
   }
+  // Hints (practice only): the server's solver picks a legal move; the board marks its
+  // source and target for a moment and plays nothing.
+
+  let hintPending = null;
+  let hintTimer = null;
+  let hintMarked = [];
+
+  function updateHintButton() {
+    if (hintButton) hintButton.disabled = game.status !== "active" || Boolean(hintPending);
+  }
+
+  function askHint() {
+    if (role !== "player" || game.mode !== "practice" || game.status !== "active" || hintPending) return;
+    const id = `hint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    if (!socket.send({ type: "hint", id })) return;
+    hintPending = id;
+    updateHintButton();
+  }
+
+  /** The piles a move names: "t3-f1" -> t3, f1; "w-t10x2" -> w, t10; "s" and "r" -> stock. */
+  function movePiles(move) {
+    if (move === "s" || move === "r") return ["stock"];
+    const [source, rest = ""] = move.split("-");
+    return [source, rest.split("x")[0]].filter(Boolean);
+  }
+
+  function clearHint() {
+    clearTimeout(hintTimer);
+    for (const el of hintMarked) {
+      el.style.outline = "";
+      el.style.outlineOffset = "";
+      el.removeAttribute("data-hint");
+    }
+    hintMarked = [];
+  }
+
+  function hintAnswered(msg) {
+    if (msg.id !== hintPending) return;
+    hintPending = null;
+    updateHintButton();
+    game = { ...game, hints: msg.hints };
+    clearHint();
+    if (!msg.move) {
+      remind(t("No hint: there is no move to make."));
+      return;
+    }
+    const [source, target] = movePiles(msg.move);
+    for (const [name, end] of [[source, "source"], [target, "target"]]) {
+      const el = name ? view.pile(name) : null;
+      if (!el) continue;
+      el.style.outline = end === "source" ? "3px dashed #e0a800" : "3px solid #e0a800";
+      el.style.outlineOffset = "2px";
+      el.setAttribute("data-hint", end);
+      hintMarked.push(el);
+    }
+    const words = source && target && source !== "stock"
+      ? t("Hint: from %(src)s to %(dst)s.", { src: pileTitle(source, game), dst: pileTitle(target, game) })
+      : msg.move === "r" ? t("Hint: turn the waste over.") : t("Hint: draw a card.");
+    remind(words);
+    announce(words);
+    hintTimer = setTimeout(clearHint, HINT_SHOWN_MS);
+  }
+
+  // The dead-end notice: shown once the server proved no win is left; offers to resign.
+  function showDeadEnd() {
+    if (!deadEnd) return;
+    const shown = Boolean(game.dead_end) && game.status === "active";
+    const wasHidden = deadEnd.hidden;
+    deadEnd.hidden = !shown;
+    if (shown && wasHidden) announce(t("No win is possible any more from here."));
+    updateHintButton();
+  }
+
+  if (role === "player") {
+    hintButton?.addEventListener("click", askHint);
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "h" && !e.ctrlKey && !e.metaKey && !e.altKey && !e.target.closest?.("input, textarea")) askHint();
+    });
+    deadEnd?.querySelector('[data-action="end-game"]')?.addEventListener("click", () => {
+      if (confirmDialog?.showModal) confirmDialog.showModal();
+      else enqueue({ type: "resign" });
+    });
+  }
+  showDeadEnd();
+  updateHintButton();
+
   root.querySelector('[data-action="describe"]')?.addEventListener("click", () => announce(describeBoard(game)));
 
   const fourColour = root.querySelector('[data-action="four-colour"]');
@@ -295,6 +401,8 @@ function start(root) {
     resultDialog.querySelector('[data-result="score"]').textContent = String(game.score);
     resultDialog.querySelector('[data-result="moves"]').textContent = String(game.moves);
     resultDialog.querySelector('[data-result="time"]').textContent = clock(tick());
+    const hintsEl = resultDialog.querySelector('[data-result="hints"]');
+    if (hintsEl) hintsEl.textContent = String(game.hints ?? 0);
     resultDialog.dataset.status = game.status;
     if (config.share_url && mine && !shareLoaded) loadShare();
     if (!resultDialog.open) resultDialog.showModal?.();

@@ -1,0 +1,402 @@
+"""The solver wired into the platform: certified daily deals, hints, the dead-end notice,
+difficulty ratings and the batches. Budgets stay tiny: the "indian" variant is won by the
+solver in a few thousand nodes, and the endgames are built by hand."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, timedelta
+from io import StringIO
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from ftsite.asgi import application
+from games import selectors, services, tasks
+from games.daily import daily_seed, utc_today
+from games.engine import Game as Engine
+from games.errors import Forbidden, GameOver
+from games.models import Deal, Game, User
+from games.solver import SolveResult, solve
+
+pytestmark = pytest.mark.django_db
+
+FAST = "indian"  # a variant the solver wins in well under a second
+NODES = 1_000  # small enough that some indian candidates are "unknown", others won
+PRACTICE_CODE = "FT1-N-0000007"
+
+# A hand-built endgame (stock empty, no redeal): both club foundations need an 8 that lies
+# under a king of spades, the spade foundations need a queen under a king of clubs, and the
+# same cycle holds hearts and diamonds. Two 9s of clubs wait in the waste; moving them about
+# never frees a column, so no win is possible, though moves remain.
+DEAD_TOPS = ["JS", "JH", "JD", "7C", "JS", "JH", "JD", "7C"]
+DEAD_COLUMNS = [
+    ["8C", "KS"],
+    ["8C", "KS"],
+    ["QS", "KC"],
+    ["QS", "KC"],
+    ["QC", "JC", "TC"],
+    ["QC", "JC", "TC"],
+    ["QH", "KD"],
+    ["QH", "KD"],
+    ["QD", "KH"],
+    ["QD", "KH"],
+]
+# Winnable: the last two clubs, the king in column 1 and the queen in column 2.
+LIVE_TOPS = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "JC"]
+LIVE_COLUMNS = [["KC"], ["QC"]] + [[]] * 8
+
+
+@pytest.fixture
+def certify(settings) -> None:
+    settings.FT_DAILY_CERTIFY_SECONDS = 5
+    settings.FT_DAILY_CERTIFY_NODES = NODES
+    settings.FT_DAILY_MAX_CANDIDATES = 20
+
+
+def verdicts(day: date, count: int) -> list[str]:
+    """What the solver says of the day's first ``count`` indian candidates (same budget)."""
+    found = []
+    for candidate in range(count):
+        seed = daily_seed(settings.FT_DAILY_SECRET, day, FAST, candidate)
+        engine = Engine.from_seed(seed, FAST, undo_limit=0)
+        found.append(solve(engine, max_seconds=5, max_nodes=NODES).verdict)
+    return found
+
+
+def game_of(user: User, engine: Engine, mode: str = Game.Mode.PRACTICE) -> Game:
+    deal = services.deal_for_code(code=PRACTICE_CODE)
+    return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
+
+
+# Certified daily deals ---------------------------------------------------------------------
+
+
+def test_certification_skips_candidates_the_solver_does_not_win(certify) -> None:
+    # Find a day whose candidate 0 is not won within the budget but a later one is.
+    for offset in range(30):
+        day = date(2026, 12, 1) + timedelta(days=offset)
+        found = verdicts(day, 6)
+        if found[0] != "win" and "win" in found:
+            break
+    else:
+        pytest.skip("no day with a losing candidate 0 and a winning later one")
+    deal = services.deal_open_daily(day=day, variant=FAST)
+    expected = found.index("win")
+    assert deal.candidate == expected > 0
+    assert deal.seed == daily_seed(settings.FT_DAILY_SECRET, day, FAST, expected)
+    assert deal.solver_verdict == "win" and 0 < deal.solver_nodes <= NODES
+    assert deal.solver_seconds is not None and 1 <= deal.difficulty <= 5
+    # The stored line is the engine's win.
+    engine = Engine.from_seed(deal.seed, FAST, undo_limit=0)
+    engine.replay(deal.solution.split())
+    assert engine.is_won()
+    assert services.deal_open_daily(day=day, variant=FAST).pk == deal.pk  # idempotent
+
+
+def test_certification_takes_the_first_candidate_the_solver_wins() -> None:
+    calls: list[int] = []
+
+    def fake(engine: Engine, *, max_seconds: float, max_nodes: int | None) -> SolveResult:
+        calls.append(len(calls))
+        if len(calls) < 3:
+            return SolveResult("lost" if len(calls) == 1 else "unknown", [], 10, 0.1)
+        return SolveResult("win", ["s"], 1234, 0.2)
+
+    cert = services.certify_daily_seed(
+        day=date(2026, 12, 1), variant="forty-thieves", seconds=1, solver=fake
+    )
+    assert cert.candidate == 2 and calls == [0, 1, 2]
+    assert cert.line == ("s",) and cert.nodes == 1234
+    assert cert.seed == daily_seed(settings.FT_DAILY_SECRET, date(2026, 12, 1), "forty-thieves", 2)
+
+
+def test_no_winning_candidate_leaves_the_day_unopened_and_the_task_logs_it(
+    settings, caplog
+) -> None:
+    settings.FT_DAILY_CERTIFY_SECONDS = 5
+    settings.FT_DAILY_CERTIFY_NODES = 1  # nothing is won in one node
+    settings.FT_DAILY_MAX_CANDIDATES = 2
+    with pytest.raises(services.DealNotCertified, match="no candidate"):
+        services.deal_open_daily(day=date(2026, 12, 1), variant=FAST)
+    assert not Deal.objects.exists()
+    assert tasks.open_upcoming_deals() == []
+    assert "could not open the deal" in caplog.text
+    assert not Deal.objects.exists()
+
+
+def test_without_certification_candidate_zero_is_the_deal_unrated() -> None:
+    deal = services.deal_open_daily(day=date(2026, 12, 1))
+    assert deal.candidate == 0 and deal.difficulty is None and deal.solution == ""
+    assert deal.seed == daily_seed(settings.FT_DAILY_SECRET, date(2026, 12, 1), "forty-thieves")
+
+
+def test_the_home_page_no_longer_opens_the_deal(client: Client) -> None:
+    html = client.get(reverse("home")).content.decode()
+    assert "opens shortly" in html
+    assert not Deal.objects.exists()
+
+
+# Hints --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def quick_hints(settings) -> None:
+    settings.FT_HINT_SECONDS = 0.2
+
+
+def test_a_hint_is_a_legal_move_and_is_counted(user: User, quick_hints) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    legal = Engine.load(game.state).legal_moves()
+    first = services.game_hint(user=user, game_id=game.pk)
+    assert first.move in legal and first.hints == 1 and first.version == 0
+    services.game_play(user=user, game_id=game.pk, move=first.move)
+    game.refresh_from_db()
+    second = services.game_hint(user=user, game_id=game.pk)
+    assert second.move in Engine.load(game.state).legal_moves() and second.hints == 2
+    assert Game.objects.get(pk=game.pk).hints == 2
+
+
+def test_a_hint_in_a_winnable_endgame_is_the_next_move_of_a_win(user: User, quick_hints) -> None:
+    game = game_of(user, Engine.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
+    hinted = services.game_hint(user=user, game_id=game.pk)
+    services.game_play(user=user, game_id=game.pk, move=hinted.move)
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        hinted = services.game_hint(user=user, game_id=game.pk)
+        services.game_play(user=user, game_id=game.pk, move=hinted.move)
+        game.refresh_from_db()
+    assert game.status == Game.Status.WON and game.hints >= 2
+
+
+def test_hints_are_refused_in_ranked_finished_and_other_players_games(
+    user: User, bob: User, quick_hints
+) -> None:
+    ranked = services.game_start_daily(user=user)
+    with pytest.raises(Forbidden, match="ranked games have no hints"):
+        services.game_hint(user=user, game_id=ranked.pk)
+    practice = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    with pytest.raises(Forbidden):
+        services.game_hint(user=bob, game_id=practice.pk)
+    services.game_resign(user=user, game_id=practice.pk)
+    with pytest.raises(GameOver):
+        services.game_hint(user=user, game_id=practice.pk)
+    assert Game.objects.get(pk=practice.pk).hints == 0
+    assert Game.objects.get(pk=ranked.pk).hints == 0
+
+
+def test_the_api_gives_hints(user: User, quick_hints) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    ranked = services.game_start_daily(user=user)
+    client = Client(enforce_csrf_checks=False)
+    client.force_login(user)
+    answer = client.post(f"/api/v1/games/{game.pk}/hint")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["type"] == "hint" and body["hints"] == 1
+    assert body["move"] in Engine.load(game.state).legal_moves()
+    refused = client.post(f"/api/v1/games/{ranked.pk}/hint")
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    state = client.get(f"/api/v1/games/{game.pk}").json()
+    assert state["hints"] == 1 and state["dead_end"] is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_socket_gives_hints_to_the_player_only(user: User, bob: User, settings) -> None:
+    settings.FT_HINT_SECONDS = 0.2
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    legal = Engine.load(game.state).legal_moves()
+
+    async def talk() -> tuple[dict[str, Any], dict[str, Any]]:
+        async def socket(who: User) -> WebsocketCommunicator:
+            client = Client()
+            await database_sync_to_async(client.force_login)(who)
+            name = settings.SESSION_COOKIE_NAME
+            cookie = f"{name}={client.cookies[name].value}"
+            ws = WebsocketCommunicator(
+                application,
+                f"/ws/games/{game.pk}/",
+                headers=[
+                    (b"origin", b"http://127.0.0.1"),
+                    (b"host", b"127.0.0.1"),
+                    (b"cookie", cookie.encode()),
+                ],
+            )
+            assert (await ws.connect())[0]
+            assert json.loads(await ws.receive_from())["type"] == "hello"
+            return ws
+
+        mine, theirs = await socket(user), await socket(bob)
+        await mine.send_to(text_data=json.dumps({"type": "hint", "id": "h1"}))
+        hinted = json.loads(await mine.receive_from(timeout=10))
+        await theirs.send_to(text_data=json.dumps({"type": "hint", "id": "h2"}))
+        refused = json.loads(await theirs.receive_from(timeout=10))
+        assert await mine.receive_nothing(timeout=0.05)  # nothing broadcast
+        await mine.disconnect()
+        await theirs.disconnect()
+        return hinted, refused
+
+    hinted, refused = async_to_sync(talk)()
+    assert hinted["type"] == "hint" and hinted["id"] == "h1" and hinted["hints"] == 1
+    assert hinted["move"] in legal and hinted["version"] == 0
+    assert refused["type"] == "refused" and refused["code"] == "forbidden"
+
+
+# The dead-end notice --------------------------------------------------------------------------
+
+
+def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None:
+    engine = Engine.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
+    game = game_of(user, engine)
+    result = services.game_play(user=user, game_id=game.pk, move="w-t5")
+    assert result.status == "active" and result.changes["dead_end"] is True
+    state = selectors.game_state(user=user, game_id=game.pk)
+    assert state["dead_end"] is True and state["legal_moves"]
+    # The player may end it; a finished game has no dead-end notice.
+    services.game_resign(user=user, game_id=game.pk)
+    assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
+
+
+def test_the_dead_end_flag_never_shows_while_a_win_is_possible(user: User) -> None:
+    game = game_of(user, Engine.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
+    result = services.game_play(user=user, game_id=game.pk, move="t2-t1")
+    assert result.changes["dead_end"] is False
+    assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
+    # Nor before the stock is spent (not an endgame: never decided there).
+    fresh = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    assert services.game_play(user=user, game_id=fresh.pk, move="s").changes["dead_end"] is False
+
+
+def test_an_undecided_dead_end_says_nothing(user: User, settings) -> None:
+    settings.FT_DEAD_END_NODES = 1
+    engine = Engine.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
+    game = game_of(user, engine)
+    assert services.game_play(user=user, game_id=game.pk, move="w-t5").changes["dead_end"] is False
+
+
+def test_the_game_page_carries_the_dead_end_banner_and_the_hint_button(
+    client: Client, user: User
+) -> None:
+    engine = Engine.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
+    game = game_of(user, engine)
+    client.force_login(user)
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    banner = re.search(r'<div class="ft-dead-end" data-testid="dead-end"[^>]*>', html)
+    assert banner and "hidden" in banner.group(0)
+    assert 'data-action="hint"' in html
+    services.game_play(user=user, game_id=game.pk, move="w-t5")
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    banner = re.search(r'<div class="ft-dead-end" data-testid="dead-end"[^>]*>', html)
+    assert banner and "hidden" not in banner.group(0)
+    assert "No win is possible any more from here." in html
+    ranked = services.game_start_daily(user=user)
+    assert (
+        'data-action="hint"' not in client.get(reverse("game", args=[ranked.pk])).content.decode()
+    )
+
+
+# Difficulty -----------------------------------------------------------------------------------
+
+
+def test_difficulty_buckets() -> None:
+    assert [services.difficulty_for("win", n) for n in (1, 1_000, 1_001, 20_000, 10**6)] == [
+        1,
+        1,
+        2,
+        3,
+        5,
+    ]
+    assert services.difficulty_for("unknown", 5) == 0 == services.difficulty_for("lost", 5)
+
+
+def test_a_practice_game_of_an_unrated_deal_enqueues_its_rating(
+    user: User, settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.FT_RATE_SECONDS = 5
+    settings.FT_RATE_PRACTICE_ON_START = True
+    code = "FT1-I-0000003"
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_start_practice(user=user, code=code)
+    deal = Deal.objects.get(pk=game.deal_id)
+    assert deal.solver_verdict in {"win", "unknown", "lost"} and deal.difficulty is not None
+    if deal.solver_verdict == "win":
+        assert 1 <= deal.difficulty <= 5
+    # Rated once: a second game enqueues nothing.
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.game_start_practice(user=user, code=code)
+    assert callbacks == []
+
+
+def test_difficulty_is_shown_on_the_practice_game_and_home_pages(
+    client: Client, user: User
+) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    Deal.objects.filter(pk=game.deal_id).update(difficulty=3, solver_verdict="win")
+    today = services.deal_open_daily(day=utc_today(timezone.now()))
+    Deal.objects.filter(pk=today.pk).update(difficulty=0, solver_verdict="unknown")
+    client.force_login(user)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "★★★☆☆" in page
+    practice = client.get(reverse("practice") + f"?code={PRACTICE_CODE}").content.decode()
+    assert "★★★☆☆" in practice
+    home = client.get(reverse("home")).content.decode()
+    assert "unsolved" in home
+    Deal.objects.filter(pk=today.pk).update(difficulty=5, solver_verdict="win")
+    assert "★★★★★" in client.get(reverse("home")).content.decode()
+    assert "★★★★★" in client.get(reverse("leaderboards:daily_today")).content.decode()
+    assert client.get(f"/api/v1/games/{game.pk}").json()["deal"]["difficulty"] == 3
+
+
+# Batches ----------------------------------------------------------------------------------------
+
+
+def test_certify_upcoming_reports_progress(monkeypatch) -> None:
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        tasks.certify_upcoming, "update_state", lambda **kw: seen.append(kw), raising=False
+    )
+    result = tasks.certify_upcoming.apply(kwargs={"days": 3}).get()
+    assert [item["candidate"] for item in result["opened"]] == [0, 0, 0]
+    assert Deal.objects.filter(kind=Deal.Kind.DAILY).count() == 3
+    assert [s["meta"] for s in seen] == [{"done": i, "total": 3} for i in range(4)]
+    assert {s["state"] for s in seen} == {"PROGRESS"}
+
+
+def test_rate_practice_deals_reports_progress(monkeypatch, user: User) -> None:
+    for code in ("FT1-I-0000003", "FT1-I-0000004"):
+        services.deal_for_code(code=code)
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        tasks.rate_practice_deals, "update_state", lambda **kw: seen.append(kw), raising=False
+    )
+    result = tasks.rate_practice_deals.apply(kwargs={"seconds": 2}).get()
+    assert len(result["rated"]) == 2
+    assert not Deal.objects.filter(kind=Deal.Kind.PRACTICE, difficulty__isnull=True).exists()
+    assert [s["meta"]["done"] for s in seen] == [0, 1, 2]
+
+
+def test_the_solve_deals_command_shows_a_progress_bar() -> None:
+    services.deal_for_code(code="FT1-I-0000003")
+    out = StringIO()
+    call_command("solve_deals", "--days", "2", stdout=out)  # certification is off here
+    call_command("solve_deals", "--rate-practice", "--seconds", "2", stdout=out)
+    text = out.getvalue()
+    assert "\r[-----" in text and "\r[#####-----] 1/2" in text and "\r[##########] 2/2" in text
+    assert "\r[##########] 1/1" in text and "rated 1 practice deals" in text
+    assert Deal.objects.filter(kind=Deal.Kind.DAILY).count() == 2
+
+
+def test_the_solve_deals_command_needs_something_to_do() -> None:
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="nothing to do"):
+        call_command("solve_deals", stdout=StringIO())
