@@ -49,7 +49,7 @@ from games.api_schemas import (
 )
 from games.errors import NotAuthenticated, ServiceError
 from games.models import User
-from games.services import ActResult
+from games.payloads import accepted_message
 
 # Authentication ---------------------------------------------------------------------------
 
@@ -223,21 +223,6 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return _error(request, 404, "not_found", str(exc) or "not found")
 
 
-def _accepted(result: ActResult, client_id: str) -> dict[str, Any]:
-    """The websocket's ``accepted`` message for ``result``."""
-    return {
-        "type": "accepted",
-        "id": client_id or None,
-        "version": result.version,
-        "action": result.action,
-        "changes": result.changes,
-        "score": result.score,
-        "moves": result.moves,
-        "status": result.status,
-        "duplicate": result.duplicate,
-    }
-
-
 # Daily ------------------------------------------------------------------------------------
 
 
@@ -347,7 +332,7 @@ def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> dict[str
         result = services.game_undo(user=user, game_id=game_id, **ids)
     else:
         result = services.game_resign(user=user, game_id=game_id, **ids)
-    return _accepted(result, payload.id)
+    return accepted_message(result, payload.id)
 
 
 @api.post(
@@ -367,7 +352,7 @@ def game_resign(
     result = services.game_resign(
         user=_user(request), game_id=game_id, client_id=payload.id, version=payload.version
     )
-    return _accepted(result, payload.id)
+    return accepted_message(result, payload.id)
 
 
 @api.post(

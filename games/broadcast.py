@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from games.payloads import action_message
 
 if TYPE_CHECKING:
     from games.services import ActResult
@@ -14,19 +16,6 @@ if TYPE_CHECKING:
 def game_group(game_id: str) -> str:
     """The channel-layer group of everyone connected to a game."""
     return f"game-{game_id}"
-
-
-def action_message(result: ActResult) -> dict[str, Any]:
-    """The watchers' copy of an accepted action (no client message id)."""
-    return {
-        "type": "action",
-        "version": result.version,
-        "action": result.action,
-        "changes": result.changes,
-        "score": result.score,
-        "moves": result.moves,
-        "status": result.status,
-    }
 
 
 def game_action(result: ActResult) -> None:

@@ -23,6 +23,7 @@ from games.access import access_game
 from games.broadcast import game_group
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
+from games.payloads import accepted_message
 
 logger = logging.getLogger(__name__)
 
@@ -269,19 +270,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             return
         result = await database_sync_to_async(_act)(self.user, self.game_id, message)
-        await self.send_message(
-            {
-                "type": "accepted",
-                "id": message.id,
-                "version": result.version,
-                "action": result.action,
-                "changes": result.changes,
-                "score": result.score,
-                "moves": result.moves,
-                "status": result.status,
-                "duplicate": result.duplicate,
-            }
-        )
+        await self.send_message(accepted_message(result, message.id))
 
     def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
         code = err.code

@@ -6,10 +6,13 @@ leaves the server; every payload here starts from ``Game.view()``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.engine import Game as Engine
 from games.models import Game
+
+if TYPE_CHECKING:
+    from games.services import ActResult
 
 
 def game_payload(game: Game, engine: Engine | None = None) -> dict[str, Any]:
@@ -79,6 +82,29 @@ def board_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
         else:
             changes[key] = value
     return changes
+
+
+def action_message(result: ActResult) -> dict[str, Any]:
+    """An accepted action as everyone connected to the game sees it (no client id)."""
+    return {
+        "type": "action",
+        "version": result.version,
+        "action": result.action,
+        "changes": result.changes,
+        "score": result.score,
+        "moves": result.moves,
+        "status": result.status,
+    }
+
+
+def accepted_message(result: ActResult, client_id: str | None) -> dict[str, Any]:
+    """The sender's acknowledgement, the same on the socket and in the API."""
+    return {
+        **action_message(result),
+        "type": "accepted",
+        "id": client_id or None,
+        "duplicate": result.duplicate,
+    }
 
 
 def _iso(moment: Any) -> str | None:

@@ -24,7 +24,10 @@ from games.engine import Game
 from games.engine import moves as _moves
 from games.engine.notation import format_move
 
+from .beam import Beam
 from .heuristics import Knowledge, evaluate
+from .key import make_key_function
+from .movegen import make_generator
 from .search import Search
 
 __all__ = ["SolveResult", "hint", "is_dead", "solve"]
@@ -55,7 +58,16 @@ def _private_copy(game: Game) -> Game:
 
 
 #: Nodes of the first restart; restart ``i`` gets ``luby(i)`` times this.
-RESTART_NODES = 5000
+RESTART_NODES = 2000
+#: The beam phase runs from this share of the time budget ...
+BEAM_FROM = 0.25
+#: ... to at most this share (the restarts resume after it).
+BEAM_UNTIL = 0.65
+#: Positions kept per draw layer, and positions listed from each between draws.
+BEAM_WIDTH = 200
+BEAM_CLOSURE = 60
+#: Nodes of the exact search from each position the beam ends with (stock empty).
+BEAM_ENDGAME_NODES = 3000
 
 
 def luby(i: int) -> int:
@@ -93,7 +105,18 @@ def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None
     endgame = not game._stock and not (game._redeals_left and game._piles[0])
     run = 0
     verdict, line = "unknown", []
+    beam_at = None
+    if not endgame and max_nodes is None and not game.rules.redeals:
+        beam_at = start + BEAM_FROM * max_seconds
     while True:
+        if beam_at is not None and time.perf_counter() >= beam_at:
+            beam_at = None
+            moves = _beam(game, start + BEAM_UNTIL * max_seconds)
+            if moves is not None:
+                verdict, line = "win", [format_move(m) for m in moves]
+                if not _replays_to_win(game, line):  # the engine is the judge
+                    raise AssertionError("solver line does not replay to a win")
+                break
         remaining = None if max_nodes is None else max_nodes - nodes
         if remaining is not None and remaining <= 0:
             break
@@ -120,6 +143,32 @@ def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None
             break
         run += 1
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
+
+
+def _beam(game: Game, deadline: float):
+    """The beam phase (see :mod:`.beam`): a winning move list or ``None``."""
+    work = _private_copy(game)
+    beam = Beam(
+        work,
+        know=Knowledge(work),
+        legal=make_generator(work),
+        key=make_key_function(work),
+        deadline=deadline,
+        width=BEAM_WIDTH,
+        closure=BEAM_CLOSURE,
+    )
+    moves = beam.run()
+    if moves is not None:
+        return moves
+    for snap, tail in beam.endgames():
+        if time.perf_counter() >= deadline:
+            break
+        beam.restore(snap)
+        search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES)
+        verdict, rest = search.run()
+        if verdict == "win":
+            return beam.line(tail) + rest
+    return None
 
 
 def _replays_to_win(game: Game, line: list[str]) -> bool:

@@ -32,6 +32,7 @@ from games.engine import moves as _moves
 
 from .heuristics import Knowledge
 from .key import make_key_function
+from .movegen import make_generator
 
 if TYPE_CHECKING:
     from games.engine import Game
@@ -56,6 +57,7 @@ class Search:
         self.nodes = 0
         self.know = Knowledge(game)
         self.key = make_key_function(game)
+        self.legal = make_generator(game)
         self.seen: set[int] = set()
 
     def run(self) -> tuple[str, list[Move]]:
@@ -63,7 +65,7 @@ class Search:
         game = self.game
         if game.is_won():
             return "win", []
-        apply, revert, legal = _moves.apply, _moves.revert, _moves.legal
+        apply, revert, legal = _moves.apply, _moves.revert, self.legal
         ordered = self.know.ordered
         key = self.key
         noise = self.noise

@@ -1,0 +1,182 @@
+"""A beam search over draw layers: the first, incomplete phase of :func:`solve`.
+
+The stock is turned once, one card at a time (or the variant's draw count),
+so every line of play falls into *layers*: the positions reached with the
+same number of cards drawn. From each position kept in a layer the search
+lists the positions reachable without drawing (a small depth-first search
+over the engine's moves, ``closure`` positions at most, safe foundation moves
+and redundant moves handled by :class:`~.heuristics.Knowledge` as in the
+main search), scores every one with :func:`score`, keeps the ``width`` best
+of the whole layer and draws from each of them to make the next layer. Once
+the stock is empty the best positions are handed to the exact search.
+
+This phase only ever answers "win" (with a line the engine replays) or
+nothing: it drops positions by score, so it proves nothing, and "lost" is
+left to the exhaustive search. What it adds is breadth where depth-first
+search is weakest: a depth-first run commits to its first draw order and
+pays for it fifty moves later; the beam compares whole layers of
+alternatives by how many cards are home and how deeply the cards needed next
+are buried.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from typing import TYPE_CHECKING
+
+from games.engine.notation import DRAW, DRAW_MOVE
+
+if TYPE_CHECKING:
+    from games.engine import Game
+
+
+#: Weights of :func:`score` (tuned on classic seeds).
+W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = 20.0, 12.0, 0.25, 3.0, 0.0
+
+
+def score(game: Game) -> float:
+    """Higher is better: cards home, empty columns, and the cards each
+    foundation needs next close to the top of their pile (column or waste)."""
+    piles, found, fsuit = game._piles, game._found, game._fsuit
+    total = W_HOME * game._home - W_WASTE * len(piles[0])
+    depth_of: dict[int, int] = {}
+    for i, pile in enumerate(piles):
+        n = len(pile)
+        if not n:
+            if i:
+                total += W_EMPTY
+            continue
+        lowest = 99
+        for d in range(n):
+            card = pile[n - 1 - d]
+            if depth_of.get(card, 99) > d:
+                depth_of[card] = d
+            r = card >> 2
+            if r < lowest:
+                lowest = r
+                if d:
+                    total -= d * (14 - r) * W_BURY
+    for k, rank in enumerate(found):
+        if rank < 13:
+            d = depth_of.get(((rank + 1) << 2) | fsuit[k])
+            if d is not None:
+                total -= W_NEXT * d
+    return total
+
+
+def _snapshot(game: Game) -> tuple:
+    return (
+        tuple(map(tuple, game._piles)),
+        tuple(game._found),
+        tuple(game._down),
+        len(game._stock),
+        game._home,
+        game._score,
+    )
+
+
+class Beam:
+    """One beam search over ``game`` (mutated and left in some position)."""
+
+    def __init__(self, game: Game, *, know, legal, key, deadline: float, width: int, closure: int):
+        self.game = game
+        self.know = know
+        self.legal = legal
+        self.key = key
+        self.deadline = deadline
+        self.width = width
+        self.closure = closure
+        self.stock0 = list(game._stock)
+        self.nodes = 0
+
+    def restore(self, snap: tuple) -> None:
+        g = self.game
+        piles, found, down, stock, home, points = snap
+        g._piles = [list(p) for p in piles]
+        g._found = list(found)
+        g._down = list(down)
+        g._stock = self.stock0[:stock]
+        g._home = home
+        g._score = points
+
+    def run(self):
+        """The winning move list, or ``None`` (nothing proven)."""
+        from games.engine import moves as _moves
+
+        game = self.game
+        deck = game.rules.deck_size
+        apply, revert = _moves.apply, _moves.revert
+        ordered, legal, key = self.know.ordered, self.legal, self.key
+        clock = time.perf_counter
+        layer = [(_snapshot(game), None)]
+        while layer:
+            pool: dict[int, tuple] = {}
+            for snap, line in layer:
+                if clock() > self.deadline:
+                    return None
+                self.restore(snap)
+                # depth-first over the moves other than drawing, recording each position
+                budget = self.closure
+                path: list = []
+                lines = [line]
+                frames = [[ordered(game, legal(game), None), 0]]
+                k = key(game)
+                if k not in pool:
+                    pool[k] = (score(game), k, _snapshot(game), line)
+                while frames and budget > 0:
+                    frame = frames[-1]
+                    children, i = frame
+                    if i >= len(children):
+                        frames.pop()
+                        lines.pop()
+                        if path:
+                            revert(game, path.pop())
+                        continue
+                    frame[1] = i + 1
+                    move = children[i]
+                    if move[0] == DRAW:
+                        continue
+                    record = apply(game, move)
+                    budget -= 1
+                    self.nodes += 1
+                    here = (move, lines[-1])
+                    if game._home == deck:
+                        return _unlink(here)
+                    k = key(game)
+                    if k in pool:
+                        revert(game, record)
+                        continue
+                    pool[k] = (score(game), k, _snapshot(game), here)
+                    path.append(record)
+                    lines.append(here)
+                    frames.append([ordered(game, legal(game), move), 0])
+            best = heapq.nlargest(self.width, pool.values())
+            layer = []
+            self.final = []
+            for _, _, snap, line in best:
+                if snap[3]:
+                    self.restore(snap)
+                    apply(game, DRAW_MOVE)
+                    layer.append((_snapshot(game), (DRAW_MOVE, line)))
+                else:
+                    self.final.append((snap, line))
+        return None
+
+    @staticmethod
+    def line(tail) -> list:
+        """The move list a linked line ``(move, parent)`` stands for."""
+        return _unlink(tail)
+
+    def endgames(self):
+        """The best positions with the stock empty, as (snapshot, line) pairs."""
+        return getattr(self, "final", [])
+
+
+def _unlink(line) -> list:
+    out = []
+    while line is not None:
+        move, line = line
+        out.append(move)
+    out.reverse()
+    return out
