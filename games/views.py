@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -62,7 +63,11 @@ def home(request: HttpRequest) -> HttpResponse:
             "deal": deal,
             "game": summary["game"],
             "closes_at": closes_at,
-            "countdown": _countdown(closes_at, now),
+            # Marked up so static/js/countdown.js can tick it; the words around it
+            # stay in the translated sentence.
+            "countdown": format_html(
+                '<span class="countdown" data-countdown>{}</span>', _countdown(closes_at, now)
+            ),
         },
     )
 

@@ -29,3 +29,13 @@ def test_a_visitor_signs_up_and_reaches_the_home_page(page, live_url: str, shots
     page.wait_for_load_state()
     assert "carla" in page.locator("header").inner_text()
     page.screenshot(path=str(shots / "home-signed-in.png"), full_page=True)
+
+
+def test_the_home_page_counts_down_to_the_next_deal_by_the_second(page, live_url: str) -> None:
+    page.goto(live_url + "/")
+    value = page.locator("[data-countdown]")
+    first = value.inner_text()
+    assert len(first.split(":")) == 3  # the script has taken over from the server's HH:MM
+    page.wait_for_function(
+        "(first) => document.querySelector('[data-countdown]').textContent !== first", arg=first
+    )

@@ -56,13 +56,18 @@ def test_home_hides_the_code_from_a_player_who_has_started(client: Client, user:
 
 def test_home_counts_down_to_midnight_utc(client: Client) -> None:
     html = client.get(reverse("home")).content.decode()
-    match = re.search(r'<time datetime="([^"]+)">closes in (\d\d):(\d\d)</time>', html)
+    match = re.search(
+        r'<time datetime="([^"]+)">closes in <span class="countdown" data-countdown>'
+        r"(\d\d):(\d\d)</span></time>",
+        html,
+    )
     assert match is not None
     tomorrow = utc_today(timezone.now()).toordinal() + 1
     assert match.group(1).startswith(
         f"{timezone.datetime.fromordinal(tomorrow).date().isoformat()}T00:00:00"
     )
     assert 0 <= int(match.group(2)) <= 24 and 0 <= int(match.group(3)) < 60
+    assert "js/countdown.js" in html  # ticks it to the second in the browser
 
 
 def test_home_offers_a_visitor_to_log_in_and_a_player_to_play(client: Client, user: User) -> None:
