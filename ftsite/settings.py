@@ -140,7 +140,11 @@ def env_seconds(name: str, default: float, *, maximum: float = 600.0) -> float:
     return number
 
 
-FT_DAILY_CERTIFY_SECONDS = env_seconds("FT_DAILY_CERTIFY_SECONDS", 10.0)
+# On the embedded default (no beat ahead of time) a person waits for the first open of the
+# day, so the budget per candidate is shorter there; production certifies ahead of time.
+FT_DAILY_CERTIFY_SECONDS = env_seconds(
+    "FT_DAILY_CERTIFY_SECONDS", 10.0 if DATABASE_URL is not None else 2.0
+)
 FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
