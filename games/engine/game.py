@@ -194,6 +194,11 @@ class Game:
         return self._redeals_left
 
     @property
+    def face_down(self) -> int:
+        """How many cards in the columns are still face down."""
+        return sum(self._down)
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._history)
 

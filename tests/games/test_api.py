@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import services
 from games.engine import Game as Engine
 from games.models import ApiToken, Deal, Game, User
+from games.services.tokens import API_TOKENS_PER_USER
 
 pytestmark = pytest.mark.django_db
 
@@ -422,7 +423,7 @@ def test_an_anonymous_post_is_told_to_authenticate_not_about_csrf() -> None:
 
 
 def test_tokens_are_capped_per_user(user) -> None:
-    for _ in range(services.API_TOKENS_PER_USER):
+    for _ in range(API_TOKENS_PER_USER):
         token_for(user)
     site = Client()
     site.force_login(user)

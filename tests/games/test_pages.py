@@ -14,6 +14,7 @@ from games import services
 from games.daily import utc_today
 from games.engine import VARIANTS
 from games.engine import Game as Engine
+from games.errors import BadRequest
 from games.models import Action, Deal, Game, User
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +135,7 @@ def test_practice_with_a_random_deal_of_a_variant(client: Client, user: User) ->
 
 def test_practice_with_a_bad_code_is_400_with_the_reason(client: Client, user: User) -> None:
     client.force_login(user)
-    with pytest.raises(services.BadRequest) as caught:
+    with pytest.raises(BadRequest) as caught:
         services.deal_for_code(code="FT1-Q-nonsense")
     response = client.post(reverse("practice"), {"code": "FT1-Q-nonsense", "action": "code"})
     assert response.status_code == 400

@@ -400,3 +400,14 @@ def test_the_solve_deals_command_needs_something_to_do() -> None:
 
     with pytest.raises(CommandError, match="nothing to do"):
         call_command("solve_deals", stdout=StringIO())
+
+
+def test_the_dead_end_check_never_speaks_while_a_card_is_face_down() -> None:
+    from games.engine import Game as Engine
+    from games.services.play import _is_dead_end
+
+    # Indian deals one face-down card per column; spend the stock with draws only.
+    engine = Engine.from_seed(5, "indian")
+    engine.replay(["s"] * engine.stock_count)
+    assert engine.face_down == 10 and engine.stock_count == 0
+    assert _is_dead_end(engine) is False

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services as game_services
 from games.models import Action, Deal, Game, User
+from games.services import play as game_services
 from leaderboards import services
 from leaderboards.boards import board_for
 from leaderboards.models import Result

@@ -1,0 +1,59 @@
+"""Writes: every change to deals, games and API tokens goes through these functions.
+
+Split by subject (``deals``, ``play``, ``tokens``); callers use this package:
+``from games import services; services.game_play(...)``.
+"""
+
+from __future__ import annotations
+
+from games.services.deals import (
+    DAILY_VARIANT,
+    Certificate,
+    DealNotCertified,
+    certify_daily_seed,
+    deal_close_daily,
+    deal_for_code,
+    deal_open_daily,
+    deal_random,
+    deal_rate,
+    difficulty_for,
+)
+from games.services.play import (
+    PRACTICE_UNDO,
+    RESIGN,
+    ActResult,
+    HintResult,
+    game_hint,
+    game_play,
+    game_resign,
+    game_start_daily,
+    game_start_practice,
+    game_undo,
+)
+from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
+
+__all__ = [
+    "DAILY_VARIANT",
+    "PRACTICE_UNDO",
+    "RESIGN",
+    "ActResult",
+    "Certificate",
+    "DealNotCertified",
+    "HintResult",
+    "api_token_authenticate",
+    "api_token_create",
+    "api_token_revoke",
+    "certify_daily_seed",
+    "deal_close_daily",
+    "deal_for_code",
+    "deal_open_daily",
+    "deal_random",
+    "deal_rate",
+    "difficulty_for",
+    "game_hint",
+    "game_play",
+    "game_resign",
+    "game_start_daily",
+    "game_start_practice",
+    "game_undo",
+]

@@ -1,0 +1,255 @@
+"""Writes about deals: opening (and certifying) daily deals, closing them, practice deals."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.daily import daily_seed, day_end, day_start
+from games.engine import (
+    EngineError,
+    format_code,
+    parse_code,
+    parse_variant,
+)
+from games.engine import Game as Engine
+from games.engine.deal import SHORT_SEED_LIMIT, commitment
+from games.errors import (
+    BadRequest,
+    DayClosed,
+    NotFound,
+    ServiceError,
+)
+from games.models import Deal, Game
+from games.solver import SolveResult, solve
+
+logger = logging.getLogger(__name__)
+
+
+DAILY_VARIANT = "forty-thieves"
+
+
+class DealNotCertified(ServiceError):
+    """No daily seed candidate was won by the solver within the budget."""
+
+    code, status = "deal_not_certified", 503
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The candidate that became a daily deal and what the solver found for it."""
+
+    candidate: int
+    seed: int
+    verdict: str = ""  # "" when certification is off
+    line: tuple[str, ...] = ()
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+Solver = Callable[..., SolveResult]
+
+
+def certify_daily_seed(
+    *,
+    day: date,
+    variant: str,
+    seconds: float,
+    max_nodes: int | None = None,
+    max_candidates: int = 50,
+    solver: Solver = solve,
+    secret: str | None = None,
+) -> Certificate:
+    """The first seed candidate of ``day`` the solver wins within the budget.
+
+    Candidates ``0, 1, 2, ...`` are tried in order (each is HMAC-derived, so the choice
+    is as secret as the seed); ``seconds == 0`` turns certification off (candidate 0,
+    unsolved). Raises :class:`DealNotCertified` when none of ``max_candidates`` is won.
+    ``solver`` is :func:`games.solver.solve` except in tests of the loop itself.
+    """
+    secret = settings.FT_DAILY_SECRET if secret is None else secret
+    if seconds <= 0:
+        return Certificate(candidate=0, seed=daily_seed(secret, day, variant, 0))
+    for candidate in range(max_candidates):
+        seed = daily_seed(secret, day, variant, candidate)
+        engine = Engine.from_seed(seed, variant, undo_limit=0)
+        result = solver(engine, max_seconds=seconds, max_nodes=max_nodes)
+        logger.info(
+            "daily %s %s candidate %d: %s in %d nodes, %.2f s",
+            day,
+            variant,
+            candidate,
+            result.verdict,
+            result.nodes,
+            result.seconds,
+        )
+        if result.verdict == "win":
+            return Certificate(
+                candidate=candidate,
+                seed=seed,
+                verdict="win",
+                line=tuple(result.line),
+                nodes=result.nodes,
+                seconds=result.seconds,
+            )
+    raise DealNotCertified(
+        f"no candidate of the {variant} deal of {day} was won by the solver within"
+        f" {seconds:g} s each ({max_candidates} tried); the deal stays unopened"
+    )
+
+
+def difficulty_for(verdict: str, nodes: int | None) -> int:
+    """Stars from the solver's effort: 1 (easy) to 5, or 0 when no winning line was found.
+
+    >>> difficulty_for("win", 800), difficulty_for("win", 60_000), difficulty_for("lost", 9)
+    (1, 4, 0)
+    """
+    if verdict != "win" or nodes is None:
+        return 0
+    for stars, limit in enumerate(DIFFICULTY_NODE_LIMITS, start=1):
+        if nodes <= limit:
+            return stars
+    return len(DIFFICULTY_NODE_LIMITS) + 1
+
+
+#: Upper bounds of solver nodes for 1, 2, 3 and 4 stars; more is 5 stars.
+DIFFICULTY_NODE_LIMITS = (1_000, 5_000, 20_000, 100_000)
+
+
+def deal_open_daily(
+    *, day: date, variant: str = DAILY_VARIANT, seconds: float | None = None
+) -> Deal:
+    """Create the day's deal if it does not exist yet (idempotent).
+
+    The seed comes from the server secret, the date and a candidate number: the first
+    candidate the solver wins within ``seconds`` (``FT_DAILY_CERTIFY_SECONDS`` by default;
+    0 = no certification). Only the commitment to its code (with a random salt) is public
+    until the day closes; the winning line is as secret as the code. Certifying may take
+    a while: beat opens each day ahead of time. Raises :class:`DealNotCertified` when no
+    candidate is won (nothing is stored; the next run tries again).
+    """
+    existing = Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=variant).first()
+    if existing is not None:
+        return existing
+    rules = parse_variant(variant)
+    budget = settings.FT_DAILY_CERTIFY_SECONDS if seconds is None else seconds
+    cert = certify_daily_seed(
+        day=day,
+        variant=rules.spec,
+        seconds=budget,
+        max_nodes=settings.FT_DAILY_CERTIFY_NODES or None,
+        max_candidates=settings.FT_DAILY_MAX_CANDIDATES,
+    )
+    code = format_code(rules, cert.seed)
+    salt = secrets.token_hex(16)
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(
+                kind=Deal.Kind.DAILY,
+                variant=rules.spec,
+                day=day,
+                seed_hex=f"{cert.seed:032x}",
+                code=code,
+                salt=salt,
+                commitment=commitment(code, salt),
+                opens_at=day_start(day),
+                closes_at=day_end(day),
+                candidate=cert.candidate,
+                solver_verdict=cert.verdict,
+                solution=" ".join(cert.line),
+                solver_nodes=cert.nodes,
+                solver_seconds=cert.seconds,
+                difficulty=difficulty_for(cert.verdict, cert.nodes) if cert.verdict else None,
+            )
+    except IntegrityError:  # opened concurrently: the other one stands
+        return Deal.objects.get(kind=Deal.Kind.DAILY, day=day, variant=variant)
+
+
+def deal_rate(*, deal_id: int, seconds: float | None = None, force: bool = False) -> Deal:
+    """Rate a deal's difficulty with the solver (once; ``force`` rates again).
+
+    Used for practice deals (a certified daily deal is rated when it opens). The
+    line found is stored too; it is shown only for a daily deal after its day closes.
+    """
+    deal = Deal.objects.filter(pk=deal_id).first()
+    if deal is None:
+        raise NotFound(f"there is no deal {deal_id}")
+    if deal.is_rated and not force:
+        return deal
+    budget = settings.FT_RATE_SECONDS if seconds is None else seconds
+    if budget <= 0:
+        return deal
+    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+    result = solve(engine, max_seconds=budget)
+    fields = {
+        "solver_verdict": result.verdict,
+        "solver_nodes": result.nodes,
+        "solver_seconds": result.seconds,
+        "difficulty": difficulty_for(result.verdict, result.nodes),
+    }
+    if result.verdict == "win":  # else any line found before stays
+        fields["solution"] = " ".join(result.line)
+    Deal.objects.filter(pk=deal.pk).update(**fields)
+    deal.refresh_from_db()
+    return deal
+
+
+def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
+    """Reveal the day's deals once the day is over and end their unfinished ranked
+    games (as resigned: the day's competition is over). Returns how many deals
+    were closed now; closing again changes nothing."""
+    from games.services.play import RESIGN, _act  # play builds on deals, not the reverse
+
+    now = now or timezone.now()
+    closed = 0
+    for deal in Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, revealed_at__isnull=True):
+        if deal.closes_at and now < deal.closes_at:
+            raise DayClosed(f"the deal of {day} closes at {deal.closes_at:%Y-%m-%d %H:%M} UTC")
+        for game_id in deal.games.filter(
+            mode=Game.Mode.RANKED, status=Game.Status.ACTIVE
+        ).values_list("id", flat=True):
+            _act(
+                game_id=game_id,
+                user=None,
+                system=True,
+                action=RESIGN,
+                client_id="system:day-closed",
+            )
+        Deal.objects.filter(pk=deal.pk).update(revealed_at=now)
+        closed += 1
+    return closed
+
+
+def deal_for_code(*, code: str) -> Deal:
+    """The practice deal a code names (created on first use)."""
+    try:
+        rules, seed = parse_code(code)
+    except EngineError as err:
+        raise BadRequest(err.reason) from None
+    canonical = format_code(rules, seed)
+    deal = Deal.objects.filter(code=canonical).first()
+    if deal is not None:
+        return deal
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(
+                kind=Deal.Kind.PRACTICE, variant=rules.spec, seed_hex=f"{seed:032x}", code=canonical
+            )
+    except IntegrityError:
+        return Deal.objects.get(code=canonical)
+
+
+def deal_random(*, variant: str) -> Deal:
+    """A fresh practice deal of ``variant`` with a short (7-character) code."""
+    try:
+        rules = parse_variant(variant)
+    except EngineError as err:
+        raise BadRequest(err.reason) from None
+    return deal_for_code(code=format_code(rules, secrets.randbelow(SHORT_SEED_LIMIT)))

@@ -1,0 +1,306 @@
+"""Writes about games: starting them, and every action on one.
+
+Every change to a game goes through :func:`_act`, which locks the game row,
+lets the engine judge the action, appends it to the move log and bumps the
+version in one transaction; watchers are told only after it commits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import broadcast
+from games.access import access_game
+from games.daily import utc_today
+from games.engine import (
+    UNDO,
+    EngineError,
+    format_move,
+    parse_move,
+)
+from games.engine import Game as Engine
+from games.engine.errors import InvalidMove
+from games.engine.notation import EXPECTED as MOVE_EXPECTED
+from games.errors import (
+    BadRequest,
+    DayClosed,
+    Forbidden,
+    GameOver,
+    NotFound,
+    Refused,
+    StaleVersion,
+)
+from games.models import Action, Deal, Game, User
+from games.payloads import board_changes
+from games.services.deals import DAILY_VARIANT, deal_for_code, deal_open_daily, deal_random
+from games.solver import hint, is_dead
+
+PRACTICE_UNDO = 100
+RESIGN = "resign"
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """What an accepted action did, for the player's acknowledgement and the watchers."""
+
+    game_id: str
+    version: int
+    action: str
+    score: int
+    moves: int
+    status: str
+    changes: dict[str, Any] = field(default_factory=dict)
+    duplicate: bool = False
+
+
+def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
+    """The player's ranked game of today's deal: started on first open, resumed after."""
+    now = now or timezone.now()
+    deal = deal_open_daily(day=utc_today(now))
+    game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
+    if game is not None:
+        return game
+    if deal.revealed_at is not None:
+        raise DayClosed("today's deal has closed; a new one opens at 00:00 UTC")
+    try:
+        with transaction.atomic():
+            return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
+    except IntegrityError:  # a second tab opened it at the same moment
+        return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
+
+
+def game_start_practice(
+    *,
+    user: User,
+    code: str | None = None,
+    variant: str | None = None,
+    deal_id: int | None = None,
+) -> Game:
+    """A new practice game: of a deal code, of a daily deal the player has finished
+    (or that has closed), or of a random deal of ``variant``."""
+    if sum(x is not None for x in (code, variant, deal_id)) > 1:
+        raise BadRequest("give one of a deal code, a variant (for a random deal) or a deal id")
+    if code is not None:
+        deal = deal_for_code(code=code)
+    elif deal_id is not None:
+        deal = Deal.objects.filter(pk=deal_id).first()
+        if deal is None:
+            raise NotFound(f"there is no deal {deal_id}")
+    else:
+        deal = deal_random(variant=variant or DAILY_VARIANT)
+    if deal.is_daily and not deal.is_revealed and not _has_finished_ranked(user, deal):
+        raise Forbidden("practise a daily deal after your ranked attempt or once the day closes")
+    game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
+    if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
+        deal_id = deal.pk
+        transaction.on_commit(lambda: _enqueue_rating(deal_id), robust=True)
+    return game
+
+
+def _enqueue_rating(deal_id: int) -> None:
+    from games.tasks import rate_deal  # the tasks call the services, not the reverse
+
+    rate_deal.delay(deal_id)
+
+
+def _has_finished_ranked(user: User, deal: Deal) -> bool:
+    return (
+        Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED)
+        .exclude(status=Game.Status.ACTIVE)
+        .exists()
+    )
+
+
+def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
+    undo = 0 if mode == Game.Mode.RANKED else PRACTICE_UNDO
+    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo)
+    return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
+
+
+def game_play(
+    *, user: User, game_id: str, move: str, client_id: str = "", version: int | None = None
+) -> ActResult:
+    """Play one move in the engine's notation."""
+    if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
+        # undo and resign are actions of their own, never moves in the notation.
+        raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
+    return _act(game_id=game_id, user=user, action=move, client_id=client_id, version=version)
+
+
+def game_undo(
+    *, user: User, game_id: str, client_id: str = "", version: int | None = None
+) -> ActResult:
+    """Take back the last action (practice games only)."""
+    return _act(game_id=game_id, user=user, action=UNDO, client_id=client_id, version=version)
+
+
+def game_resign(
+    *, user: User, game_id: str, client_id: str = "", version: int | None = None
+) -> ActResult:
+    """End the game; it counts as a loss."""
+    return _act(game_id=game_id, user=user, action=RESIGN, client_id=client_id, version=version)
+
+
+def _act(
+    *,
+    game_id: str,
+    user: User | None,
+    action: str,
+    client_id: str = "",
+    version: int | None = None,
+    system: bool = False,
+) -> ActResult:
+    """Apply one action under the game's row lock; ``system`` is the server itself."""
+    client_id = _check_client_id(client_id)
+    with transaction.atomic():
+        game = access_game(user=user, game_id=game_id, purpose="play", lock=True, system=system)
+        if client_id:
+            done = game.actions.filter(client_id=client_id).first()
+            if done is not None:
+                return _result(game, done.move, {}, version=done.seq, duplicate=True)
+        if game.is_finished:
+            raise GameOver(f"this game is over ({game.status})")
+        if version is not None and version != game.version:
+            raise StaleVersion(
+                f"the game is at version {game.version}, not {version}; resync first",
+                version=game.version,
+            )
+        engine = Engine.load(game.state)
+        before = engine.view()
+        try:
+            if action == RESIGN:
+                game.status = Game.Status.RESIGNED
+            elif action == UNDO:
+                if game.mode == Game.Mode.RANKED:
+                    raise Forbidden("ranked games have no undo")
+                engine.undo()
+            else:
+                engine.play(action)
+                action = format_move(parse_move(action))
+        except EngineError as err:
+            raise Refused(err) from None
+        # Whole milliseconds: the boards keep finish times to the millisecond, and the
+        # result must carry the game's own time.
+        now = timezone.now()
+        now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+        if engine.is_won():
+            game.status = Game.Status.WON
+        elif engine.is_stuck():
+            game.status = Game.Status.LOST
+        game.version += 1
+        game.state = engine.dump()
+        game.dead_end = not game.is_finished and _is_dead_end(engine)
+        game.score, game.moves = engine.score, engine.moves
+        game.first_action_at = game.first_action_at or now
+        if game.is_finished:
+            game.finished_at = now
+        Action.objects.create(
+            game=game,
+            seq=game.version,
+            move=action,
+            client_id=client_id,
+            score=game.score,
+            created_at=now,
+        )
+        game.save()
+        changes = board_changes(before, engine.view())
+        # The new legal moves let the board highlight targets without knowing a rule.
+        changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
+        # True only when the solver proved that no win is left (stock spent, no redeal).
+        changes["dead_end"] = game.dead_end
+        result = _result(game, action, changes)
+        # After commit only, and robust: a broker or layer hiccup must not undo an accepted
+        # move; the verification sweep re-enqueues anything that was lost.
+        transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
+        if game.is_finished:
+            finished_id = str(game.pk)
+            transaction.on_commit(lambda: _enqueue_verification(finished_id), robust=True)
+    return result
+
+
+def _is_dead_end(engine: Engine) -> bool:
+    """Whether no win is possible any more: decided exactly once the stock is spent and no
+    redeal is left (``is_dead`` answers None before that, at once), within a small budget
+    so a move never stalls; undecided counts as "no". Never while a card is face down: the
+    verdict would tell the player something about a card they have not seen."""
+    if engine.face_down:
+        return False
+    verdict = is_dead(
+        engine,
+        max_seconds=settings.FT_DEAD_END_MS / 1000,
+        max_nodes=settings.FT_DEAD_END_NODES or None,
+    )
+    return verdict is True
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """A hint: the move (``None`` when there is none), the hints taken so far, and the
+    version of the game the hint was computed for."""
+
+    game_id: str
+    move: str | None
+    hints: int
+    version: int
+
+
+def game_hint(*, user: User, game_id: object) -> HintResult:
+    """A hint for the player's practice game: the next move of a winning line the solver
+    finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
+    is no move). Each hint given is counted on the game.
+
+    The search runs without the row lock (it takes up to a second); the count is then
+    added atomically. Ranked and finished games get no hints.
+    """
+    game = access_game(user=user, game_id=game_id, purpose="play")
+    if game.mode == Game.Mode.RANKED:
+        raise Forbidden("ranked games have no hints")
+    if game.is_finished:
+        raise GameOver(f"this game is over ({game.status})")
+    engine = Engine.load(game.state)
+    move = hint(engine, max_seconds=settings.FT_HINT_SECONDS)
+    if move is not None:
+        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
+        game.refresh_from_db(fields=["hints"])
+    return HintResult(game_id=str(game.pk), move=move, hints=game.hints, version=game.version)
+
+
+def _enqueue_verification(game_id: str) -> None:
+    from leaderboards.tasks import verify_game  # leaderboards builds on games, not the reverse
+
+    verify_game.delay(game_id)
+
+
+def _check_client_id(client_id: object) -> str:
+    if client_id is None:
+        return ""
+    if not isinstance(client_id, str) or len(client_id) > 64:
+        raise BadRequest("a client message id is text of at most 64 characters")
+    return client_id
+
+
+def _result(
+    game: Game,
+    action: str,
+    changes: dict[str, Any],
+    *,
+    version: int | None = None,
+    duplicate: bool = False,
+) -> ActResult:
+    return ActResult(
+        game_id=str(game.pk),
+        version=game.version if version is None else version,
+        action=action,
+        score=game.score,
+        moves=game.moves,
+        status=game.status,
+        changes=changes,
+        duplicate=duplicate,
+    )
