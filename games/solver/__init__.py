@@ -7,10 +7,12 @@ when the budget ran out. ``hint`` gives one move; ``is_dead`` decides
 endgames (stock empty, no redeal left).
 
 The search is in :mod:`.search` (depth-first with a transposition table,
-restarted with a perturbed move order, see :func:`solve`),
+restarted with a perturbed move order, see :func:`solve`) and :mod:`.beam`
+(a beam search over draw layers that can only find wins),
 the pruning and move ordering in :mod:`.heuristics` (each pruning rule is
 argued safe there), the position keys in :mod:`.key`. The engine is the only
-judge of the rules: moves come from ``moves.legal`` and are played with
+judge of the rules: moves come from ``moves.legal`` (or :mod:`.movegen`, a
+faster generator tested to list exactly the same moves) and are played with
 ``moves.apply``; nothing here restates a rule. No Django is imported.
 """
 
@@ -60,14 +62,16 @@ def _private_copy(game: Game) -> Game:
 #: Nodes of the first restart; restart ``i`` gets ``luby(i)`` times this.
 RESTART_NODES = 2000
 #: The beam phase runs from this share of the time budget ...
-BEAM_FROM = 0.25
+BEAM_FROM = 0.1
 #: ... to at most this share (the restarts resume after it).
-BEAM_UNTIL = 0.65
-#: Positions kept per draw layer, and positions listed from each between draws.
-BEAM_WIDTH = 200
+BEAM_UNTIL = 0.9
+#: Positions kept per draw layer by the first beam, per second of the budget
+#: (each next beam is as wide as the time left allows), and positions listed
+#: from each between draws. A classic deal takes about 4 ms per unit of width.
+BEAM_WIDTH_PER_SECOND = 40
 BEAM_CLOSURE = 60
 #: Nodes of the exact search from each position the beam ends with (stock empty).
-BEAM_ENDGAME_NODES = 3000
+BEAM_ENDGAME_NODES = 2000
 
 
 def luby(i: int) -> int:
@@ -98,6 +102,15 @@ def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None
     (the perturbation changes the order of the moves, never which are kept),
     so its "lost" is a proof. The Luby schedule makes the cut-offs grow
     without bound, so with time every position is eventually decided.
+
+    Without a node budget, a stock to play and no redeal, the restarts give
+    way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
+    layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
+    in seconds wide, each next one as wide as the time left allows. A beam
+    drops positions by a score, so it can only find wins (replayed by the
+    engine like any other); "lost" still comes only from an exhausted
+    restart. On classic deals the beams find most of the wins that take more
+    than a fraction of a second.
     """
     start = time.perf_counter()
     deadline = start + max_seconds
@@ -111,7 +124,9 @@ def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None
     while True:
         if beam_at is not None and time.perf_counter() >= beam_at:
             beam_at = None
-            moves = _beam(game, start + BEAM_UNTIL * max_seconds)
+            width = max(20, int(BEAM_WIDTH_PER_SECOND * max_seconds))
+            moves, used = _beams(game, start + BEAM_UNTIL * max_seconds, width)
+            nodes += used
             if moves is not None:
                 verdict, line = "win", [format_move(m) for m in moves]
                 if not _replays_to_win(game, line):  # the engine is the judge
@@ -145,30 +160,43 @@ def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def _beam(game: Game, deadline: float):
-    """The beam phase (see :mod:`.beam`): a winning move list or ``None``."""
+def _beams(game: Game, deadline: float, width: int):
+    """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
+    wide as the time left allows, until one wins or no wider beam fits;
+    returns (winning move list or ``None``, nodes)."""
     work = _private_copy(game)
-    beam = Beam(
-        work,
-        know=Knowledge(work),
-        legal=make_generator(work),
-        key=make_key_function(work),
-        deadline=deadline,
-        width=BEAM_WIDTH,
-        closure=BEAM_CLOSURE,
-    )
-    moves = beam.run()
-    if moves is not None:
-        return moves
-    for snap, tail in beam.endgames():
-        if time.perf_counter() >= deadline:
-            break
-        beam.restore(snap)
-        search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES)
-        verdict, rest = search.run()
-        if verdict == "win":
-            return beam.line(tail) + rest
-    return None
+    nodes = 0
+    while True:
+        began = time.perf_counter()
+        beam = Beam(
+            work,
+            know=Knowledge(work),
+            legal=make_generator(work),
+            key=make_key_function(work),
+            deadline=deadline,
+            width=width,
+            closure=BEAM_CLOSURE,
+        )
+        moves = beam.run()
+        nodes += beam.nodes
+        if moves is not None:
+            return moves, nodes
+        for snap, tail in beam.endgames():
+            if time.perf_counter() >= deadline:
+                break
+            beam.restore(snap)
+            search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES)
+            verdict, rest = search.run()
+            nodes += search.nodes
+            if verdict == "win":
+                return beam.line(tail) + rest, nodes
+        # the next beam as wide as fits in the time left (the time grows
+        # about linearly with the width); none if that is barely wider
+        now = time.perf_counter()
+        fit = width * 0.85 * (deadline - now) / max(now - began, 1e-3)
+        if not beam.dropped or fit < width * 1.25:
+            return None, nodes
+        width = int(min(fit, width * 16))
 
 
 def _replays_to_win(game: Game, line: list[str]) -> bool:

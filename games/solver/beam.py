@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 
 #: Weights of :func:`score` (tuned on classic seeds).
-W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = 20.0, 12.0, 0.25, 3.0, 0.0
+W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = 20.0, 12.0, 0.25, 3.0, 10.0
 
 
 def score(game: Game) -> float:
@@ -89,6 +89,9 @@ class Beam:
         self.closure = closure
         self.stock0 = list(game._stock)
         self.nodes = 0
+        #: whether any layer had more positions than the width (if not, a
+        #: wider beam would search exactly the same positions)
+        self.dropped = False
 
     def restore(self, snap: tuple) -> None:
         g = self.game
@@ -151,6 +154,8 @@ class Beam:
                     path.append(record)
                     lines.append(here)
                     frames.append([ordered(game, legal(game), move), 0])
+            if len(pool) > self.width:
+                self.dropped = True
             best = heapq.nlargest(self.width, pool.values())
             layer = []
             self.final = []

@@ -3,9 +3,10 @@
 The search works on a private copy of the game and walks it with
 :func:`games.engine.moves.apply` / :func:`~games.engine.moves.revert` (no
 copies per node). At each position it asks :func:`games.engine.moves.legal`
-for the legal moves, lets :class:`~.heuristics.Knowledge` drop the ones that
-are provably redundant and order the rest, and goes down the first child not
-seen before. The explicit stack (no recursion) keeps deep lines cheap.
+(or the equal but faster generator of :mod:`.movegen`) for the legal moves,
+lets :class:`~.heuristics.Knowledge` drop the ones that are provably
+redundant and order the rest, and goes down the first child not seen before.
+The explicit stack (no recursion) keeps deep lines cheap.
 
 Completeness (why "lost" is a proof): every position entered is recorded in
 the transposition table and all its kept children are tried before the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,12 @@ from hypothesis import strategies as st
 from games.engine import Game
 from games.engine import moves as engine_moves
 from games.engine.cards import format_card
-from games.solver import SolveResult, hint, is_dead, luby, solve
+from games.engine.notation import DRAW
+from games.solver import SolveResult, _beams, hint, is_dead, luby, solve
+from games.solver.beam import Beam, score
+from games.solver.heuristics import Knowledge
+from games.solver.key import make_key_function
+from games.solver.movegen import make_generator
 
 ROOT = Path(__file__).resolve().parents[2]
 WON = json.loads((ROOT / "tests" / "data" / "won_games.json").read_text())["games"]
@@ -198,6 +204,96 @@ def test_solve_never_changes_the_callers_game() -> None:
     solve(game, max_seconds=1)
     hint(game, max_seconds=0.2)
     assert game.dump() == before
+
+
+# The solver's own move generator -----------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(1, 10**6),
+    variant=st.sampled_from(
+        [
+            "forty-thieves",
+            "streets",
+            "indian",
+            "limited",
+            "lucas",
+            "maria",
+            "sixty-thieves",
+            "forty-thieves+kings",
+            "indian+kings+redeal1",
+            "streets+redeal2",
+            "josephine",
+            "little-forty",
+            "forty-thieves+takeback",
+        ]
+    ),
+    rng_seed=st.integers(0, 10**6),
+)
+def test_the_fast_generator_lists_exactly_the_engines_moves(seed, variant, rng_seed) -> None:
+    # Same list, same order, at every position of a random game (foundation
+    # moves, empty columns, the waste, redeals, face-down cards included).
+    game = Game.from_seed(seed, variant, undo_limit=0)
+    legal = make_generator(game)
+    rng = random.Random(rng_seed)
+    for _ in range(300):
+        expected = engine_moves.legal(game)
+        assert legal(game) == expected
+        if not expected:
+            break
+        # favour card moves over draws so the tableau thins out and columns empty
+        cards = [m for m in expected if m.kind != DRAW]
+        engine_moves.apply(game, rng.choice(cards if cards and rng.random() < 0.8 else expected))
+
+
+def test_the_fast_generator_is_used_only_where_single_cards_move() -> None:
+    assert make_generator(Game.from_seed(1, "josephine")) is engine_moves.legal
+    assert make_generator(Game.from_seed(1, "forty-thieves+takeback")) is engine_moves.legal
+    assert make_generator(Game.from_seed(1)) is not engine_moves.legal
+
+
+# The beam phase ----------------------------------------------------------------------------
+
+
+def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
+    # Seed 7 is won by the beam (about 2 s), not by a few seconds of restarts.
+    game = Game.from_seed(7, undo_limit=0)
+    beam = Beam(
+        game,
+        know=Knowledge(game),
+        legal=make_generator(game),
+        key=make_key_function(game),
+        deadline=float("inf"),
+        width=200,
+        closure=60,
+    )
+    line = beam.run()
+    assert line is not None
+    fresh = Game.from_seed(7)
+    for move in line:
+        engine_moves.apply(fresh, move)
+    assert fresh.is_won()
+
+
+def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
+    # The blocked position of the tests above with its jack in the stock: tiny
+    # layers, so no beam drops a position and no wider one is tried.
+    tops = ["9S", "TH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    game = layout(columns, stock=["JH"], foundations=tops)
+    began = time.perf_counter()
+    assert _beams(game, began + 5.0, 4) == (None, 2)
+    assert time.perf_counter() - began < 1.0
+    assert solve(game, max_seconds=2).verdict == "lost"
+
+
+def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
+    game = Game.from_seed(3, undo_limit=0)
+    before = score(game)
+    engine_moves.apply(game, engine_moves.legal(game)[0])  # the draw
+    assert engine_moves.legal(game) and score(game) < before
 
 
 # Budgets -------------------------------------------------------------------------------
