@@ -1,10 +1,16 @@
-"""Telling a game's watchers what happened (called only after the commit)."""
+"""Telling a game's watchers what happened (called only after the commit).
+
+:func:`group_send` is the one way the apps send to a channel-layer group from
+synchronous code.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import threading
+from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from games.payloads import action_message
@@ -19,9 +25,38 @@ def game_group(game_id: str) -> str:
 
 
 def game_action(result: ActResult) -> None:
+    group_send(
+        game_group(result.game_id), {"type": "game.action", "message": action_message(result)}
+    )
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+
+
+def group_send(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to ``group`` from synchronous code, and wait until it is sent.
+
+    Inside a request or a consumer (a thread of the server's event loop) the send
+    runs on that loop, so an in-memory layer's queues stay on their own loop. In a
+    Celery worker or a command there is no such loop: a fresh one per call would
+    open a new Redis connection every time (milliseconds each), so one background
+    loop per process serves them all and keeps its connections.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        game_group(result.game_id), {"type": "game.action", "message": action_message(result)}
-    )
+    if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
+        async_to_sync(layer.group_send)(group, event)
+        return
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _background_loop())
+    future.result(timeout=10)
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="group-send", daemon=True).start()
+        return _loop

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from games.broadcast import group_send
 
 if TYPE_CHECKING:
     from leaderboards.models import Result
@@ -16,10 +15,9 @@ def board_group(day: str, variant: str) -> str:
 
 
 def board_changed(result: Result) -> None:
-    layer = get_channel_layer()
-    if layer is None or result.day is None:
+    if result.day is None:
         return
-    async_to_sync(layer.group_send)(
+    group_send(
         board_group(result.day.isoformat(), result.variant),
         {"type": "board.changed", "message": {"type": "board", "result_id": result.pk}},
     )

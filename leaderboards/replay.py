@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine import EngineError, Game
 
@@ -36,8 +36,9 @@ class Claim:
     state: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class Logged:
+class Logged(NamedTuple):
+    """One recorded action: a tuple, so a log of hundreds is built straight from rows."""
+
     seq: int
     move: str
     score: int

@@ -83,10 +83,8 @@ def _skip_commit_flush() -> None:
 
 def _check(game: Game) -> tuple[str, str]:
     """The verdict on a game's claim: (status, reason)."""
-    log = [
-        Logged(seq, move, score)
-        for seq, move, score in game.actions.values_list("seq", "move", "score").order_by("seq")
-    ]
+    rows = game.actions.order_by("seq").values_list("seq", "move", "score")
+    log = list(map(Logged._make, rows))
     claim = Claim(
         seed=game.deal.seed,
         variant=game.deal.variant,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from games.engine import Game as Engine
@@ -19,7 +17,7 @@ def won(game: WonGame, *, undo_limit: int = 0) -> Played:
 
 
 def renumbered(log: list[Logged]) -> list[Logged]:
-    return [dataclasses.replace(a, seq=i) for i, a in enumerate(log, start=1)]
+    return [a._replace(seq=i) for i, a in enumerate(log, start=1)]
 
 
 def rejection(claim: Claim, log: list[Logged]) -> str:
@@ -120,12 +118,12 @@ def test_a_skipped_action_number_is_named(played: Played) -> None:
 
 
 def test_a_repeated_action_number_is_named(played: Played) -> None:
-    log = [*played.log[:3], dataclasses.replace(played.log[3], seq=3), *played.log[4:]]
+    log = [*played.log[:3], played.log[3]._replace(seq=3), *played.log[4:]]
     assert rejection(played.claim(), log) == ("the log skips or repeats: action 4 is numbered 3")
 
 
 def test_a_log_numbered_from_zero_is_rejected(played: Played) -> None:
-    log = [dataclasses.replace(a, seq=a.seq - 1) for a in played.log]
+    log = [a._replace(seq=a.seq - 1) for a in played.log]
     assert "action 1 is numbered 0" in rejection(played.claim(), log)
 
 
@@ -222,7 +220,7 @@ def test_a_claimed_move_count_that_differs_is_named(played: Played) -> None:
 
 def test_an_actions_recorded_score_that_differs_is_named(played: Played) -> None:
     k = next(i for i, a in enumerate(played.log) if a.score > 0)
-    forged = dataclasses.replace(played.log[k], score=played.log[k].score + 10)
+    forged = played.log[k]._replace(score=played.log[k].score + 10)
     log = [*played.log[:k], forged, *played.log[k + 1 :]]
     reason = rejection(played.claim(), log)
     assert reason == (
