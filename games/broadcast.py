@@ -7,6 +7,8 @@ synchronous code.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -30,18 +32,21 @@ def game_action(result: ActResult) -> None:
     )
 
 
+logger = logging.getLogger(__name__)
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
 
 
 def group_send(group: str, event: dict[str, Any]) -> None:
-    """Send ``event`` to ``group`` from synchronous code, and wait until it is sent.
+    """Send ``event`` to ``group`` from synchronous code.
 
     Inside a request or a consumer (a thread of the server's event loop) the send
-    runs on that loop, so an in-memory layer's queues stay on their own loop. In a
-    Celery worker or a command there is no such loop: a fresh one per call would
-    open a new Redis connection every time (milliseconds each), so one background
-    loop per process serves them all and keeps its connections.
+    runs on that loop and is waited for, so an in-memory layer's queues stay on
+    their own loop. In a Celery worker or a command there is no such loop: a fresh
+    one per call would open a new Redis connection every time (milliseconds each),
+    so one background loop per process serves them all, keeps its connections,
+    and sends without holding up the task (a broadcast is a nudge; pages that miss
+    one catch up when they reconnect).
     """
     layer = get_channel_layer()
     if layer is None:
@@ -50,7 +55,12 @@ def group_send(group: str, event: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, event)
         return
     future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _background_loop())
-    future.result(timeout=10)
+    future.add_done_callback(_log_failure)
+
+
+def _log_failure(future: concurrent.futures.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("group send failed: %r", future.exception())
 
 
 def _background_loop() -> asyncio.AbstractEventLoop:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from . import moves as _moves
@@ -117,8 +118,8 @@ class Game:
 
     @classmethod
     def _dealt(cls, rules: RuleSet, seed: int, undo_limit: int) -> Game:
-        columns, stock = deal_cards(seed, rules)
-        game = cls(rules, columns, stock, undo_limit=undo_limit)
+        columns, stock = _cached_deal(seed, rules)
+        game = cls(rules, columns, stock, undo_limit=undo_limit)  # copies the cards
         game.seed = seed
         return game
 
@@ -355,6 +356,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.rules.spec} score={self._score} moves={self._moves}>"
+
+
+@lru_cache(maxsize=64)
+def _cached_deal(seed: int, rules: RuleSet) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """A deal is a pure function of its seed and rules; the verifier deals the same
+    daily deal for every result of the day, so the shuffle is done once per process.
+    Tuples, so no caller can change the cached cards."""
+    columns, stock = deal_cards(seed, rules)
+    return tuple(tuple(c) for c in columns), tuple(stock)
 
 
 def _words(cards: list[int]) -> str:
