@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.engine import Game  # noqa: E402
 
 
-def record(seed: int, rng: random.Random, limit: int = 600) -> list[str]:
-    """One game's move log under the benchmark's fixed policy."""
-    game = Game.from_seed(seed, undo_limit=0)
+def play_policy(game: Game, rng: random.Random, limit: int) -> list[str]:
+    """Play the benchmark's fixed policy on ``game`` for at most ``limit`` moves: home when
+    possible, else the waste card to a column, else a column move half the time, else draw."""
     log: list[str] = []
     while len(log) < limit:
         legal = game.legal_moves()
@@ -45,6 +45,11 @@ def record(seed: int, rng: random.Random, limit: int = 600) -> list[str]:
         game.play(move)
         log.append(move)
     return log
+
+
+def record(seed: int, rng: random.Random, limit: int = 600) -> list[str]:
+    """One game's move log under the benchmark's fixed policy."""
+    return play_policy(Game.from_seed(seed, undo_limit=0), rng, limit)
 
 
 def best_rate(work, count: int, rounds: int) -> tuple[float, float]:

@@ -76,6 +76,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from benchmarks.engine import play_policy  # noqa: E402
 from games import services  # noqa: E402
 from games.engine import Game as Engine  # noqa: E402
 from games.models import Action, Deal, Game, User  # noqa: E402
@@ -91,34 +92,12 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def policy_log(engine: Engine, rng: random.Random, limit: int) -> list[str]:
-    """The engine benchmark's fixed policy (home, else waste, else a column move half
-    the time, else draw), for ``limit`` moves at most."""
-    log: list[str] = []
-    while len(log) < limit and not engine.is_won() and not engine.is_stuck():
-        legal = engine.legal_moves()
-        home = [m for m in legal if "-f" in m]
-        waste = [m for m in legal if m.startswith("w-")]
-        columns = [m for m in legal if m.startswith("t")]
-        if home:
-            move = home[0]
-        elif waste:
-            move = waste[0]
-        elif columns and rng.random() < 0.5:
-            move = rng.choice(columns)
-        else:
-            move = "s" if "s" in legal else rng.choice(legal)
-        engine.play(move)
-        log.append(move)
-    return log
-
-
 def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rng) -> Game:
     """A finished game with its action log, written as the services would have left it."""
     engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0 if mode == "ranked" else 100)
     actions: list[tuple[str, int]] = []
     if log is None:
-        log = policy_log(engine, rng, 300)
+        log = play_policy(engine, rng, 300)
         actions = []
         replay = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
         for move in log:
@@ -223,7 +202,7 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
     for user in users:
         game = services.game_start_daily(user=user)
         engine = Engine.load(game.state)
-        log = policy_log(engine, rng, 60)
+        log = play_policy(engine, rng, 60)
         if engine.is_won() or engine.is_stuck():
             log = log[:-1]  # stop one move short: the resign below is the finishing move
         for move in log:

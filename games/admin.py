@@ -154,22 +154,8 @@ class GameAdmin(ReadOnlyAdmin):
         # The engine's full dump, hidden cards included: folded away by default.
         (_("Engine state"), {"classes": ("collapse",), "fields": ("state",)}),
     )
-    readonly_fields = (
-        "id",
-        "player",
-        "deal",
-        "mode",
-        "status",
-        "score",
-        "moves",
-        "version",
-        "hints",
-        "dead_end",
-        "created_at",
-        "first_action_at",
-        "finished_at",
-        "state",
-    )
+    # Everything is read-only: games change only through the services.
+    readonly_fields = (*fieldsets[0][1]["fields"], "state")
 
 
 @admin.register(Action)

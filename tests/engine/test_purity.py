@@ -7,12 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE = ROOT / "games" / "engine"
+PURE = [ROOT / "games" / "engine", ROOT / "games" / "solver"]
 
 
-def test_no_engine_module_imports_django() -> None:
-    for path in ENGINE.rglob("*.py"):
+@pytest.mark.parametrize("package", PURE, ids=lambda p: p.name)
+def test_no_engine_or_solver_module_imports_django(package: Path) -> None:
+    for path in package.rglob("*.py"):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
             names = []

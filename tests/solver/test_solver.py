@@ -7,7 +7,6 @@ at all, which checks that the solver's pruning never turns a win into "lost".
 
 from __future__ import annotations
 
-import ast
 import json
 import random
 import time
@@ -364,18 +363,3 @@ def test_hint_on_a_won_line_is_its_first_move() -> None:
 
 def test_is_dead_is_undecided_while_the_stock_has_cards() -> None:
     assert is_dead(Game.from_seed(1)) is None
-
-
-# Purity ---------------------------------------------------------------------------------
-
-
-def test_no_solver_module_imports_django() -> None:
-    for path in (ROOT / "games" / "solver").rglob("*.py"):
-        tree = ast.parse(path.read_text(), filename=str(path))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module]
-            assert not any(n.split(".")[0] == "django" for n in names), path
