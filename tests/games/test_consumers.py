@@ -6,11 +6,10 @@ pytest-asyncio is not a dependency: each async test is run by :func:`asgiref.syn
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -19,44 +18,25 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
 from ftsite.asgi import application
 from games import services
 from games.consumers import ClientMessage, GameConsumer, ProtocolError, parse_client_message
 from games.models import Action, Deal, Game, User
+from tests.support.sockets import ORIGIN, cookie_of, run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PRACTICE_CODE = "FT1-N-0000007"
-ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
 
 db = database_sync_to_async
-
-
-def run_async(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
-    """Run an ``async def`` test in an event loop; pytest still sees its fixtures."""
-
-    @functools.wraps(test)
-    def wrapper(*args: Any, **kwargs: Any) -> None:
-        async_to_sync(test)(*args, **kwargs)
-
-    return wrapper
 
 
 @pytest.fixture(autouse=True)
 def _empty_channel_layer() -> Iterator[None]:
     yield
     async_to_sync(get_channel_layer().flush)()
-
-
-def cookie_of(user: User) -> bytes:
-    client = Client()
-    client.force_login(user)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}".encode()
 
 
 async def open_socket(game_id: object, user: User | None = None) -> WebsocketCommunicator:

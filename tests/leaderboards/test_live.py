@@ -7,20 +7,16 @@ As in ``tests/games/test_consumers.py``: no pytest-asyncio; each async test runs
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from datetime import date, timedelta
-from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.utils import timezone
 
 from ftsite.asgi import application
@@ -30,19 +26,11 @@ from games.services import deal_open_daily
 from leaderboards import broadcast
 from leaderboards.models import Result
 from leaderboards.services import result_rank
+from tests.support.sockets import ORIGIN, cookie_of, run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 db = database_sync_to_async
-
-
-def run_async(test: Callable[..., Awaitable[None]]) -> Callable[..., None]:
-    @functools.wraps(test)
-    def wrapper(*args: Any, **kwargs: Any) -> None:
-        async_to_sync(test)(*args, **kwargs)
-
-    return wrapper
 
 
 @pytest.fixture(autouse=True)
@@ -53,13 +41,6 @@ def _empty_channel_layer() -> Iterator[None]:
 
 def today() -> date:
     return utc_today(timezone.now())
-
-
-def cookie_of(user: User) -> bytes:
-    client = Client()
-    client.force_login(user)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}".encode()
 
 
 async def open_board(day: str, user: User | None = None) -> WebsocketCommunicator:
