@@ -324,6 +324,10 @@ FT_RATE_PRACTICE_ON_START = env_bool("FT_RATE_PRACTICE_ON_START", not CELERY_TAS
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Keep a worker's database connection across tasks, as a web process does across requests
+# (ftsite/celery.py closes it when broken or older than CONN_MAX_AGE). Celery's fixup would
+# otherwise reconnect for every task; this only bounds how many tasks one connection serves.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 10_000, minimum=0)
 # A task that runs past its time limit is killed; a message not acknowledged within the
 # visibility timeout is delivered again. The timeout must stay well above the limit, or a
 # slow but healthy task would be run twice at once.
