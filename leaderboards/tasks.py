@@ -1,4 +1,10 @@
-"""Thin Celery entry points over the leaderboards services."""
+"""Thin Celery entry points over the leaderboards services.
+
+Verification and ranking keep no task results: the verdict and the rank stamp live on the
+``Result`` row, and a result backend entry per finished game (kept a day) would cost a Redis
+write per task and, at a few hundred games a second, millions of keys nobody reads. The
+worker's log still shows each task's return value.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +13,17 @@ from celery import shared_task
 from leaderboards import services
 
 
-@shared_task(name="leaderboards.verify_game", acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name="leaderboards.verify_game", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def verify_game(game_id: str) -> str | None:
     result = services.result_verify(game_id=game_id)
     return None if result is None else result.status
 
 
-@shared_task(name="leaderboards.rank_result", acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name="leaderboards.rank_result", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def rank_result(result_id: int) -> bool:
     return services.result_rank(result_id=result_id)
 
