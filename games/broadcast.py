@@ -1,6 +1,7 @@
 """Telling a game's watchers what happened (called only after the commit).
 
-:func:`group_send` is the one way the apps send to a channel-layer group from
+:func:`group_send` (every message) and :func:`group_nudge` (only the latest "look
+again", at most a few a second) are the ways the apps send to a channel-layer group from
 synchronous code.
 """
 
@@ -35,6 +36,15 @@ def game_action(result: ActResult) -> None:
 logger = logging.getLogger(__name__)
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
+_slots: asyncio.Semaphore | None = None
+# The background loop sends at most this many at once: the channel layer's Redis pool
+# refuses new connections past its limit (MaxConnectionsError), so a burst (a day's close
+# ending thousands of games) would otherwise lose most of its messages; now it queues.
+SEND_SLOTS = 32
+# A board nudge says only "look again": from one process, at most one per group this often.
+NUDGE_GAP = 0.25
+_nudging: set[str] = set()  # groups with a nudge in flight or resting (touched on the loop only)
+_next_nudge: dict[str, dict[str, Any]] = {}
 
 
 def group_send(group: str, event: dict[str, Any]) -> None:
@@ -54,8 +64,54 @@ def group_send(group: str, event: dict[str, Any]) -> None:
     if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
         async_to_sync(layer.group_send)(group, event)
         return
-    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _background_loop())
+    future = asyncio.run_coroutine_threadsafe(_send(layer, group, event), _background_loop())
     future.add_done_callback(_log_failure)
+
+
+def group_nudge(group: str, event: dict[str, Any]) -> None:
+    """Like :func:`group_send`, for an event that only tells pages to fetch again.
+
+    From a worker the first nudge to a group goes at once; more within
+    :data:`NUDGE_GAP` seconds are folded into one, the latest, sent when the gap
+    ends. A busy day verifies hundreds of results a second: one message each would
+    cost the worker a Redis round trip apiece and send every open board page a
+    refetch it would fold anyway.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
+        async_to_sync(layer.group_send)(group, event)
+        return
+    loop = _background_loop()
+    loop.call_soon_threadsafe(_nudge, loop, layer, group, event)
+
+
+def _nudge(loop: asyncio.AbstractEventLoop, layer: Any, group: str, event: dict[str, Any]) -> None:
+    if group in _nudging:
+        _next_nudge[group] = event  # the one resting sends it (or this) after its gap
+        return
+    _nudging.add(group)
+    loop.create_task(_nudge_then_rest(layer, group, event))
+
+
+async def _nudge_then_rest(layer: Any, group: str, event: dict[str, Any] | None) -> None:
+    try:
+        while event is not None:
+            try:
+                await _send(layer, group, event)
+            except Exception as error:  # a nudge that fails is logged, never raised
+                logger.warning("group nudge failed: %r", error)
+            await asyncio.sleep(NUDGE_GAP)
+            event = _next_nudge.pop(group, None)
+    finally:
+        _nudging.discard(group)
+
+
+async def _send(layer: Any, group: str, event: dict[str, Any]) -> None:
+    assert _slots is not None  # made with the loop
+    async with _slots:
+        await layer.group_send(group, event)
 
 
 def _log_failure(future: concurrent.futures.Future[None]) -> None:
@@ -64,9 +120,12 @@ def _log_failure(future: concurrent.futures.Future[None]) -> None:
 
 
 def _background_loop() -> asyncio.AbstractEventLoop:
-    global _loop
+    global _loop, _slots
     with _loop_lock:
         if _loop is None or _loop.is_closed():
             _loop = asyncio.new_event_loop()
+            _slots = asyncio.Semaphore(SEND_SLOTS)
+            _nudging.clear()
+            _next_nudge.clear()
             threading.Thread(target=_loop.run_forever, name="group-send", daemon=True).start()
         return _loop

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.broadcast import group_send
+from games.broadcast import group_nudge
 
 if TYPE_CHECKING:
     from leaderboards.models import Result
@@ -17,7 +17,7 @@ def board_group(day: str, variant: str) -> str:
 def board_changed(result: Result) -> None:
     if result.day is None:
         return
-    group_send(
+    group_nudge(
         board_group(result.day.isoformat(), result.variant),
         {"type": "board.changed", "message": {"type": "board", "result_id": result.pk}},
     )
