@@ -317,6 +317,21 @@ def test_verifying_a_rejected_result_again_changes_nothing(user: User, now: date
     assert again.verified_at == first.verified_at
 
 
+def test_a_delivery_that_waited_for_the_lock_returns_the_verdict_decided_meanwhile(
+    user: User, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two deliveries of one task: the second waits on the game's row lock, and its join
+    # (read as of before the wait) misses the result the first committed. Its insert then
+    # meets the unique game and it answers with the first one's verdict.
+    game = ranked_resigned(user, now)
+    first = services.result_verify(game_id=game.pk)
+    lock_game = services._lock_game
+    monkeypatch.setattr(services, "_lock_game", lambda game_id: (lock_game(game_id)[0], None))
+    again = services.result_verify(game_id=game.pk)
+    assert (again.pk, again.status, again.verified_at) == (first.pk, "verified", first.verified_at)
+    assert Result.objects.count() == 1
+
+
 def test_ranking_happens_once(user: User, now: datetime) -> None:
     game = ranked_resigned(user, now)
     result = services.result_verify(game_id=game.pk)  # its on-commit ranking never runs here
