@@ -137,24 +137,7 @@ def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rn
 
 
 def bench_in_process(count: int) -> None:
-    rng = random.Random(5)
-    daily = services.deal_open_daily(day=timezone.now().date())
-    won_deals = [services.deal_for_code(code=g["code"]) for g in WON]
-    users = User.objects.bulk_create(User(username=f"v{i}") for i in range(count))
-    games: list[tuple[str, Game]] = []
-    for i, user in enumerate(users):
-        kind = ("ranked resigned", "practice resigned", "practice won", "ranked resigned")[i % 4]
-        if kind == "practice won":
-            won = WON[i % len(WON)]
-            game = finished_game(
-                user, won_deals[i % len(WON)], "practice", won["moves"].split(), rng
-            )
-        elif kind == "practice resigned":
-            practice = services.deal_for_code(code=f"FT1-N-{i:07d}")
-            game = finished_game(user, practice, "practice", None, rng)
-        else:
-            game = finished_game(user, daily, "ranked", None, rng)
-        games.append((kind, game))
+    games = make_games(count, "v", 5)
     actions = Action.objects.count()
     print(f"(a) {count} finished games, {actions:,} actions ({actions / count:.0f} a game):")
     by_kind: dict[str, list[float]] = {}
@@ -173,6 +156,72 @@ def bench_in_process(count: int) -> None:
         print(f"    {kind:<18} {len(times):4d}  mean {mean * 1000:6.2f} ms"
               f"  p99 {percentile(times, 0.99) * 1000:6.2f} ms  ({1 / mean:,.0f}/s)")  # fmt: skip
     print("    target >= 200 results/s per process:", "met" if count / total >= 200 else "MISSED")
+
+
+def make_games(count: int, prefix: str, seed: int) -> list[tuple[str, Game]]:
+    """``count`` finished games: a quarter practice wins (the recorded winning logs), a
+    quarter practice resignations, half ranked daily resignations (~300 moves each)."""
+    rng = random.Random(seed)
+    daily = services.deal_open_daily(day=timezone.now().date())
+    won_deals = [services.deal_for_code(code=g["code"]) for g in WON]
+    users = User.objects.bulk_create(User(username=f"{prefix}{i}") for i in range(count))
+    games: list[tuple[str, Game]] = []
+    for i, user in enumerate(users):
+        kind = ("ranked resigned", "practice resigned", "practice won", "ranked resigned")[i % 4]
+        if kind == "practice won":
+            won = WON[i % len(WON)]
+            game = finished_game(
+                user, won_deals[i % len(WON)], "practice", won["moves"].split(), rng
+            )
+        elif kind == "practice resigned":
+            practice = services.deal_for_code(code=f"FT1-N-{prefix.upper()}{i:06d}")
+            game = finished_game(user, practice, "practice", None, rng)
+        else:
+            game = finished_game(user, daily, "ranked", None, rng)
+        games.append((kind, game))
+    return games
+
+
+def bench_worker_drain(count: int) -> None:
+    """(c) A real worker process draining ``count`` queued ``verify_game`` tasks."""
+    from ftsite.celery import app
+    from leaderboards.tasks import verify_game
+
+    app.control.purge()
+    games = make_games(count, "w", 7)
+    for _kind, game in games:  # queued before the worker starts: it never waits for work
+        verify_game.delay(str(game.pk))
+    log = Path(f"/tmp/ft-bench-drain-{os.getpid()}.log")
+    worker = start_worker(log)
+    try:
+        ids = [game.pk for _kind, game in games]
+        decided = Result.objects.filter(game_id__in=ids).exclude(status=Result.Status.PENDING)
+        deadline = time.monotonic() + 120
+        while decided.count() < count and time.monotonic() < deadline:
+            time.sleep(0.1)
+        stamps = sorted(decided.values_list("verified_at", flat=True))
+        rejected = decided.exclude(status=Result.Status.VERIFIED).count()
+        assert len(stamps) == count and not rejected, f"{len(stamps)}/{count}, {rejected} rejected"
+        # From the first verdict to the last: the worker's start-up is left out.
+        span = (stamps[-1] - stamps[0]).total_seconds()
+        rate = (count - 1) / span
+        ranked = Result.objects.filter(game_id__in=ids, ranked=True, ranked_at__isnull=False)
+        print(f"(c) one prefork worker process (concurrency 1) draining {count} queued"
+              f" verify_game tasks ({ranked.count()} ranked on commit):")  # fmt: skip
+        print(f"    {rate:,.0f} results/s ({span:.2f} s from the first verdict to the last)")
+        print("    target >= 200 results/s per worker process:", "met" if rate >= 200 else "MISSED")
+    finally:
+        stop_worker(worker)
+        log.unlink(missing_ok=True)
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    worker.terminate()
+    try:
+        worker.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, 9)
+        worker.wait()
 
 
 def start_worker(log: Path) -> subprocess.Popen[bytes]:
@@ -248,18 +297,14 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
         for line in lost:
             print("    LOST:", line)
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, 9)
-            worker.wait()
+        stop_worker(worker)
         log.unlink(missing_ok=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400, help="for (a)")
+    parser.add_argument("--drain", type=int, default=400, help="queued tasks for (c)")
     parser.add_argument("--e2e", type=int, default=30, help="games for (b)")
     parser.add_argument("--interval", type=float, default=0.2, help="seconds between (b) games")
     parser.add_argument(
@@ -274,6 +319,7 @@ def main() -> None:
     try:
         call_command("migrate", verbosity=0)
         bench_in_process(args.games)
+        bench_worker_drain(args.drain)
         bench_end_to_end(args.e2e, args.interval)
     finally:
         connections.close_all()
