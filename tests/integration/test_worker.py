@@ -186,8 +186,11 @@ def game_row_locked(game: Game) -> psycopg.Connection:
     return conn
 
 
-def wait_until_blocked_by(lock: psycopg.Connection, timeout: float = 30) -> None:
-    """Until some other backend waits for the lock ``lock`` holds (the worker mid-task)."""
+def wait_until_blocked_by(lock: psycopg.Connection, timeout: float = 30, count: int = 1) -> None:
+    """Until ``count`` other backends wait for the lock ``lock`` holds (workers mid-task).
+
+    A second waiter for a row waits behind the first (on its tuple lock), not on the holder
+    itself, so what is counted is the holder's blocked tree."""
     holder = lock.info.backend_pid
     with psycopg.connect(
         host=lock.info.host, port=lock.info.port, user=lock.info.user, dbname=lock.info.dbname,
@@ -196,13 +199,43 @@ def wait_until_blocked_by(lock: psycopg.Connection, timeout: float = 30) -> None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             waiting = probe.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                "WITH RECURSIVE blocked(pid) AS ("
+                " SELECT pid FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))"
+                " UNION SELECT a.pid FROM pg_stat_activity a JOIN blocked b"
+                " ON b.pid = ANY(pg_blocking_pids(a.pid)))"
+                " SELECT count(*) FROM blocked",
                 [holder],
             ).fetchone()
-            if waiting and waiting[0]:
+            if waiting and waiting[0] >= count:
                 return
             time.sleep(0.05)
-    raise AssertionError("the worker never reached the game's row lock")
+    raise AssertionError("the workers never reached the game's row lock")
+
+
+def test_two_deliveries_at_once_decide_and_rank_once(workers, user) -> None:
+    # Two messages for one game (a redelivery racing the original, or the sweep's copy), taken
+    # by two workers at the same moment: both wait on the game's row lock; the second to get
+    # it read the tables before the first committed, meets the first's result at its insert,
+    # and answers with that verdict.
+    game = ranked_daily_game(user)  # no worker yet: its message waits in the queue...
+    verify_game.delay(str(game.pk))  # ...beside a second one
+    lock = game_row_locked(game)
+    try:
+        first, second = workers(), workers()
+        wait_until_blocked_by(lock, count=2)
+    finally:
+        lock.rollback()
+        lock.close()
+
+    result = wait_for_result(game, verified_and_ranked)
+    deadline = time.monotonic() + 30
+    while verifications_done(first) + verifications_done(second) < 2:
+        assert time.monotonic() < deadline, first.text()[-2000:] + second.text()[-2000:]
+        time.sleep(0.1)
+    assert "raised unexpected" not in first.text() + second.text()
+    assert Result.objects.filter(game=game).count() == 1
+    board = board_for(result.day, result.variant)
+    assert board.size() == 1 and board.rank(result) == 1
 
 
 def test_killing_the_worker_mid_verification_leaves_the_result_verified_exactly_once(
