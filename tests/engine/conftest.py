@@ -5,17 +5,28 @@ the foundations (each pile built from the ace as far as the named cards
 allow), so a test shows only the cards its rule is about. Cards above a
 named one in its foundation pile cannot go home; ``park=N`` stacks them on
 column N (kings at the bottom), else the fixture says which they are.
+
+The ``test_variant_*`` modules share plain helpers, imported with ``from .conftest
+import ...``: ``tableau`` and ``homes`` spell a position out in full, ``column`` and
+``shown_cards`` read the player's view, and ``refuse`` checks that a move is refused with
+a readable reason and leaves the game as it was.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from games.engine import Game, format_card, parse_card, parse_variant
-from games.engine.cards import RANKS, SUITS, full_deck
+from games.engine import Game, IllegalMove, format_card, parse_card, parse_variant
+from games.engine.cards import full_deck
+
+# Spelled out, not imported from the engine, so known answers do not lean on it.
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+ALL_KINGS = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "KC"]
 
 
 def foundations_for(variant: str, named: list[str]) -> list[str | None]:
@@ -69,3 +80,45 @@ def layout() -> Callable[..., Game]:
         )
 
     return build
+
+
+# Helpers for the test_variant_* modules -------------------------------------
+
+
+def tableau(columns: int, *piles: list[str]) -> list[list[str]]:
+    """``piles`` as columns 1, 2, ... (bottom to top), the rest of ``columns`` empty."""
+    return [list(pile) for pile in piles] + [[] for _ in range(columns - len(piles))]
+
+
+def homes(**tops: str | None) -> list[str | None]:
+    """Eight complete foundations except those named, e.g. ``homes(f8="9C")``."""
+    found: list[str | None] = list(ALL_KINGS)
+    for name, top in tops.items():
+        found[int(name[1:]) - 1] = top
+    return found
+
+
+def column(game: Game, number: int) -> dict[str, Any]:
+    return game.view()["columns"][number - 1]
+
+
+def shown_cards(game: Game) -> Counter[str]:
+    """Every card the player's view shows in the columns and on the waste."""
+    view = game.view()
+    shown = Counter(card for pile in view["columns"] for card in pile["cards"])
+    shown.update(view["waste"])
+    return shown
+
+
+def refuse(game: Game, move: str, reason: str) -> IllegalMove:
+    """``move`` is refused as illegal with ``reason`` in its one-sentence message,
+    and the game is exactly as before."""
+    before = game.dump()
+    with pytest.raises(IllegalMove) as info:
+        game.play(move)
+    message = str(info.value)
+    assert reason in message
+    assert info.value.reason == message
+    assert "\n" not in message
+    assert game.dump() == before
+    return info.value

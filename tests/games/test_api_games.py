@@ -1,52 +1,23 @@
-"""The HTTP JSON API: the websocket's twin over the same services, refusals and payloads."""
+"""The HTTP JSON API's games, the websocket's twin over the same services: the daily summary
+never reveals the deal before it closes, bad start requests and malformed actions are
+refused with a code naming the problem, other players' games are forbidden, and moves,
+undo and resign answer as the socket does.
+"""
 
 from __future__ import annotations
 
-import json
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services
 from games.engine import Game as Engine
-from games.models import ApiToken, Deal, Game, User
-from games.services.tokens import API_TOKENS_PER_USER
+from games.models import Deal, Game, User
+
+from .conftest import Api, assert_refused, token_for
 
 pytestmark = pytest.mark.django_db
-
-API = "/api/v1"
-
-
-class Api:
-    """A JSON client for one caller: a bearer token, a session, or nobody."""
-
-    def __init__(self, client: Client, token: str | None = None) -> None:
-        self.client = client
-        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
-
-    def get(self, path: str, **params: Any) -> Any:
-        return self.client.get(API + path, params, headers=self.headers)
-
-    def post(self, path: str, body: Any = None, *, raw: str | None = None) -> Any:
-        data = raw if raw is not None else ("" if body is None else json.dumps(body))
-        return self.client.post(
-            API + path, data, content_type="application/json", headers=self.headers
-        )
-
-    def delete(self, path: str) -> Any:
-        return self.client.delete(API + path, headers=self.headers)
-
-
-def token_for(user: User, name: str = "bot") -> str:
-    return services.api_token_create(user=user, name=name)[1]
-
-
-@pytest.fixture
-def ada(user: User) -> Api:
-    return Api(Client(), token_for(user))
 
 
 @pytest.fixture
@@ -55,31 +26,10 @@ def bob_api(bob: User) -> Api:
 
 
 @pytest.fixture
-def anonymous() -> Api:
-    return Api(Client())
-
-
-@pytest.fixture
-def practice(ada: Api) -> dict[str, Any]:
-    """ada's practice game of deal 7, whose first column shows the king of clubs."""
-    response = ada.post("/games", {"mode": "practice", "code": "FT1-N-0000007"})
-    assert response.status_code == 201
-    return response.json()
-
-
-@pytest.fixture
 def daily(ada: Api) -> dict[str, Any]:
     response = ada.post("/games", {"mode": "daily"})
     assert response.status_code == 201
     return response.json()
-
-
-def assert_refused(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.content
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert body["code"] == code and body["reason"], body
-    return body
 
 
 # Daily ------------------------------------------------------------------------------------
@@ -313,198 +263,3 @@ def test_another_players_game_cannot_be_played(bob_api, practice) -> None:
     assert_refused(bob_api.post(f"{path}/actions", {"type": "move", "move": "s"}), 403, "forbidden")
     assert_refused(bob_api.post(f"{path}/resign"), 403, "forbidden")
     assert Game.objects.get(pk=practice["id"]).version == 0
-
-
-# Authentication ---------------------------------------------------------------------------
-
-
-def test_without_credentials_the_private_operations_answer_401(anonymous, practice) -> None:
-    for response in (
-        anonymous.get("/games"),
-        anonymous.post("/games", {"mode": "daily"}),
-        anonymous.post(f"/games/{practice['id']}/actions", {"type": "move", "move": "s"}),
-        anonymous.get("/tokens"),
-        anonymous.post("/tokens", {"name": "x"}),
-    ):
-        refusal = assert_refused(response, 401, "not_authenticated")
-        assert "Bearer" in refusal["reason"] and response["WWW-Authenticate"].startswith("Bearer")
-
-
-@pytest.mark.parametrize("header", ["Bearer nonsense", "Bearer ft_forged", "Bearer ", "Bearer é"])
-def test_a_bad_token_is_401_even_on_public_operations(header) -> None:
-    client = Client(headers={"Authorization": header})
-    assert_refused(client.get(f"{API}/games"), 401, "not_authenticated")
-    assert_refused(client.get(f"{API}/daily"), 401, "not_authenticated")
-    refusal = client.post(f"{API}/games", {"mode": "daily"}, content_type="application/json")
-    assert assert_refused(refusal, 401, "not_authenticated")["reason"].startswith("the API token")
-
-
-def test_a_token_is_created_by_session_used_listed_and_revoked(user) -> None:
-    site = Client()
-    site.force_login(user)
-    response = site.post(f"{API}/tokens", {"name": "my bot"}, content_type="application/json")
-    assert response.status_code == 201
-    created = response.json()
-    raw = created["token"]
-    assert raw.startswith("ft_") and len(raw) > 40 and created["name"] == "my bot"
-    assert raw not in "".join(ApiToken.objects.values_list("digest", flat=True))
-
-    bot = Api(Client(), raw)
-    assert bot.post("/games", {"mode": "practice"}).status_code == 201
-    listed = bot.get("/tokens").json()
-    assert [t["id"] for t in listed] == [created["id"]]
-    assert listed[0]["prefix"] == raw[:8] and listed[0]["last_used_at"] is not None
-    assert raw not in json.dumps(listed)
-
-    assert bot.delete(f"/tokens/{created['id']}").status_code == 204
-    assert_refused(bot.get("/games"), 401, "not_authenticated")
-    assert site.get(f"{API}/tokens").json() == []
-
-
-def test_a_token_cannot_mint_tokens_nor_revoke_anothers(user, bob) -> None:
-    bot = Api(Client(), token_for(user))
-    assert_refused(bot.post("/tokens", {"name": "child"}), 401, "not_authenticated")
-    bobs_token, _ = services.api_token_create(user=bob, name="bob's")
-    assert_refused(bot.delete(f"/tokens/{bobs_token.pk}"), 404, "not_found")
-    assert ApiToken.objects.filter(user=bob).exists()
-    assert_refused(bot.delete("/tokens/0"), 422, "bad_field")
-
-
-def test_a_token_notes_its_last_use_at_most_once_a_minute(user) -> None:
-    token, raw = services.api_token_create(user=user, name="")
-    start = timezone.now()
-    assert services.api_token_authenticate(raw=raw, now=start) == user
-    services.api_token_authenticate(raw=raw, now=start + timedelta(seconds=30))
-    token.refresh_from_db()
-    assert token.last_used_at == start
-    services.api_token_authenticate(raw=raw, now=start + timedelta(seconds=61))
-    token.refresh_from_db()
-    assert token.last_used_at == start + timedelta(seconds=61)
-
-
-def test_an_inactive_users_token_stops_working(user) -> None:
-    raw = token_for(user)
-    User.objects.filter(pk=user.pk).update(is_active=False)
-    assert services.api_token_authenticate(raw=raw) is None
-
-
-def test_a_session_needs_the_csrf_token_on_unsafe_methods_but_not_to_read(user) -> None:
-    site = Client(enforce_csrf_checks=True)
-    site.force_login(user)
-    assert site.get(f"{API}/games").status_code == 200
-    refused = site.post(f"{API}/games", {"mode": "daily"}, content_type="application/json")
-    refusal = assert_refused(refused, 403, "csrf_failed")
-    assert "X-CSRFToken" in refusal["reason"]
-    assert not Game.objects.exists()
-
-    secret = "k" * 32  # any 32-character secret: cookie and header must agree
-    site.cookies["csrftoken"] = secret
-    response = site.post(
-        f"{API}/games",
-        {"mode": "daily"},
-        content_type="application/json",
-        headers={"X-CSRFToken": secret},
-    )
-    assert response.status_code == 201
-
-
-def test_a_bearer_token_needs_no_csrf_token(user) -> None:
-    client = Client(
-        enforce_csrf_checks=True, headers={"Authorization": f"Bearer {token_for(user)}"}
-    )
-    response = client.post(f"{API}/games", {"mode": "daily"}, content_type="application/json")
-    assert response.status_code == 201
-
-
-def test_an_anonymous_post_is_told_to_authenticate_not_about_csrf() -> None:
-    client = Client(enforce_csrf_checks=True)
-    response = client.post(f"{API}/games", {"mode": "daily"}, content_type="application/json")
-    assert_refused(response, 401, "not_authenticated")
-
-
-def test_tokens_are_capped_per_user(user) -> None:
-    for _ in range(API_TOKENS_PER_USER):
-        token_for(user)
-    site = Client()
-    site.force_login(user)
-    response = site.post(f"{API}/tokens", {}, content_type="application/json")
-    assert_refused(response, 409, "conflict")
-    too_long = site.post(f"{API}/tokens", {"name": "n" * 61}, content_type="application/json")
-    assert_refused(too_long, 422, "bad_field")
-
-
-# OpenAPI ----------------------------------------------------------------------------------
-
-
-def test_the_openapi_schema_lists_every_operation_with_summaries_and_error_shapes() -> None:
-    schema = Client().get(f"{API}/openapi.json").json()
-    assert schema["info"]["title"] == "Forty Thieves API" and schema["info"]["version"] == "1"
-    assert set(schema["paths"]) == {
-        f"{API}/daily",
-        f"{API}/games",
-        f"{API}/games/{{game_id}}",
-        f"{API}/games/{{game_id}}/actions",
-        f"{API}/games/{{game_id}}/hint",
-        f"{API}/games/{{game_id}}/resign",
-        f"{API}/tokens",
-        f"{API}/tokens/{{token_id}}",
-    }
-    for path, operations in schema["paths"].items():
-        for method, operation in operations.items():
-            where = f"{method.upper()} {path}"
-            assert operation["summary"] and operation["description"] and operation["tags"], where
-            assert any(s.startswith("2") for s in operation["responses"]), where
-            errors = [r for s, r in operation["responses"].items() if s.startswith("4")]
-            assert errors, where
-            for response in errors:
-                ref = response["content"]["application/json"]["schema"]["$ref"]
-                assert ref.endswith("/ErrorOut"), where
-    assert set(schema["components"]["securitySchemes"]) == {"TokenAuth", "SessionAuth"}
-    assert {} in schema["paths"][f"{API}/daily"]["get"]["security"]
-
-
-def test_the_interactive_docs_are_served() -> None:
-    response = Client().get(f"{API}/docs")
-    assert response.status_code == 200 and b"openapi.json" in response.content
-
-
-def test_fuzzing_the_read_operations_never_causes_a_server_error(user, practice) -> None:
-    """Schemathesis, in-process over WSGI: valid and invalid inputs to every GET, signed in
-    and anonymous, answer anything but a 5xx."""
-    schemathesis = pytest.importorskip("schemathesis")
-    from django.core.wsgi import get_wsgi_application
-    from hypothesis.errors import Unsatisfiable
-    from schemathesis.checks import not_a_server_error
-
-    schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", get_wsgi_application())
-    callers = [{"Authorization": f"Bearer {token_for(user, 'fuzz')}"}, {}]
-    runs = []
-    for result in schema.include(method="GET").get_all_operations():
-        operation = result.ok()
-        for mode in schemathesis.GenerationMode:
-            runs += [(operation.as_strategy(mode), mode, headers) for headers in callers]
-        if "{game_id}" in operation.path:  # also the real game, not only unknown ids
-            fixed = operation.as_strategy(path_parameters={"game_id": practice["id"]})
-            runs += [(fixed, schemathesis.GenerationMode.POSITIVE, h) for h in callers]
-    assert len(runs) == 4 * 4 + 2
-
-    for strategy, mode, headers in runs:
-        try:
-            _no_server_error(strategy, headers, not_a_server_error)()
-        except Unsatisfiable:
-            # An operation without parameters (GET /daily) has no invalid input to make.
-            assert mode == schemathesis.GenerationMode.NEGATIVE
-
-
-def _no_server_error(strategy: Any, headers: dict[str, str], check: Any) -> Any:
-    """A Hypothesis test calling the app with each case of ``strategy``."""
-    from hypothesis import HealthCheck, given, settings
-
-    @settings(
-        max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck)
-    )
-    @given(case=strategy)
-    def run(case: Any) -> None:
-        case.call_and_validate(checks=[check], headers=headers)
-
-    return run
