@@ -170,55 +170,74 @@ def board_day() -> date:
     return BOARD_DAY
 
 
+PRACTICE_CODE = "FT1-N-0000007"
+
+
 @pytest.fixture
 def make_result(db: None) -> Callable[..., object]:
-    """A Result row made directly (verified and ranked unless told otherwise).
+    """A Result row made directly, as the verifier leaves it (these tests are about reads).
 
-    Each call makes a fresh player and a ranked Game of the day's daily deal (one ranked
-    game per player and deal), so any number of results can share a board.
+    ``day`` set: a game of that day's daily deal (one ranked game per player and deal);
+    ``day=None``: a practice game of a practice deal. With no ``player``, each call makes a
+    fresh one, so any number of results can share a board. ``outcome`` defaults to "won"
+    or "resigned" as ``won`` says, and ``won`` then follows it. ``mode`` defaults to ranked
+    for a daily deal and practice otherwise, ``ranked`` to the mode being ranked.
+    ``revealed`` reveals the day's deal (as at its close). Results finish one second apart
+    in the order made unless ``finished_at`` is given.
     """
     from django.contrib.auth import get_user_model
 
     from games import services as game_services
-    from games.models import Game
+    from games.models import Deal, Game
     from leaderboards.models import Result
 
     counter = itertools.count(1)
     base = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
     def make(
+        player: object | None = None,
+        day: date | None = BOARD_DAY,
         *,
-        day: date = BOARD_DAY,
         won: bool = False,
+        outcome: str | None = None,
         score: int = 0,
         moves: int = 100,
         duration_ms: int = 60_000,
         finished_at: datetime | None = None,
         status: str = Result.Status.VERIFIED,
-        ranked: bool = True,
-        mode: str = Game.Mode.RANKED,
-        player: object | None = None,
+        mode: str | None = None,
+        ranked: bool | None = None,
+        reason: str = "",
+        revealed: bool = False,
     ) -> Result:
         n = next(counter)
         if player is None:
             player = get_user_model().objects.create(username=f"player{n:04d}-{day}")
-        deal = game_services.deal_open_daily(day=day)
-        outcome = "won" if won else "resigned"
+        if day is None:
+            deal = game_services.deal_for_code(code=PRACTICE_CODE)
+        else:
+            deal = game_services.deal_open_daily(day=day)
+            if revealed:
+                Deal.objects.filter(pk=deal.pk).update(revealed_at=deal.closes_at)
+                deal.refresh_from_db()
+        mode = mode or (Game.Mode.RANKED if day is not None else Game.Mode.PRACTICE)
+        outcome = outcome or ("won" if won else "resigned")
         game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome, state={})
         return Result.objects.create(
             game=game,
             player=player,
             deal=deal,
-            day=day,
+            day=deal.day,
             variant=deal.variant,
-            ranked=ranked,
+            ranked=mode == Game.Mode.RANKED if ranked is None else ranked,
             status=status,
             outcome=outcome,
-            won=won,
+            won=outcome == "won",
             score=score,
             moves=moves,
             duration_ms=duration_ms,
             finished_at=finished_at or base + timedelta(seconds=n),
+            reason=reason,
             verified_at=base if status != Result.Status.PENDING else None,
         )
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from datetime import date, datetime, timedelta
+from collections.abc import Callable, Iterator
+from datetime import date, timedelta
+from functools import partial
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,48 +15,11 @@ from django.utils import timezone
 
 from games.daily import day_start, utc_today
 from games.models import Deal, Game, User
-from games.services import deal_open_daily
 from leaderboards import selectors
 from leaderboards.boards import board_for, redis_client
 from leaderboards.models import Result
 
 pytestmark = pytest.mark.django_db
-
-
-def make_result(
-    player: User,
-    day: date,
-    *,
-    won: bool = True,
-    score: int = 500,
-    moves: int = 200,
-    duration_ms: int = 600_000,
-    finished_at: datetime | None = None,
-    status: str = Result.Status.VERIFIED,
-    mode: str = Game.Mode.RANKED,
-    reason: str = "",
-) -> Result:
-    """A result as the verifier leaves it (written directly: these tests are about reads)."""
-    deal = deal_open_daily(day=day)
-    outcome = Game.Status.WON if won else Game.Status.LOST
-    game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome, state={})
-    return Result.objects.create(
-        game=game,
-        player=player,
-        deal=deal,
-        day=day,
-        variant=deal.variant,
-        ranked=mode == Game.Mode.RANKED,
-        status=status,
-        outcome=outcome,
-        won=won,
-        score=score,
-        moves=moves,
-        duration_ms=duration_ms,
-        finished_at=finished_at or day_start(day) + timedelta(hours=1),
-        reason=reason,
-        verified_at=timezone.now() if status != Result.Status.PENDING else None,
-    )
 
 
 def players(count: int, prefix: str = "p") -> list[User]:
@@ -68,6 +32,21 @@ def today() -> date:
 
 
 DAY = date(2026, 10, 14)
+MakeResult = Callable[..., Result]
+
+
+@pytest.fixture
+def make_result(make_result: MakeResult) -> MakeResult:
+    """The shared factory (conftest) with this module's defaults: a verified ranked win of
+    500 points, finished an hour into DAY (the day of every result here)."""
+    return partial(
+        make_result,
+        won=True,
+        score=500,
+        moves=200,
+        duration_ms=600_000,
+        finished_at=day_start(DAY) + timedelta(hours=1),
+    )
 
 
 def names_in_table(html: str) -> list[str]:
@@ -78,10 +57,12 @@ def names_in_table(html: str) -> list[str]:
 # Order ------------------------------------------------------------------------------------
 
 
-def test_the_board_ranks_won_first_then_score_moves_time_and_earlier_finish(client) -> None:
+def test_the_board_ranks_won_first_then_score_moves_time_and_earlier_finish(
+    client, make_result: MakeResult
+) -> None:
     p = {name: u for name, u in zip("abcdefg", players(7), strict=True)}
     noon = day_start(DAY) + timedelta(hours=12)
-    make_result(p["a"], DAY, won=False, score=1300)  # a loss, whatever its score, ranks last
+    make_result(p["a"], DAY, outcome="lost", score=1300)  # a loss, whatever its score, ranks last
     make_result(p["b"], DAY, score=400)
     make_result(p["c"], DAY, score=900, moves=250)
     make_result(p["d"], DAY, score=900, moves=240, duration_ms=500_000)
@@ -94,7 +75,7 @@ def test_the_board_ranks_won_first_then_score_moves_time_and_earlier_finish(clie
         duration_ms=400_000,
         finished_at=noon - timedelta(minutes=1),
     )
-    make_result(p["g"], DAY, won=False, score=100)
+    make_result(p["g"], DAY, outcome="lost", score=100)
 
     response = client.get(f"/boards/daily/{DAY.isoformat()}/")
 
@@ -105,16 +86,18 @@ def test_the_board_ranks_won_first_then_score_moves_time_and_earlier_finish(clie
     assert names_in_table(response.content.decode()) == expected
 
 
-def test_time_and_result_are_shown_as_players_read_them(client) -> None:
+def test_time_and_result_are_shown_as_players_read_them(client, make_result: MakeResult) -> None:
     (ada, bob) = players(2)
     make_result(ada, DAY, duration_ms=(4 * 60 + 7) * 1000 + 999)
-    make_result(bob, DAY, won=False, duration_ms=(3600 + 2 * 60 + 5) * 1000)
+    make_result(bob, DAY, outcome="lost", duration_ms=(3600 + 2 * 60 + 5) * 1000)
     html = client.get(f"/boards/daily/{DAY.isoformat()}/").content.decode()
     assert '<td class="num">04:07</td>' in html and '<td class="num">1:02:05</td>' in html
     assert ">won</td>" in html and ">lost</td>" in html
 
 
-def test_pending_rejected_and_practice_results_are_not_on_the_board(client) -> None:
+def test_pending_rejected_and_practice_results_are_not_on_the_board(
+    client, make_result: MakeResult
+) -> None:
     shown, pending, rejected, practice = players(4)
     make_result(shown, DAY)
     make_result(pending, DAY, status=Result.Status.PENDING, score=1300)
@@ -152,7 +135,7 @@ def board_backend(request, settings) -> Iterator[str]:
 
 
 def test_a_player_far_down_sees_their_rank_and_two_neighbours_each_side(
-    client, board_backend: str
+    client, board_backend: str, make_result: MakeResult
 ) -> None:
     everyone = players(160)
     # Scores 1600, 1590, ...: player i is ranked i + 1.
@@ -181,7 +164,9 @@ def test_a_player_far_down_sees_their_rank_and_two_neighbours_each_side(
     assert 'class="board-me"' in html
 
 
-def test_the_position_of_the_first_and_the_last_is_not_padded(client) -> None:
+def test_the_position_of_the_first_and_the_last_is_not_padded(
+    client, make_result: MakeResult
+) -> None:
     first, second, last = players(3)
     for i, user in enumerate((first, second, last)):
         make_result(user, DAY, score=900 - i)
@@ -192,7 +177,7 @@ def test_the_position_of_the_first_and_the_last_is_not_padded(client) -> None:
 
 
 def test_a_pending_result_is_shown_as_being_verified_and_a_visitor_sees_no_block(
-    client, user
+    client, user, make_result: MakeResult
 ) -> None:
     make_result(user, DAY, status=Result.Status.PENDING)
     anonymous = client.get(f"/boards/daily/{DAY.isoformat()}/").content.decode()
@@ -205,7 +190,9 @@ def test_a_pending_result_is_shown_as_being_verified_and_a_visitor_sees_no_block
 # Revealing --------------------------------------------------------------------------------
 
 
-def test_replays_and_the_deal_code_appear_only_once_the_day_is_revealed(client, user) -> None:
+def test_replays_and_the_deal_code_appear_only_once_the_day_is_revealed(
+    client, user, make_result: MakeResult
+) -> None:
     result = make_result(user, DAY)
     deal = Deal.objects.get(pk=result.deal_id)
     url = f"/boards/daily/{DAY.isoformat()}/"
@@ -247,7 +234,7 @@ def test_today_is_live_and_links_back_but_not_forward(client) -> None:
     assert client.get("/boards/").url == "/boards/daily/"
 
 
-def test_a_past_closed_day_is_browsable_and_not_live(client, user) -> None:
+def test_a_past_closed_day_is_browsable_and_not_live(client, user, make_result: MakeResult) -> None:
     result = make_result(user, DAY)
     Deal.objects.filter(pk=result.deal_id).update(revealed_at=day_start(DAY + timedelta(days=1)))
     html = client.get(f"/boards/daily/{DAY.isoformat()}/").content.decode()
@@ -255,7 +242,7 @@ def test_a_past_closed_day_is_browsable_and_not_live(client, user) -> None:
     assert 'href="/boards/daily/2026-10-13/"' in html and 'href="/boards/daily/2026-10-15/"' in html
 
 
-def test_the_rows_fragment_is_the_board_body_alone(client) -> None:
+def test_the_rows_fragment_is_the_board_body_alone(client, make_result: MakeResult) -> None:
     for i, user in enumerate(players(3)):
         make_result(user, DAY, score=100 + i)
     response = client.get(f"/boards/daily/{DAY.isoformat()}/rows/")
@@ -266,7 +253,9 @@ def test_the_rows_fragment_is_the_board_body_alone(client) -> None:
     assert "no-cache" in response["Cache-Control"]
 
 
-def test_the_position_fragment_follows_the_signed_in_player(client, user) -> None:
+def test_the_position_fragment_follows_the_signed_in_player(
+    client, user, make_result: MakeResult
+) -> None:
     make_result(user, DAY)
     client.force_login(user)
     html = client.get(f"/boards/daily/{DAY.isoformat()}/position/").content.decode()
@@ -281,7 +270,9 @@ def test_the_nav_links_to_the_leaderboards(client) -> None:
 # Admin -------------------------------------------------------------------------------------
 
 
-def test_the_result_admin_lists_searches_and_highlights_rejections(user, bob) -> None:
+def test_the_result_admin_lists_searches_and_highlights_rejections(
+    user, bob, make_result: MakeResult
+) -> None:
     model: type[User] = get_user_model()  # type: ignore[assignment]
     admin = model.objects.create_superuser(username="root", password="x")
     rejected = make_result(user, DAY, status=Result.Status.REJECTED, reason="score mismatch")

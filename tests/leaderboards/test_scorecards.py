@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import itertools
 import xml.etree.ElementTree as ET
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Deal, Game, User
+from games.models import User
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
 
@@ -21,53 +22,30 @@ D = timedelta(days=1)
 _clock = itertools.count(1)
 
 
-def make_result(
-    player: User,
-    day: date | None,
-    *,
-    won: bool = False,
-    outcome: str | None = None,
-    score: int = 500,
-    moves: int = 200,
-    status: str = Result.Status.VERIFIED,
-    revealed: bool = True,
-) -> Result:
-    """A Result made directly. ``day`` set: a ranked game of that day's daily deal (one per
-    player and deal); ``day=None``: a practice game of a practice deal."""
-    if day is not None:
-        deal = services.deal_open_daily(day=day)
-        if revealed:
-            Deal.objects.filter(pk=deal.pk).update(revealed_at=deal.closes_at)
-            deal.refresh_from_db()
-        mode = Game.Mode.RANKED
-    else:
-        deal = services.deal_for_code(code="FT1-N-0000007")
-        mode = Game.Mode.PRACTICE
-    outcome = outcome or ("won" if won else "lost")
-    game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome, state={})
-    finished = datetime.combine(day or date(2026, 6, 1), datetime.min.time(), tzinfo=UTC)
-    return Result.objects.create(
-        game=game,
-        player=player,
-        deal=deal,
-        day=deal.day,
-        variant=deal.variant,
-        ranked=mode == Game.Mode.RANKED,
-        status=status,
-        outcome=outcome,
-        won=outcome == "won",
-        score=score,
-        moves=moves,
-        duration_ms=600_000,
-        # Ordered by creation within a day, so "newest first" is well defined.
-        finished_at=finished + timedelta(hours=12, seconds=next(_clock)),
-    )
+MakeResult = Callable[..., Result]
+
+
+@pytest.fixture
+def make_result(make_result: MakeResult) -> MakeResult:
+    """The shared factory (conftest) with this module's defaults: a 500-point game, its day
+    revealed, finished at noon of its day (a practice one: of 2026-06-01), in creation order
+    within a day so that "newest first" is well defined."""
+
+    def make(player: User, day: date | None, **fields: Any) -> Result:
+        noon = datetime.combine(day or date(2026, 6, 1), time(12), tzinfo=UTC)
+        at = noon + timedelta(seconds=next(_clock))
+        defaults = {"score": 500, "moves": 200, "duration_ms": 600_000, "revealed": True}
+        return make_result(player, day, finished_at=at, **{**defaults, **fields})
+
+    return make
 
 
 # Numbers ------------------------------------------------------------------------------------
 
 
-def test_counts_are_over_verified_ranked_daily_results_only(user: User, now: datetime) -> None:
+def test_counts_are_over_verified_ranked_daily_results_only(
+    user: User, now: datetime, make_result: MakeResult
+) -> None:
     today = now.date()
     make_result(user, today - 10 * D, won=True, score=1200)
     make_result(user, today - 9 * D, won=True, score=1000)
@@ -95,7 +73,9 @@ def test_a_player_without_games_has_empty_numbers(user: User, now: datetime) -> 
     assert card["stats"]["average_score"] is None and card["history"]["items"] == []
 
 
-def test_streaks_count_consecutive_verified_daily_wins(user: User, now: datetime) -> None:
+def test_streaks_count_consecutive_verified_daily_wins(
+    user: User, now: datetime, make_result: MakeResult
+) -> None:
     today = now.date()
     for back in (12, 11, 10):  # best: three in a row
         make_result(user, today - back * D, won=True)
@@ -108,7 +88,7 @@ def test_streaks_count_consecutive_verified_daily_wins(user: User, now: datetime
     assert (stats["current_streak"], stats["best_streak"]) == (2, 3)
 
 
-def test_a_rejected_win_is_a_missed_day(user: User, now: datetime) -> None:
+def test_a_rejected_win_is_a_missed_day(user: User, now: datetime, make_result: MakeResult) -> None:
     today = now.date()
     make_result(user, today - 2 * D, won=True)
     make_result(user, today - 1 * D, won=True, status=Result.Status.REJECTED)
@@ -117,7 +97,9 @@ def test_a_rejected_win_is_a_missed_day(user: User, now: datetime) -> None:
     assert (stats["current_streak"], stats["best_streak"]) == (1, 1)
 
 
-def test_other_players_results_do_not_count(user: User, bob: User, now: datetime) -> None:
+def test_other_players_results_do_not_count(
+    user: User, bob: User, now: datetime, make_result: MakeResult
+) -> None:
     make_result(bob, now.date(), won=True)
     assert scorecard(username="ada", now=now)["stats"]["played"] == 0
     assert scorecard(username="bob", now=now)["stats"]["played"] == 1
@@ -126,7 +108,9 @@ def test_other_players_results_do_not_count(user: User, bob: User, now: datetime
 # Calendar -----------------------------------------------------------------------------------
 
 
-def test_the_calendar_covers_twelve_weeks_ending_this_week(user: User, now: datetime) -> None:
+def test_the_calendar_covers_twelve_weeks_ending_this_week(
+    user: User, now: datetime, make_result: MakeResult
+) -> None:
     today = now.date()  # a Sunday
     make_result(user, today, won=True)
     make_result(user, today - 3 * D, outcome="resigned")
@@ -154,11 +138,16 @@ def test_days_after_today_are_blank_in_the_calendar(user: User) -> None:
 # History ------------------------------------------------------------------------------------
 
 
-def test_the_history_pages_through_verified_games_newest_first(user: User, now: datetime) -> None:
-    made = [make_result(user, now.date() - k * D, won=k % 2 == 0) for k in range(30)]
+def test_the_history_pages_through_verified_games_newest_first(
+    user: User, now: datetime, make_result: MakeResult
+) -> None:
+    made = [
+        make_result(user, now.date() - k * D, outcome="won" if k % 2 == 0 else "lost")
+        for k in range(30)
+    ]
     made += [make_result(user, None, won=True) for _ in range(15)]  # practice, newest-ish
-    make_result(user, now.date() - 40 * D, status=Result.Status.PENDING)
-    make_result(user, now.date() - 41 * D, status=Result.Status.REJECTED)
+    make_result(user, now.date() - 40 * D, outcome="lost", status=Result.Status.PENDING)
+    make_result(user, now.date() - 41 * D, outcome="lost", status=Result.Status.REJECTED)
     expected = [str(r.game_id) for r in sorted(made, key=lambda r: r.finished_at, reverse=True)]
     pages = [scorecard(username="ada", now=now, page=p)["history"] for p in (1, 2, 3)]
     assert [p["count"] for p in pages] == [45] * 3 and pages[0]["pages"] == 3
@@ -169,9 +158,11 @@ def test_the_history_pages_through_verified_games_newest_first(user: User, now: 
     assert scorecard(username="ada", now=now, page=99)["history"]["page"] == 3
 
 
-def test_the_history_page_links_and_the_pager(user: User, client: Client, now: datetime) -> None:
+def test_the_history_page_links_and_the_pager(
+    user: User, client: Client, now: datetime, make_result: MakeResult
+) -> None:
     for k in range(25):
-        make_result(user, now.date() - k * D)
+        make_result(user, now.date() - k * D, outcome="lost")
     html = client.get(reverse("scorecards:scorecard", args=["ada"])).content.decode()
     assert html.count('class="sc-game"') == 20 and 'rel="next"' in html
     html = client.get(reverse("scorecards:scorecard", args=["ada"]) + "?page=2").content.decode()
@@ -179,7 +170,7 @@ def test_the_history_page_links_and_the_pager(user: User, client: Client, now: d
 
 
 def test_a_daily_games_replay_link_comes_only_after_its_day_closes(
-    user: User, client: Client, now: datetime
+    user: User, client: Client, now: datetime, make_result: MakeResult
 ) -> None:
     open_day = make_result(user, now.date(), won=True, revealed=False)
     closed_day = make_result(user, now.date() - D, won=True, revealed=True)
@@ -211,7 +202,7 @@ def test_a_deactivated_player_is_not_found(user: User, client: Client) -> None:
 
 
 def test_the_scorecard_is_public_with_numbers_calendar_and_charts(
-    user: User, client: Client
+    user: User, client: Client, make_result: MakeResult
 ) -> None:
     today = datetime.now(UTC).date()
     make_result(user, today - D, won=True, score=1185)
@@ -233,7 +224,7 @@ def _svgs(html: str) -> list[str]:
 
 
 def test_the_owner_sees_share_text_with_a_copy_button(
-    user: User, bob: User, client: Client
+    user: User, bob: User, client: Client, make_result: MakeResult
 ) -> None:
     today = datetime.now(UTC).date()
     make_result(user, today, won=True, score=1185, moves=312, revealed=False)
@@ -262,7 +253,7 @@ def test_the_navigation_links_a_signed_in_player_to_their_scorecard(
 
 
 def test_the_page_takes_a_bounded_number_of_queries(
-    user: User, client: Client, django_assert_max_num_queries
+    user: User, client: Client, django_assert_max_num_queries, make_result: MakeResult
 ) -> None:
     for k in range(25):
         make_result(user, datetime.now(UTC).date() - k * D, won=True)
