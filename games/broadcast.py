@@ -58,11 +58,8 @@ def group_send(group: str, event: dict[str, Any]) -> None:
     and sends without holding up the task (a broadcast is a nudge; pages that miss
     one catch up when they reconnect).
     """
-    layer = get_channel_layer()
+    layer = _layer_unless_sent_here(group, event)
     if layer is None:
-        return
-    if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
-        async_to_sync(layer.group_send)(group, event)
         return
     future = asyncio.run_coroutine_threadsafe(_send(layer, group, event), _background_loop())
     future.add_done_callback(_log_failure)
@@ -77,14 +74,24 @@ def group_nudge(group: str, event: dict[str, Any]) -> None:
     cost the worker a Redis round trip apiece and send every open board page a
     refetch it would fold anyway.
     """
-    layer = get_channel_layer()
+    layer = _layer_unless_sent_here(group, event)
     if layer is None:
-        return
-    if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
-        async_to_sync(layer.group_send)(group, event)
         return
     loop = _background_loop()
     loop.call_soon_threadsafe(_nudge, loop, layer, group, event)
+
+
+def _layer_unless_sent_here(group: str, event: dict[str, Any]) -> Any:
+    """The channel layer for the background loop to send with; ``None`` when there is no
+    layer, or when this thread belongs to the server's event loop and the send just ran
+    there (waited for, so an in-memory layer's queues stay on their own loop)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return None
+    if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
+        async_to_sync(layer.group_send)(group, event)
+        return None
+    return layer
 
 
 def _nudge(loop: asyncio.AbstractEventLoop, layer: Any, group: str, event: dict[str, Any]) -> None:
