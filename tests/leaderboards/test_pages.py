@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, timedelta
 from functools import partial
 
@@ -16,7 +15,7 @@ from django.utils import timezone
 from games.daily import day_start, utc_today
 from games.models import Deal, Game, User
 from leaderboards import selectors
-from leaderboards.boards import board_for, redis_client
+from leaderboards.boards import board_for
 from leaderboards.models import Result
 
 pytestmark = pytest.mark.django_db
@@ -115,23 +114,18 @@ def test_pending_rejected_and_practice_results_are_not_on_the_board(
 # Your position -----------------------------------------------------------------------------
 
 
+@pytest.fixture
+def board_day() -> date:
+    """The day the shared ``redis_boards`` fixture clears: this module's."""
+    return DAY
+
+
 @pytest.fixture(params=["database", "redis"])
-def board_backend(request, settings) -> Iterator[str]:
+def board_backend(request: pytest.FixtureRequest) -> str:
     """Both board stores: the database, and Redis when it is reachable."""
     if request.param == "redis":
-        settings.REDIS_URL = "redis://127.0.0.1:6379/13"
-        redis_client.cache_clear()
-        try:
-            redis_client().ping()
-        except Exception:
-            redis_client.cache_clear()
-            if os.environ.get("CI") == "true":
-                raise
-            pytest.skip("Redis is not reachable on 127.0.0.1:6379")
-    yield request.param
-    if request.param == "redis":
-        board_for(DAY, "forty-thieves").clear()
-        redis_client.cache_clear()
+        request.getfixturevalue("redis_boards")
+    return request.param
 
 
 def test_a_player_far_down_sees_their_rank_and_two_neighbours_each_side(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from datetime import date, timedelta
 from io import StringIO
 
@@ -19,7 +17,6 @@ from leaderboards.models import Result
 
 pytestmark = pytest.mark.django_db
 
-TEST_REDIS = "redis://127.0.0.1:6379/13"
 # Days no other test uses: the Redis database may be shared with parallel runs.
 DAYS = (date(2001, 2, 3), date(2001, 2, 4))
 
@@ -50,21 +47,9 @@ def result(username: str, day: date, *, score: int, won: bool = True) -> Result:
 
 
 @pytest.fixture
-def redis_boards(settings) -> Iterator[None]:
-    """Boards in a test Redis database; skipped when Redis is not running (not on CI)."""
-    settings.REDIS_URL = TEST_REDIS
-    redis_client.cache_clear()  # the client is cached per process, whatever the URL
-    try:
-        redis_client().ping()
-    except Exception:
-        redis_client.cache_clear()
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
-    yield
-    for day in DAYS:
-        board_for(day, "forty-thieves").clear()
-    redis_client.cache_clear()
+def board_day() -> date:
+    """The shared ``redis_boards`` fixture clears this day's board and its neighbours'."""
+    return DAYS[0]
 
 
 def test_without_redis_there_is_nothing_to_rebuild(settings) -> None:
