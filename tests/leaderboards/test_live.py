@@ -16,15 +16,12 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from ftsite.asgi import application
-from games.daily import day_start, utc_today
-from games.models import Game, User
-from games.services import deal_open_daily
+from games.daily import utc_today
+from games.models import User
 from leaderboards import broadcast
-from leaderboards.models import Result
 from leaderboards.services import result_rank
 from tests.support.sockets import ORIGIN, cookie_of, run_async
 
@@ -53,38 +50,13 @@ async def open_board(day: str, user: User | None = None) -> WebsocketCommunicato
     return ws
 
 
-def verified_unranked(username: str, day: date) -> Result:
-    """A ranked daily result just verified, not yet on its board (what result_rank takes)."""
-    model: type[User] = get_user_model()  # type: ignore[assignment]
-    player = model.objects.create_user(username=username)
-    deal = deal_open_daily(day=day)
-    game = Game.objects.create(
-        player=player, deal=deal, mode=Game.Mode.RANKED, status=Game.Status.WON, state={}
-    )
-    return Result.objects.create(
-        game=game,
-        player=player,
-        deal=deal,
-        day=day,
-        variant=deal.variant,
-        ranked=True,
-        status=Result.Status.VERIFIED,
-        outcome=Result.Outcome.WON,
-        won=True,
-        score=1000,
-        moves=300,
-        duration_ms=900_000,
-        finished_at=day_start(day) + timedelta(minutes=30),
-        verified_at=timezone.now(),
-    )
-
-
 @run_async
-async def test_ranking_a_result_tells_every_viewer_of_that_day(user) -> None:
+async def test_ranking_a_result_tells_every_viewer_of_that_day(user, make_result) -> None:
     day = today().isoformat()
     anonymous = await open_board(day)
     signed_in = await open_board(day, user)
-    result = await db(verified_unranked)("carol", today())
+    # Verified and not yet on its board: what result_rank takes.
+    result = await db(make_result)(day=today(), won=True, score=1000, moves=300)
 
     # The real path: result_rank's transaction commits, then its on_commit broadcasts.
     assert await db(result_rank)(result_id=result.pk) is True
@@ -100,11 +72,11 @@ async def test_ranking_a_result_tells_every_viewer_of_that_day(user) -> None:
 
 
 @run_async
-async def test_a_viewer_hears_only_about_their_own_day() -> None:
+async def test_a_viewer_hears_only_about_their_own_day(make_result) -> None:
     yesterday = today() - timedelta(days=1)
     ws = await open_board(today().isoformat())
     other = await open_board(yesterday.isoformat())
-    result = await db(verified_unranked)("dave", yesterday)
+    result = await db(make_result)(day=yesterday, won=True, score=1000, moves=300)
     await db(broadcast.board_changed)(result)
     assert json.loads(await other.receive_from())["result_id"] == result.pk
     assert await ws.receive_nothing(timeout=0.05)

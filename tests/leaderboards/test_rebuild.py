@@ -2,48 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from io import StringIO
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games.daily import day_start
-from games.models import Game, User
-from games.services import deal_open_daily
 from leaderboards.boards import board_for, ranked_results, redis_client
-from leaderboards.models import Result
 
 pytestmark = pytest.mark.django_db
 
 # Days no other test uses: the Redis database may be shared with parallel runs.
 DAYS = (date(2001, 2, 3), date(2001, 2, 4))
-
-
-def result(username: str, day: date, *, score: int, won: bool = True) -> Result:
-    model: type[User] = get_user_model()  # type: ignore[assignment]
-    player = model.objects.get_or_create(username=username)[0]
-    deal = deal_open_daily(day=day)
-    status = Game.Status.WON if won else Game.Status.LOST
-    game = Game.objects.create(
-        player=player, deal=deal, mode=Game.Mode.RANKED, status=status, state={}
-    )
-    return Result.objects.create(
-        game=game,
-        player=player,
-        deal=deal,
-        day=day,
-        variant=deal.variant,
-        ranked=True,
-        status=Result.Status.VERIFIED,
-        outcome=status,
-        won=won,
-        score=score,
-        moves=250,
-        duration_ms=700_000,
-        finished_at=day_start(day) + timedelta(hours=3),
-    )
 
 
 @pytest.fixture
@@ -59,11 +29,11 @@ def test_without_redis_there_is_nothing_to_rebuild(settings) -> None:
     assert "Nothing to rebuild" in out.getvalue() and "the database is the board" in out.getvalue()
 
 
-def test_it_restores_lost_boards_with_a_progress_bar(redis_boards: None) -> None:
+def test_it_restores_lost_boards_with_a_progress_bar(redis_boards: None, make_result) -> None:
     for i in range(3):
-        result(f"early{i}", DAYS[0], score=500 + i)
+        make_result(day=DAYS[0], score=500 + i, won=True)
     for i in range(2):
-        result(f"late{i}", DAYS[1], score=900 - i, won=i == 0)
+        make_result(day=DAYS[1], score=900 - i, outcome="won" if i == 0 else "lost")
     first = board_for(DAYS[0], "forty-thieves")
     second = board_for(DAYS[1], "forty-thieves")
     first.clear()
@@ -85,12 +55,12 @@ def test_it_restores_lost_boards_with_a_progress_bar(redis_boards: None) -> None
         assert board.size() == len(expected)
 
 
-def test_an_unreachable_redis_is_a_clear_error(settings) -> None:
+def test_an_unreachable_redis_is_a_clear_error(settings, make_result) -> None:
     from django.core.management.base import CommandError
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     redis_client.cache_clear()
-    result("ada", DAYS[0], score=100)
+    make_result(day=DAYS[0], score=100, won=True)
     try:
         with pytest.raises(CommandError, match="rebuilding the boards failed"):
             call_command("rebuild_boards", stdout=StringIO())
