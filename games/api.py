@@ -320,7 +320,8 @@ def game_detail(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
         '"id": "c17", "version": 16}`, `{"type": "undo"}` (practice only) or '
         '`{"type": "resign"}`. Answers the `accepted` message. Refusals: 422 '
         "`invalid_move` (not notation) / `illegal_move` (against the rules; the reason names "
-        "the rule), 409 `stale_version` (with the server's `version`) / `game_over`, 403 "
+        "the rule), 409 `stale_version` (with the server's `version`) / `game_over` / "
+        "`day_closed` (a ranked game whose daily deal has closed), 403 "
         "`forbidden` (not your game, or undo in a ranked game)."
     ),
 )
@@ -364,7 +365,8 @@ def game_resign(
         "The next move of a winning line if the solver finds one in about a second, else its "
         "best guess; always a legal move, or null when there is none. Nothing is played. Each "
         "hint is counted on the game (`hints`). Refusals: 403 `forbidden` (not your game, or "
-        "a ranked game: ranked games have no hints), 409 `game_over`."
+        "a ranked game: ranked games have no hints), 403 `day_open` (practice of a daily "
+        "deal whose day has not closed), 409 `game_over`."
     ),
 )
 def game_hint(request: HttpRequest, game_id: UUID) -> dict[str, Any]:

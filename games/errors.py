@@ -49,12 +49,14 @@ class StaleVersion(Conflict):
     code = "stale_version"
 
 
-class AlreadyPlayed(Conflict):
-    code = "already_played"
-
-
 class DayClosed(Conflict):
     code = "day_closed"
+
+
+class SolverLocked(Forbidden):
+    """Solver help (hints, the dead-end notice, the solution) on a daily deal still open."""
+
+    code = "day_open"
 
 
 class Refused(ServiceError):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -114,6 +114,22 @@ class Deal(models.Model):
             return None
         return "★" * self.difficulty + "☆" * (5 - self.difficulty)
 
+    def has_closed(self, now: datetime) -> bool:
+        """Whether a daily deal's competition is over at ``now`` (revealed, or past its
+        close even if the beat that reveals it has not run yet); never for practice."""
+        if not self.is_daily:
+            return False
+        return self.revealed_at is not None or (
+            self.closes_at is not None and now >= self.closes_at
+        )
+
+    @property
+    def solver_help_open(self) -> bool:
+        """Whether hints, the dead-end notice and the solution may be given on this deal:
+        always for practice deals, for a daily deal only once its day has closed (until
+        then they would be a free solver for the ranked board)."""
+        return self.is_revealed
+
     @property
     def solution_revealed(self) -> bool:
         """Whether "one way to win" may be shown: a daily deal's line after its day closed."""
@@ -188,6 +204,11 @@ class Action(models.Model):
     # A move in the engine's notation, "undo" or "resign".
     move = models.CharField(max_length=16)
     client_id = models.CharField(max_length=64, blank=True)
+    # The server's own actions (the close of a day) carry no client id, so nothing a client
+    # sends can ever be taken for one; this flag tells them apart in the log.
+    by_system = models.BooleanField(
+        default=False, help_text=_("taken by the server itself (the close of the day)")
+    )
     score = models.PositiveIntegerField(help_text=_("score after this action"))
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -33,6 +33,9 @@ def game_payload(game: Game, engine: Engine | None = None) -> dict[str, Any]:
         "legal_moves": [] if finished else engine.legal_moves(),
         "can_undo": game.mode == Game.Mode.PRACTICE and not finished and engine.can_undo,
         "hints": game.hints,
+        # Hints and the dead-end notice: practice only, and on a daily deal only once its
+        # day has closed (services.game_hint refuses them with day_open until then).
+        "solver_help": game.mode == Game.Mode.PRACTICE and deal.solver_help_open,
         # True only when the solver proved no win is left (see services._act).
         "dead_end": bool(game.dead_end) and not finished,
         "started_at": _iso(game.created_at),

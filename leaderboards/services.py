@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -88,7 +88,8 @@ def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:
     )
     sql = (
         "SELECT g.*, d.seed_hex AS deal_seed_hex, d.variant AS deal_variant,"
-        " d.day AS deal_day, d.kind AS deal_kind, r.id AS result_pk"
+        " d.day AS deal_day, d.kind AS deal_kind, d.closes_at AS deal_closes_at,"
+        " r.id AS result_pk"
         f" FROM {Game._meta.db_table} g JOIN {Deal._meta.db_table} d ON d.id = g.deal_id"
         f" LEFT JOIN {Result._meta.db_table} r ON r.game_id = g.id"
         f" WHERE g.id = %s{lock}"
@@ -103,8 +104,18 @@ def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:
         variant=game.deal_variant,
         day=Deal._meta.get_field("day").to_python(game.deal_day),  # a string from SQLite
         kind=game.deal_kind,
+        closes_at=_to_datetime(game.deal_closes_at, connection),
     )
     return game, game.result_pk
+
+
+def _to_datetime(value: object, connection) -> datetime | None:
+    """A datetime column read by a raw statement: aware from PostgreSQL; from SQLite text
+    or a naive datetime in UTC (how Django stores it there), which the backend's own
+    converter makes aware."""
+    if value is None or (isinstance(value, datetime) and value.tzinfo is not None):
+        return value
+    return connection.ops.convert_datetimefield_value(value, None, connection)
 
 
 def _skip_commit_flush() -> None:
@@ -123,6 +134,9 @@ def _skip_commit_flush() -> None:
 
 def _check(game: Game) -> tuple[str, str]:
     """The verdict on a game's claim: (status, reason)."""
+    late = _played_after_close(game)
+    if late is not None:
+        return Result.Status.REJECTED, late
     log = _logged_actions(game)
     claim = Claim(
         seed=game.deal.seed,
@@ -138,6 +152,31 @@ def _check(game: Game) -> tuple[str, str]:
     except Rejected as rejected:
         return Result.Status.REJECTED, rejected.reason
     return Result.Status.VERIFIED, ""
+
+
+def _played_after_close(game: Game) -> str | None:
+    """Why a ranked daily game's log is too late to count, or ``None``.
+
+    Once a daily deal closes its code and solution are public, so a player action stamped
+    at or after the close cannot be ranked (the play service refuses them; this catches
+    any that got in some other way). The server's own close-of-day resign is exempt.
+    """
+    deal = game.deal
+    if game.mode != Game.Mode.RANKED or not deal.is_daily or deal.closes_at is None:
+        return None
+    late = (
+        Action.objects.filter(game_id=game.pk, by_system=False, created_at__gte=deal.closes_at)
+        .order_by("seq")
+        .values_list("seq", "move", "created_at")
+        .first()
+    )
+    if late is None:
+        return None
+    seq, move, at = late
+    return (
+        f"action {seq} ({move!r}) was played at {at:%Y-%m-%d %H:%M:%S} UTC, after the deal"
+        f" closed at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
+    )
 
 
 def _logged_actions(game: Game) -> list[Logged]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -45,5 +45,6 @@ def bob(db: None) -> User:
 
 @pytest.fixture
 def now() -> datetime:
-    """A fixed moment in the middle of a UTC day."""
-    return datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    """Noon (UTC) of the real today: the middle of a day whose deal is still open by the
+    real clock, which the play service checks (a ranked move after the close is refused)."""
+    return datetime.combine(datetime.now(UTC).date(), time(12), tzinfo=UTC)

@@ -205,7 +205,7 @@ def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
     """Reveal the day's deals once the day is over and end their unfinished ranked
     games (as resigned: the day's competition is over). Returns how many deals
     were closed now; closing again changes nothing."""
-    from games.services.play import RESIGN, _act  # play builds on deals, not the reverse
+    from games.services.play import game_resign_at_close  # play builds on deals
 
     now = now or timezone.now()
     closed = 0
@@ -215,13 +215,7 @@ def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
         for game_id in deal.games.filter(
             mode=Game.Mode.RANKED, status=Game.Status.ACTIVE
         ).values_list("id", flat=True):
-            _act(
-                game_id=game_id,
-                user=None,
-                system=True,
-                action=RESIGN,
-                client_id="system:day-closed",
-            )
+            game_resign_at_close(game_id=game_id)
         Deal.objects.filter(pk=deal.pk).update(revealed_at=now)
         closed += 1
     return closed

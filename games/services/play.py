@@ -35,6 +35,7 @@ from games.errors import (
     GameOver,
     NotFound,
     Refused,
+    SolverLocked,
     StaleVersion,
 )
 from games.models import Action, Deal, Game, User
@@ -148,6 +149,22 @@ def game_resign(
     return _act(game_id=game_id, user=user, action=RESIGN, client_id=client_id, version=version)
 
 
+def game_resign_at_close(*, game_id: object) -> ActResult | None:
+    """The server's own resign of a ranked game left unfinished when its day closes;
+    ``None`` if the game finished meanwhile (closing again changes nothing).
+
+    The action carries no client id: the server never speaks in the clients' namespace,
+    so no message id a client chooses (``system:day-closed`` included) can make it look
+    like a re-sent action. Forbidding a reserved prefix instead would leave the old ids in
+    the log ambiguous and a new prefix to keep in sync everywhere; no id at all cannot
+    collide. The log marks it ``by_system`` so verification can tell it from the player's.
+    """
+    try:
+        return _act(game_id=game_id, user=None, action=RESIGN, system=True)
+    except GameOver:
+        return None
+
+
 def _act(
     *,
     game_id: str,
@@ -165,6 +182,17 @@ def _act(
             done = game.actions.filter(client_id=client_id).first()
             if done is not None:
                 return _result(game, done.move, {}, version=done.seq, duplicate=True)
+        # Whole milliseconds: the boards keep finish times to the millisecond, and the
+        # result must carry the game's own time.
+        now = timezone.now()
+        now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+        if not system and game.mode == Game.Mode.RANKED and game.deal.has_closed(now):
+            # By the clock, not by the reveal: the beat that reveals may run a minute
+            # late, and the code and solution are public from the reveal on.
+            raise DayClosed(
+                f"the deal of {game.deal.day} has closed (at 00:00 UTC); no more moves"
+                " count for its board"
+            )
         if game.is_finished:
             raise GameOver(f"this game is over ({game.status})")
         if version is not None and version != game.version:
@@ -186,17 +214,13 @@ def _act(
                 action = format_move(parse_move(action))
         except EngineError as err:
             raise Refused(err) from None
-        # Whole milliseconds: the boards keep finish times to the millisecond, and the
-        # result must carry the game's own time.
-        now = timezone.now()
-        now = now.replace(microsecond=now.microsecond // 1000 * 1000)
         if engine.is_won():
             game.status = Game.Status.WON
         elif engine.is_stuck():
             game.status = Game.Status.LOST
         game.version += 1
         game.state = engine.dump()
-        game.dead_end = not game.is_finished and _is_dead_end(engine)
+        game.dead_end = not game.is_finished and _is_dead_end(game, engine)
         game.score, game.moves = engine.score, engine.moves
         game.first_action_at = game.first_action_at or now
         if game.is_finished:
@@ -206,6 +230,7 @@ def _act(
             seq=game.version,
             move=action,
             client_id=client_id,
+            by_system=system,
             score=game.score,
             created_at=now,
         )
@@ -225,12 +250,13 @@ def _act(
     return result
 
 
-def _is_dead_end(engine: Engine) -> bool:
+def _is_dead_end(game: Game, engine: Engine) -> bool:
     """Whether no win is possible any more: decided exactly once the stock is spent and no
     redeal is left (``is_dead`` answers None before that, at once), within a small budget
     so a move never stalls; undecided counts as "no". Never while a card is face down: the
-    verdict would tell the player something about a card they have not seen."""
-    if engine.face_down:
+    verdict would tell the player something about a card they have not seen. Never on a
+    daily deal still open: the notice is solver help (see ``Deal.solver_help_open``)."""
+    if engine.face_down or not game.deal.solver_help_open:
         return False
     verdict = is_dead(
         engine,
@@ -257,13 +283,19 @@ def game_hint(*, user: User, game_id: object) -> HintResult:
     is no move). Each hint given is counted on the game.
 
     The search runs without the row lock (it takes up to a second); the count is then
-    added atomically. Ranked and finished games get no hints.
+    added atomically. Ranked and finished games get no hints, nor a practice game of a
+    daily deal whose day has not closed.
     """
     game = access_game(user=user, game_id=game_id, purpose="play")
     if game.mode == Game.Mode.RANKED:
         raise Forbidden("ranked games have no hints")
     if game.is_finished:
         raise GameOver(f"this game is over ({game.status})")
+    if not game.deal.solver_help_open:
+        raise SolverLocked(
+            "no hints on a daily deal until its day closes (at 00:00 UTC): they would help"
+            " the day's board"
+        )
     engine = Engine.load(game.state)
     move = hint(engine, max_seconds=settings.FT_HINT_SECONDS)
     if move is not None:

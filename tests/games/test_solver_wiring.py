@@ -410,4 +410,5 @@ def test_the_dead_end_check_never_speaks_while_a_card_is_face_down() -> None:
     engine = Engine.from_seed(5, "indian")
     engine.replay(["s"] * engine.stock_count)
     assert engine.face_down == 10 and engine.stock_count == 0
-    assert _is_dead_end(engine) is False
+    practice = Game(deal=Deal(kind=Deal.Kind.PRACTICE), mode=Game.Mode.PRACTICE)
+    assert _is_dead_end(practice, engine) is False

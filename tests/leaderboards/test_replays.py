@@ -317,11 +317,11 @@ def test_a_won_daily_game_replays_after_close(
         day=day,
         seed_hex=f"{seed:032x}",
         code=format_code(rules, seed) + "-daily",
-        revealed_at=now,
     )
     engine = Engine.from_seed(seed, rules.spec, undo_limit=0)
     game = Game.objects.create(player=user, deal=deal, mode="ranked", state=engine.dump())
     game = play(user, game, won["moves"].split(), django_capture_on_commit_callbacks)
+    Deal.objects.filter(pk=deal.pk).update(revealed_at=now)  # played before the close
     result = Result.objects.get(game=game)
     assert result.ranked and result.status == Result.Status.VERIFIED and result.won
     frames = replay_frames(user=AnonymousUser(), game_id=game.pk)

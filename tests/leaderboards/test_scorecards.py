@@ -109,8 +109,9 @@ def test_other_players_results_do_not_count(
 
 
 def test_the_calendar_covers_twelve_weeks_ending_this_week(
-    user: User, now: datetime, make_result: MakeResult
+    user: User, make_result: MakeResult
 ) -> None:
+    now = datetime(2026, 11, 29, 12, tzinfo=UTC)
     today = now.date()  # a Sunday
     make_result(user, today, won=True)
     make_result(user, today - 3 * D, outcome="resigned")

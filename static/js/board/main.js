@@ -299,7 +299,7 @@ function start(root) {
   }
 
   function askHint() {
-    if (role !== "player" || game.mode !== "practice" || game.status !== "active" || hintPending) return;
+    if (role !== "player" || !game.solver_help || game.status !== "active" || hintPending) return;
     const id = `hint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     if (!socket.send({ type: "hint", id })) return;
     hintPending = id;
