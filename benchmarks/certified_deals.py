@@ -38,8 +38,13 @@ def certify(job: tuple[str, float]) -> dict | None:
         seed = daily_seed(SECRET, date.fromisoformat(day), VARIANT, candidate)
         result = solve(Game.from_seed(seed, VARIANT, undo_limit=0), max_seconds=seconds)
         if result.verdict == "win":
-            return {"day": day, "candidate": candidate, "seed": f"{seed:032x}",
-                    "nodes": result.nodes, "line": " ".join(result.line)}
+            return {
+                "day": day,
+                "candidate": candidate,
+                "seed": f"{seed:032x}",
+                "nodes": result.nodes,
+                "line": " ".join(result.line),
+            }
     return None
 
 
@@ -60,10 +65,22 @@ def main(argv: list[str] | None = None) -> None:
             if row is not None:
                 deals.append(row)
                 deals.sort(key=lambda d: d["day"])
-                OUT.write_text(json.dumps({"about": __doc__.splitlines()[0], "variant": VARIANT,
-                                           "seconds": args.seconds, "deals": deals}, indent=0))
-                print(f"{row['day']} candidate {row['candidate']}: {len(row['line'].split())} moves"
-                      f"  ({len(deals)} deals, {time.perf_counter() - started:.0f} s)", flush=True)
+                OUT.write_text(
+                    json.dumps(
+                        {
+                            "about": __doc__.splitlines()[0],
+                            "variant": VARIANT,
+                            "seconds": args.seconds,
+                            "deals": deals,
+                        },
+                        indent=0,
+                    )
+                )
+                print(
+                    f"{row['day']} candidate {row['candidate']}: {len(row['line'].split())} moves"
+                    f"  ({len(deals)} deals, {time.perf_counter() - started:.0f} s)",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ without ``DATABASE_URL`` DEBUG defaults to off and secrets become mandatory.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import sys
 import warnings
@@ -117,6 +119,22 @@ FT_DAILY_SECRET = env_str(
     why=_WHY_SECRET,
 )
 
+# HMAC key of the fair-play sightings (games.sightings): device cookies and network+browser
+# fingerprints are stored only as HMACs under it. By default derived from SECRET_KEY with a
+# fixed label, so the embedded defaults work; production should set its own (rotating
+# SECRET_KEY would otherwise unlink every kept sighting).
+FT_PRIVACY_SECRET = (
+    env_str("FT_PRIVACY_SECRET")
+    or hmac.new(str(SECRET_KEY).encode(), b"ft-privacy-secret", hashlib.sha256).hexdigest()
+)
+# Days a sighting is kept after it was last seen (then sightings_prune deletes it), and how
+# often (seconds) one browser's sighting is written again: most page loads write nothing.
+FT_SIGHTING_DAYS = env_int("FT_SIGHTING_DAYS", 30, minimum=1)
+FT_SIGHTING_EVERY = env_int("FT_SIGHTING_EVERY", 600, minimum=0)
+# How many reverse proxies in front of the site append the client's address to
+# X-Forwarded-For. 0 (the default): the header is ignored and REMOTE_ADDR is the client.
+FT_TRUSTED_PROXIES = env_int("FT_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
+
 # The solver (games.solver) at work on deals. Certifying: a daily seed candidate becomes the
 # deal only if the solver wins it within FT_DAILY_CERTIFY_SECONDS (0 turns certification off:
 # candidate 0 is the deal, unrated); up to FT_DAILY_MAX_CANDIDATES candidates are tried.
@@ -181,6 +199,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The ft_device cookie and fair-play sightings of signed-in users (games/middleware.py).
+    "games.middleware.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -352,6 +372,24 @@ if CELERY_VISIBILITY_TIMEOUT < 2 * FT_SOLVER_TASK_TIME_LIMIT:
         f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
         f" FT_SOLVER_TASK_TIME_LIMIT={FT_SOLVER_TASK_TIME_LIMIT}, or solver tasks get redelivered"
     )
+# Queues by urgency: verification, ranking and the day's open/close on the default queue
+# ("celery"); the foresight analysis of ranked wins (up to FT_FORESIGHT_SECONDS of solver
+# work each) on "fairplay", with a worker of its own (compose.yaml: worker-fairplay), so it
+# never delays a verification.
+CELERY_TASK_ROUTES = {"leaderboards.analyse_foresight": {"queue": "fairplay"}}
+
+# Fair play (docs/fairplay.md). The foresight analysis of each verified ranked win gets this
+# many seconds of one core (0: off). Off by default on the embedded defaults, where Celery
+# runs in-process and the analysis would hold up the socket that finished the game.
+FT_FORESIGHT_SECONDS = env_seconds(
+    "FT_FORESIGHT_SECONDS", 0.0 if CELERY_TASK_ALWAYS_EAGER else 60.0, maximum=600.0
+)
+# A ranked attempt that turns at least this share of the stock and gives up within this many
+# seconds is recorded as a scouting pattern (shown with any account linked to it).
+# Whether a ranked result played at a machine's pace is held (leaderboards.fairplay.timing).
+FT_PACE_CHECK = env_bool("FT_PACE_CHECK", True)
+FT_SCOUT_SHARE = env_int("FT_SCOUT_PERCENT", 75, minimum=1, maximum=100) / 100
+FT_SCOUT_SECONDS = env_int("FT_SCOUT_SECONDS", 600, minimum=1)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -388,6 +426,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-unverified-results": {
         "task": "leaderboards.sweep",
         "schedule": crontab(minute="*"),
+    },
+    # Delete fair-play sightings older than FT_SIGHTING_DAYS (the privacy page promises it).
+    "prune-sightings-daily": {
+        "task": "games.prune_sightings",
+        "schedule": crontab(hour="3", minute="40"),
     },
 }
 

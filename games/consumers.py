@@ -16,6 +16,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from games import selectors, services
@@ -24,6 +25,7 @@ from games.broadcast import game_group
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
 from games.payloads import accepted_message
+from games.sightings import client_address
 
 logger = logging.getLogger(__name__)
 
@@ -167,6 +169,25 @@ def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult
     return services.game_resign(**common)
 
 
+def _record_sighting(scope: dict[str, Any], user: User) -> None:
+    """The player's fair-play sighting (games.middleware does the same for pages); a failure
+    is logged, never the socket's concern. Nothing raw is logged."""
+    try:
+        headers = dict(scope.get("headers") or [])
+        services.sighting_record(
+            user_id=user.pk,
+            device_token=(scope.get("cookies") or {}).get("ft_device"),
+            address=client_address(
+                remote=(scope.get("client") or [None])[0],
+                forwarded_for=headers.get(b"x-forwarded-for", b"").decode("latin-1"),
+                proxies=settings.FT_TRUSTED_PROXIES,
+            ),
+            user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
+        )
+    except Exception:
+        logger.exception("recording the sighting of a socket's player failed")
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     """One socket of one game: the player's (may act) or a watcher's (may only watch)."""
 
@@ -201,6 +222,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.game_id, self.role = game_id, role
         await self.send_message({"type": "hello", "role": role, "game": game})
+        if role == "player":  # after the hello, which need not wait for it
+            await database_sync_to_async(_record_sighting)(self.scope, self.user)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:

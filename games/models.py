@@ -239,3 +239,38 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+
+class Sighting(models.Model):
+    """That a user was seen on a device or a network+browser, as a keyed hash only.
+
+    Fair play links accounts that share one (a scout account turning the daily deal's stock
+    for a second one). ``digest`` is an HMAC with a server secret (``games.sightings``): the
+    raw cookie, address and browser string are never stored. Rows not seen for
+    ``FT_SIGHTING_DAYS`` days are deleted (``sightings_prune``).
+    """
+
+    class Kind(models.TextChoices):
+        DEVICE = "device", _("same browser")
+        NETWORK = "network", _("same network and browser")
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="sightings")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    digest = models.CharField(max_length=64, help_text=_("hex HMAC-SHA256, never the raw value"))
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "digest"], name="one_sighting_per_user_kind_digest"
+            ),
+        ]
+        indexes = [
+            # Who else shares a digest (accounts_linked_to), and what prune deletes.
+            models.Index(fields=["kind", "digest"]),
+            models.Index(fields=["last_seen"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.digest[:8]}…"

@@ -117,3 +117,31 @@ def api_token_list(*, user: User) -> list[dict[str, Any]]:
         }
         for t in ApiToken.objects.filter(user=user).order_by("-created_at", "-pk")
     ]
+
+
+# Fair-play sightings -------------------------------------------------------
+# Appended as its own section (imports included) so it merges cleanly with work above.
+
+from datetime import timedelta  # noqa: E402
+
+from django.conf import settings  # noqa: E402
+from django.db.models import Exists, OuterRef  # noqa: E402
+
+from games.models import Sighting  # noqa: E402
+
+
+def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
+    """The other accounts seen on one of ``user_id``'s devices, or on one of its networks
+    with the same browser, mapped to the kinds that link them (``{"device", "network"}``).
+
+    One query (the sightings table joined to itself on kind and digest). Only sightings
+    within the retention window count, even before the daily prune has deleted older ones.
+    """
+    cutoff = timezone.now() - timedelta(days=settings.FT_SIGHTING_DAYS)
+    kept = Sighting.objects.filter(last_seen__gte=cutoff)
+    mine = kept.filter(user_id=user_id, kind=OuterRef("kind"), digest=OuterRef("digest"))
+    pairs = kept.filter(Exists(mine)).exclude(user_id=user_id).values_list("user_id", "kind")
+    linked: dict[int, set[str]] = {}
+    for other, kind in pairs.distinct():
+        linked.setdefault(other, set()).add(kind)
+    return linked

@@ -159,3 +159,10 @@ def close_due_deals() -> dict[str, int]:
         except ServiceError as err:
             logger.warning("could not close the deals of %s: %s", day, err.reason)
     return closed
+
+
+@shared_task(name="games.prune_sightings")
+def prune_sightings() -> int:
+    """Delete the fair-play sightings past their retention (``FT_SIGHTING_DAYS``); returns
+    how many. Daily from beat; idempotent."""
+    return services.sightings_prune()

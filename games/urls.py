@@ -35,6 +35,7 @@ account_patterns = [
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("privacy/", views.privacy, name="privacy"),
     path("healthz", views.healthz, name="healthz"),
     path("play/daily/", views.play_daily, name="play_daily"),
     path("practice/", views.practice, name="practice"),

@@ -35,6 +35,7 @@ from games.access import access_game
 from games.daily import day_end, utc_today
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, PracticeForm, ProfileForm, SignUpForm
+from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import User
 
 logger = logging.getLogger(__name__)
@@ -80,6 +81,18 @@ def _countdown(until: datetime, now: datetime) -> str:
 
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "rules.html")
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What is kept about a person and why; the retention figures come from the settings."""
+    return render(
+        request,
+        "privacy.html",
+        {
+            "sighting_days": settings.FT_SIGHTING_DAYS,
+            "device_cookie_days": DEVICE_COOKIE_MAX_AGE // (24 * 60 * 60),
+        },
+    )
 
 
 @never_cache

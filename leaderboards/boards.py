@@ -51,6 +51,7 @@ class Entry:
 
 class Board(Protocol):
     def add(self, result: Result) -> None: ...
+    def remove(self, result: Result) -> None: ...
     def rank(self, result: Result) -> int | None: ...
     def page(self, start: int, count: int) -> list[Entry]: ...
     def size(self) -> int: ...
@@ -59,10 +60,13 @@ class Board(Protocol):
 
 
 def ranked_results(day: date, variant: str) -> QuerySet[Result]:
-    """The board in database order (the source of truth)."""
-    return Result.objects.filter(
-        day=day, variant=variant, ranked=True, status=Result.Status.VERIFIED
-    ).order_by("-sort_key", "finished_at", "id")
+    """The board in database order (the source of truth): verified ranked results, less
+    those held for fair-play review or disqualified."""
+    return (
+        Result.objects.filter(day=day, variant=variant, ranked=True, status=Result.Status.VERIFIED)
+        .exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
+        .order_by("-sort_key", "finished_at", "id")
+    )
 
 
 class DatabaseBoard:
@@ -72,6 +76,9 @@ class DatabaseBoard:
         self.day, self.variant = day, variant
 
     def add(self, result: Result) -> None:  # the row itself is the board
+        return None
+
+    def remove(self, result: Result) -> None:  # so is its review state
         return None
 
     def rank(self, result: Result) -> int | None:
@@ -114,6 +121,9 @@ class RedisBoard:
 
     def add(self, result: Result) -> None:
         self.redis.zadd(self.key, {entry_member(result): entry_key(result)})
+
+    def remove(self, result: Result) -> None:
+        self.redis.zrem(self.key, entry_member(result))
 
     def rank(self, result: Result) -> int | None:
         rank = self.redis.zrevrank(self.key, entry_member(result))

@@ -23,6 +23,12 @@ class Result(models.Model):
         VERIFIED = "verified", _("verified")
         REJECTED = "rejected", _("rejected")
 
+    class Review(models.TextChoices):
+        NONE = "", _("not held")
+        HELD = "held", _("under review")
+        CLEARED = "cleared", _("cleared")
+        DISQUALIFIED = "disqualified", _("disqualified")
+
     class Outcome(models.TextChoices):
         WON = "won", _("won")
         LOST = "lost", _("lost")
@@ -49,6 +55,9 @@ class Result(models.Model):
     sort_key = models.PositiveBigIntegerField(default=0, editable=False)
     finished_at = models.DateTimeField()
     reason = models.TextField(blank=True, help_text=_("why the log was rejected"))
+    # Fair play (leaderboards.fairplay): a held result is verified but stays off the
+    # public boards until staff clear it; a disqualified one never returns.
+    review = models.CharField(max_length=12, choices=Review.choices, default="", blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     ranked_at = models.DateTimeField(null=True, blank=True, help_text=_("added to the board"))
     created_at = models.DateTimeField(auto_now_add=True)
@@ -86,3 +95,68 @@ class Result(models.Model):
         if fields is not None:
             kwargs["update_fields"] = {*fields, "sort_key", "finished_at"}
         super().save(*args, **kwargs)
+
+    @property
+    def on_board(self) -> bool:
+        """Whether the result belongs on the public board: ranked, verified, not held."""
+        return (
+            self.ranked
+            and self.status == self.Status.VERIFIED
+            and self.review in (self.Review.NONE, self.Review.CLEARED)
+        )
+
+
+class FairPlayCheck(models.Model):
+    """The evidence the fair-play checks gathered about one ranked result."""
+
+    result = models.OneToOneField(Result, on_delete=models.CASCADE, related_name="fairplay")
+    # Why it was held: any of "linked", "machine", "foresight"; empty when nothing was found.
+    reasons = models.JSONField(default=list, blank=True)
+    # [{"user_id", "username", "via": ["device"|"network"], "games": [...], "scouting": n}]
+    linked = models.JSONField(default=list, blank=True)
+    timing = models.JSONField(default=dict, blank=True)  # fairplay.timing.Timing.to_dict()
+    # games.solver.foresight.ForesightReport.to_dict(), once analysed (wins only).
+    foresight = models.JSONField(null=True, blank=True)
+    foresight_statistic = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    analysed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"fair play of {self.result_id}: {', '.join(self.reasons) or 'nothing found'}"
+
+
+class ReviewDecision(models.Model):
+    """Every change of a result's review state: who (``None``: the automatic checks),
+    when, and why. Never edited; the latest one is the result's state."""
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="decisions")
+    decision = models.CharField(max_length=12, choices=Result.Review.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    why = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["result", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.decision} by {self.by or 'the checks'}: {self.why[:60]}"
+
+
+class ScoutingPattern(models.Model):
+    """A ranked attempt that turned most of the stock and then gave up quickly: what an
+    account that only scouts the deal for another one looks like."""
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scouting"
+    )
+    deal = models.ForeignKey("games.Deal", on_delete=models.CASCADE, related_name="+")
+    turned = models.PositiveIntegerField(help_text=_("stock cards turned"))
+    stock = models.PositiveIntegerField(help_text=_("stock cards at the deal"))
+    seconds = models.FloatField(help_text=_("first action to the end"))
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.player} turned {self.turned}/{self.stock} in {self.seconds:.0f} s"

@@ -51,7 +51,11 @@ def scorecard(
     today = utc_today(now or timezone.now())
     is_owner = viewer is not None and viewer.is_authenticated and viewer.pk == player.pk
     verified = Result.objects.filter(player=player, status=Result.Status.VERIFIED)
-    ranked = verified.filter(ranked=True, day__isnull=False)
+    # A disqualified result counts nowhere; one under review counts for its player (it is
+    # theirs until a reviewer decides) and shows as "under review" in the history.
+    ranked = verified.filter(ranked=True, day__isnull=False).exclude(
+        review=Result.Review.DISQUALIFIED
+    )
     totals = ranked.aggregate(
         played=Count("pk"),
         won=Count("pk", filter=Q(won=True)),
@@ -139,6 +143,8 @@ def history(
                 "outcome": result.outcome,
                 "outcome_label": Result.Outcome(result.outcome).label,
                 "won": result.won,
+                "review": result.review,
+                "review_label": result.get_review_display() if result.review else "",
                 "score": result.score,
                 "moves": result.moves,
                 "time": format_duration(result.duration_ms),
@@ -148,7 +154,7 @@ def history(
                 ),
                 "share": (
                     share_text(result, site_url=site_url)
-                    if share_for_owner and result.ranked and result.day
+                    if share_for_owner and result.ranked and result.day and result.on_board
                     else None
                 ),
             }

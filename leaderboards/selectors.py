@@ -20,6 +20,7 @@ from games.models import Deal, User
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
 from leaderboards.boards import Entry, board_for
+from leaderboards.fairplay.selectors import under_review_count
 from leaderboards.models import Result
 
 BOARD_LIMIT = 100
@@ -98,6 +99,7 @@ class DayBoard:
     rows: list[Row]
     size: int
     position: Position | None
+    under_review: int = 0  # verified results held for fair-play review (off the board)
 
     @property
     def revealed(self) -> bool:
@@ -153,6 +155,7 @@ def board_for_day(
         rows=_rows(board.page(0, limit), me=me),
         size=board.size(),
         position=board_rank_of(day=day, variant=variant, user=user),
+        under_review=under_review_count(day=day, variant=variant),
     )
 
 
@@ -178,6 +181,10 @@ def board_rank_of(*, day: date, variant: str = DAILY_VARIANT, user: User | None)
         return None
     if result.status != Result.Status.VERIFIED:
         return Position(status=result.status)
+    if result.review == Result.Review.HELD:
+        return Position(status="under_review")
+    if result.review == Result.Review.DISQUALIFIED:
+        return Position(status="disqualified")
     board = board_for(day, variant)
     rank = board.rank(result)
     if rank is None:

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -23,6 +24,7 @@ from leaderboards.boards import (
     redis_boards,
     remove_redis_boards_except,
 )
+from leaderboards.fairplay.services import fairplay_screen
 from leaderboards.models import Result
 from leaderboards.replay import Claim, Logged, Rejected, replay_claim
 
@@ -59,13 +61,29 @@ def result_verify(*, game_id: object) -> Result | None:
                 result.status, result.reason, result.verified_at = status, reason, timezone.now()
                 result.save(update_fields=["status", "reason", "verified_at"])
             if result.status == Result.Status.VERIFIED and result.ranked:
-                decided = result
-                transaction.on_commit(lambda: _rank(decided))
+                _screen_and_rank(result, game)
     except IntegrityError:
         # Another delivery decided while this one waited for the lock: the join above read
         # the tables as they were before the wait, so its result only showed at the insert.
         return Result.objects.get(game_id=game_id)
     return result
+
+
+def _screen_and_rank(result: Result, game: Game) -> None:
+    """The fair-play screen, in the verdict's transaction; then, after the commit, the
+    board (unless held) and, for a win, the foresight analysis on its own queue."""
+    held = fairplay_screen(result=result, game=game)
+    if not held:
+        transaction.on_commit(lambda: _rank(result))
+    if result.won and settings.FT_FORESIGHT_SECONDS > 0:
+        result_id = result.pk
+        transaction.on_commit(lambda: _enqueue_foresight(result_id), robust=True)
+
+
+def _enqueue_foresight(result_id: int) -> None:
+    from leaderboards.tasks import analyse_foresight  # the tasks call the services
+
+    analyse_foresight.delay(result_id)
 
 
 def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:
@@ -222,12 +240,18 @@ def result_rank(*, result_id: int) -> bool:
     return False if result is None else _rank(result)
 
 
+OFF_BOARD = (Result.Review.HELD, Result.Review.DISQUALIFIED)
+
+
 def _rank(result: Result) -> bool:
     """The sorted-set add is idempotent (same member, same score), and
     ``ranked_at`` is set by a conditional update, so however often this runs
     the result is on its board once and announced once. Like a verdict, the
-    stamp is recomputable (the sweep re-ranks), so its commit skips the flush.
+    stamp is recomputable (the sweep re-ranks), so its commit skips the flush. A result
+    held for review (or disqualified) is not added: clearing it ranks it then.
     """
+    if not result.on_board:
+        return False
     board_for(result.day, result.variant).add(result)
     with transaction.atomic():
         _skip_commit_flush()
@@ -248,9 +272,16 @@ def results_needing_work(*, now=None) -> tuple[list[str], list[int]]:
         .exclude(result__status__in=[Result.Status.VERIFIED, Result.Status.REJECTED])
         .values_list("id", flat=True)
     )
-    unranked = Result.objects.filter(
-        status=Result.Status.VERIFIED, ranked=True, ranked_at__isnull=True, verified_at__lt=cutoff
-    ).values_list("id", flat=True)
+    unranked = (
+        Result.objects.filter(
+            status=Result.Status.VERIFIED,
+            ranked=True,
+            ranked_at__isnull=True,
+            verified_at__lt=cutoff,
+        )
+        .exclude(review__in=OFF_BOARD)
+        .values_list("id", flat=True)
+    )
     return [str(g) for g in games[:1000]], list(unranked[:1000])
 
 

@@ -9,8 +9,10 @@ worker's log still shows each task's return value.
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from leaderboards import services
+from leaderboards.fairplay.services import result_analyse_foresight
 
 
 @shared_task(
@@ -26,6 +28,20 @@ def verify_game(game_id: str) -> str | None:
 )
 def rank_result(result_id: int) -> bool:
     return services.result_rank(result_id=result_id)
+
+
+@shared_task(
+    name="leaderboards.analyse_foresight",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    # The analysis keeps to FT_FORESIGHT_SECONDS by itself; the limit is only a backstop.
+    time_limit=settings.FT_FORESIGHT_SECONDS + 120,
+    soft_time_limit=settings.FT_FORESIGHT_SECONDS + 60,
+)
+def analyse_foresight(result_id: int) -> str | None:
+    result = result_analyse_foresight(result_id=result_id)
+    return None if result is None else result.review or "not held"
 
 
 @shared_task(name="leaderboards.sweep")

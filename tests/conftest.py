@@ -25,6 +25,14 @@ def solver_off(settings) -> None:
     settings.FT_DAILY_CERTIFY_NODES = 0
     settings.FT_RATE_SECONDS = 0
     settings.FT_RATE_PRACTICE_ON_START = False
+    settings.FT_FORESIGHT_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def pace_check_off(settings) -> None:
+    """Tests play whole games in milliseconds, which the fair-play pace check rightly holds
+    as machine play; tests of that check (tests/leaderboards/test_fairplay*.py) turn it on."""
+    settings.FT_PACE_CHECK = False
 
 
 @pytest.fixture

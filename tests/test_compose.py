@@ -20,7 +20,7 @@ COMPOSE = ROOT / "compose.yaml"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "ftsite" / "settings.py"
 
-APP_SERVICES = ("migrate", "web1", "web2", "worker", "beat")
+APP_SERVICES = ("migrate", "web1", "web2", "worker", "worker-fairplay", "beat")
 WEB_SERVICES = ("web1", "web2")
 
 
@@ -103,6 +103,10 @@ def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
         ]
     worker = shell_commands(services["worker"]["command"])[0]
     assert worker[:4] == ["celery", "-A", "ftsite", "worker"] and "--concurrency=2" in worker
+    assert worker[worker.index("-Q") + 1] == "celery"
+    fairplay = shell_commands(services["worker-fairplay"]["command"])[0]
+    assert fairplay[:4] == ["celery", "-A", "ftsite", "worker"]
+    assert fairplay[fairplay.index("-Q") + 1] == "fairplay"
     assert shell_commands(services["beat"]["command"])[0][:4] == ["celery", "-A", "ftsite", "beat"]
     assert {services[name]["ports"][0] for name in WEB_SERVICES} == {"8001:8000", "8002:8000"}
 
@@ -121,7 +125,7 @@ def test_postgres_redis_and_web_have_healthchecks(services: dict[str, Any]) -> N
 
 def test_the_start_order_waits_for_health_and_migrations(services: dict[str, Any]) -> None:
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web1", "web2", "worker", "beat"):
+    for name in ("web1", "web2", "worker", "worker-fairplay", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -168,3 +172,14 @@ def test_env_example_lists_every_variable_settings_read() -> None:
     names = env_example_names()
     assert read <= names, read - names
     assert "DJANGO_DEBUG=false" in ENV_EXAMPLE.read_text().splitlines()
+
+
+def test_every_routed_queue_has_a_worker(services: dict[str, Any], settings) -> None:
+    """A task routed to a queue nobody consumes would wait forever."""
+    consumed = set()
+    for service in services.values():
+        for argv in shell_commands(service.get("command") or []):
+            if argv[:4] == ["celery", "-A", "ftsite", "worker"] and "-Q" in argv:
+                consumed.update(argv[argv.index("-Q") + 1].split(","))
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert routed | {"celery"} <= consumed, (routed | {"celery"}) - consumed

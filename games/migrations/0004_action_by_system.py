@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_solver_fields'),
+        ("games", "0003_solver_fields"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='action',
-            name='by_system',
-            field=models.BooleanField(default=False, help_text='taken by the server itself (the close of the day)'),
+            model_name="action",
+            name="by_system",
+            field=models.BooleanField(
+                default=False, help_text="taken by the server itself (the close of the day)"
+            ),
         ),
     ]

@@ -1,6 +1,6 @@
 """Writes: every change to deals, games and API tokens goes through these functions.
 
-Split by subject (``deals``, ``play``, ``tokens``); callers use this package:
+Split by subject (``deals``, ``play``, ``sightings``, ``tokens``); callers use this package:
 ``from games import services; services.game_play(...)``.
 """
 
@@ -31,6 +31,7 @@ from games.services.play import (
     game_start_practice,
     game_undo,
 )
+from games.services.sightings import sighting_record, sightings_prune
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 
 __all__ = [
@@ -58,4 +59,6 @@ __all__ = [
     "game_start_daily",
     "game_start_practice",
     "game_undo",
+    "sighting_record",
+    "sightings_prune",
 ]

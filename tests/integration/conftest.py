@@ -183,13 +183,16 @@ class Worker:
         self.kill()  # also reaps a pool child left behind
 
 
-def start_worker(env: dict[str, str], log_dir: Path, **overrides: str) -> Worker:
-    """Start ``celery -A ftsite worker`` on the ``celery`` queue and wait until it is ready."""
+def start_worker(
+    env: dict[str, str], log_dir: Path, queue: str = "celery", **overrides: str
+) -> Worker:
+    """Start ``celery -A ftsite worker`` on ``queue`` (as compose.yaml's ``worker`` and
+    ``worker-fairplay`` do) and wait until it is ready."""
     name = f"it-{uuid.uuid4().hex[:10]}@%h"
     log = log_dir / f"worker-{name.split('@')[0]}.log"
     command = [
         sys.executable, "-m", "celery", "-A", "ftsite", "worker",
-        "--pool=prefork", "--concurrency=1", "--loglevel=info", "-Q", "celery", "-n", name,
+        "--pool=prefork", "--concurrency=1", "--loglevel=info", "-Q", queue, "-n", name,
         # Nothing to sync with other workers: saves a second at start and keeps tests apart.
         "--without-mingle", "--without-gossip",
     ]  # fmt: skip
@@ -216,6 +219,8 @@ def clear_celery_and_boards() -> None:
     from leaderboards.boards import redis_client
 
     app.control.purge()
+    with app.connection_for_write() as connection:  # purge() knows only the default queue
+        connection.default_channel.queue_purge("fairplay")
     client = redis_client()
     for key in client.scan_iter("ft:board:*"):
         client.delete(key)
@@ -228,8 +233,8 @@ def workers(django_db_setup: None, tmp_path: Path) -> Iterator[Callable[..., Wor
     env = server_env()
     started: list[Worker] = []
 
-    def start(**overrides: str) -> Worker:
-        worker = start_worker(env, tmp_path, **overrides)
+    def start(queue: str = "celery", **overrides: str) -> Worker:
+        worker = start_worker(env, tmp_path, queue, **overrides)
         started.append(worker)
         return worker
 

@@ -1,0 +1,136 @@
+"""The ``ft_device`` cookie, and the fair-play sightings of signed-in users.
+
+Every browser gets a random first-party device cookie. When a signed-in user is served, the
+keyed digests of that cookie and of the network+browser are recorded (``sighting_record``),
+at most once per ``FT_SIGHTING_EVERY`` seconds per (user, device, network), so most page loads
+write nothing. See ``games.sightings``: nothing raw is stored, and nothing raw is logged here.
+A sighting is best-effort: nothing here may fail a request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from games import services
+from games.sightings import client_address, device_token_valid, sighting_digests
+
+logger = logging.getLogger(__name__)
+
+DEVICE_COOKIE = "ft_device"
+# Browsers cap a cookie's lifetime at 400 days (RFC 6265bis); asking for more gains nothing.
+DEVICE_COOKIE_MAX_AGE = 400 * 24 * 60 * 60
+SESSION_KEY = "ft_sighting"
+CACHE_PREFIX = "ft-sighting:"
+
+
+class DeviceMiddleware:
+    """Sets ``ft_device`` when missing or malformed; records signed-in users' sightings."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        carried = request.COOKIES.get(DEVICE_COOKIE)
+        token = carried if device_token_valid(token=carried) else None
+        response = self.get_response(request)
+        if token is None:
+            device_cookie_set(response=response)
+        try:
+            # After the view: login() replaces request.user, and an API token's user is
+            # known only once the API has authenticated the request.
+            user = signed_in_user(request=request)
+            if user is not None:
+                # Only a cookie the browser sent back is its device: a client that keeps no
+                # cookies (a script) would otherwise be a "new device" on every request.
+                sighting_note(request=request, user_id=user.pk, device_token=token)
+        except Exception:
+            # Never the inputs (cookie, address, user agent): only that it failed.
+            logger.exception("recording a sighting failed (%s %s)", request.method, request.path)
+        return response
+
+
+def device_cookie_set(*, response: HttpResponse) -> None:
+    """Give the browser a new random device token (not readable by scripts)."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        secrets.token_urlsafe(24),
+        max_age=DEVICE_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def signed_in_user(*, request: HttpRequest) -> Any | None:
+    """The user an API token authenticated (``request.auth``, set by django-ninja), else the
+    session's signed-in user; ``None`` for an anonymous visitor."""
+    for candidate in (getattr(request, "auth", None), getattr(request, "user", None)):
+        if getattr(candidate, "is_authenticated", False) is True and candidate.pk is not None:
+            return candidate
+    return None
+
+
+def request_address(*, request: HttpRequest) -> str | None:
+    """The client's address: ``REMOTE_ADDR``, or from X-Forwarded-For behind
+    ``FT_TRUSTED_PROXIES`` proxies (see ``games.sightings.client_address`` for why)."""
+    return client_address(
+        remote=request.META.get("REMOTE_ADDR"),
+        forwarded_for=request.META.get("HTTP_X_FORWARDED_FOR", ""),
+        proxies=settings.FT_TRUSTED_PROXIES,
+    )
+
+
+def sighting_note(*, request: HttpRequest, user_id: int, device_token: str | None) -> bool:
+    """Record the sighting unless this (user, device, network) was recorded within the last
+    ``FT_SIGHTING_EVERY`` seconds; returns whether it was recorded."""
+    address = request_address(request=request)
+    user_agent = request.META.get("HTTP_USER_AGENT", "")
+    digests = sighting_digests(device_token=device_token, address=address, user_agent=user_agent)
+    if not digests:
+        return False
+    marker = _marker(user_id=user_id, digests=digests)
+    if not _due(request=request, user_id=user_id, marker=marker):
+        return False
+    services.sighting_record(
+        user_id=user_id, device_token=device_token, address=address, user_agent=user_agent
+    )
+    return True
+
+
+def _marker(*, user_id: int, digests: dict[str, str]) -> str:
+    parts = [str(user_id), digests.get("device", ""), digests.get("network", "")]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def _due(*, request: HttpRequest, user_id: int, marker: str) -> bool:
+    """Whether a sighting is due, noting that it is now (in the session of a session's user,
+    else, e.g. for an API token, in the cache)."""
+    every = settings.FT_SIGHTING_EVERY
+    if every <= 0:
+        return True
+    now = timezone.now().timestamp()
+    session = getattr(request, "session", None)
+    session_user = getattr(request, "user", None)
+    if session is not None and getattr(session_user, "pk", None) == user_id:
+        if _noted_within(noted=session.get(SESSION_KEY), marker=marker, now=now, every=every):
+            return False
+        session[SESSION_KEY] = [marker, now]
+        return True
+    # cache.add is atomic: of concurrent requests, one records.
+    return bool(cache.add(CACHE_PREFIX + marker, 1, timeout=every))
+
+
+def _noted_within(*, noted: object, marker: str, now: float, every: int) -> bool:
+    """Whether the session's note ``[marker, timestamp]`` is this marker's, and recent."""
+    if not (isinstance(noted, list) and len(noted) == 2 and noted[0] == marker):
+        return False
+    return isinstance(noted[1], int | float) and 0 <= now - noted[1] < every

@@ -1,0 +1,54 @@
+"""Writes about fair-play sightings: recorded (as keyed digests only) and pruned.
+
+See ``games.sightings`` for the digests and ``games.middleware.DeviceMiddleware`` for when a
+sighting is recorded. Nothing raw (cookie, address, user agent) is stored or logged here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import Sighting
+from games.sightings import sighting_digests
+
+
+def sighting_record(
+    *,
+    user_id: int,
+    device_token: str | None,
+    address: str | None,
+    user_agent: str,
+    now: datetime | None = None,
+) -> int:
+    """Note that ``user_id`` was seen on this device and this network+browser: insert each
+    sighting or move its ``last_seen`` to ``now``. Returns how many rows were touched (0 to
+    2). A missing or malformed device token, or an address that is not an IP address, only
+    leaves that kind out. Idempotent, and safe against a concurrent record of the same rows:
+    one ``INSERT … ON CONFLICT DO UPDATE``.
+    """
+    now = now or timezone.now()
+    digests = sighting_digests(device_token=device_token, address=address, user_agent=user_agent)
+    rows = [
+        Sighting(user_id=user_id, kind=kind, digest=digest, first_seen=now, last_seen=now)
+        for kind, digest in digests.items()
+    ]
+    if not rows:
+        return 0
+    Sighting.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["user", "kind", "digest"],
+        update_fields=["last_seen"],
+    )
+    return len(rows)
+
+
+def sightings_prune(*, now: datetime | None = None) -> int:
+    """Delete the sightings not seen for ``FT_SIGHTING_DAYS`` days; returns how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.FT_SIGHTING_DAYS)
+    deleted, _ = Sighting.objects.filter(last_seen__lt=cutoff).delete()
+    return deleted

@@ -1,0 +1,98 @@
+"""Reads for fair play: how many results a day's board has under review, the review queue
+and everything a reviewer needs to decide one result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.engine import format_card, parse_card
+from games.errors import NotFound
+from leaderboards.models import FairPlayCheck, Result, ReviewDecision
+
+REVIEW_STATES = ("held", "cleared", "disqualified")
+
+
+def under_review_count(*, day: date, variant: str) -> int:
+    """Verified ranked results of a day held for review (off the board until cleared)."""
+    return Result.objects.filter(
+        day=day,
+        variant=variant,
+        ranked=True,
+        status=Result.Status.VERIFIED,
+        review=Result.Review.HELD,
+    ).count()
+
+
+def review_queue(*, state: str = "held", limit: int = 200) -> QuerySet[Result]:
+    """Results in one review state, oldest first (the queue staff work through)."""
+    if state not in REVIEW_STATES:
+        raise NotFound(f"no review state {state!r}; one of {', '.join(REVIEW_STATES)}")
+    return (
+        Result.objects.filter(ranked=True, status=Result.Status.VERIFIED, review=state)
+        .select_related("player", "deal", "fairplay")
+        .order_by("finished_at", "id")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class ReviewCase:
+    result: Result
+    check: FairPlayCheck | None
+    decisions: list[ReviewDecision]
+    foresight: dict[str, Any] | None
+    decisions_shown: list[dict[str, Any]]
+
+
+def review_case(*, result_id: int) -> ReviewCase:
+    """One result with its evidence: linked accounts and what they saw, the pace, the
+    foresight statistic with each decision only foresight explains (and the board the
+    player saw then), and the decisions taken so far."""
+    result = (
+        Result.objects.select_related("player", "deal", "game")
+        .filter(pk=result_id, ranked=True)
+        .first()
+    )
+    if result is None:
+        raise NotFound(f"there is no ranked result {result_id}")
+    check = FairPlayCheck.objects.filter(result=result).first()
+    foresight = check.foresight if check is not None else None
+    shown = [_decision_view(d) for d in (foresight or {}).get("evidence", [])]
+    return ReviewCase(
+        result=result,
+        check=check,
+        decisions=list(result.decisions.select_related("by")),
+        foresight=foresight,
+        decisions_shown=shown,
+    )
+
+
+def _decision_view(decision: dict[str, Any]) -> dict[str, Any]:
+    """A foresight decision with its board laid out for a page: columns as card labels."""
+    board = decision.get("board") or {}
+    columns = [
+        {"number": i + 1, "cards": [_label(c) for c in col.get("cards", [])]}
+        for i, col in enumerate(board.get("columns", []))
+    ]
+    foundations = [f.get("top") or "—" for f in board.get("foundations", [])]
+    return {
+        **decision,
+        "columns": columns,
+        "foundations": foundations,
+        "waste": [_label(c) for c in board.get("waste", [])[-5:]],
+        "stock": board.get("stock"),
+    }
+
+
+def _label(card: str) -> str:
+    """``"QH"`` as ``"Q♥"``; anything unreadable as it is."""
+    try:
+        text = format_card(parse_card(card))
+    except Exception:  # noqa: BLE001 - a stored board is shown, never re-judged
+        return str(card)
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    rank = "10" if text[:-1] == "T" else text[:-1]
+    return rank + suits.get(text[-1], text[-1])

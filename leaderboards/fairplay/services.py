@@ -1,0 +1,160 @@
+"""Writes of the fair-play checks: the screen a ranked result passes when it is verified,
+the foresight analysis of a win, holding, clearing and disqualifying.
+
+A held result is verified as usual but stays off the public boards until staff clear it;
+a disqualified one leaves them for good. Every change is a :class:`ReviewDecision`.
+Boards are told after the commit, like every other board change.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import Game as Engine
+from games.errors import BadRequest, Conflict, NotFound
+from games.models import Action, Game, User
+from games.solver.foresight import analyse_foresight
+from leaderboards import broadcast
+from leaderboards.boards import board_for
+from leaderboards.fairplay.linked import linked_evidence, scouting_record
+from leaderboards.fairplay.timing import timing_of
+from leaderboards.models import FairPlayCheck, Result, ReviewDecision
+
+Review = Result.Review
+DECISIONS = (Review.CLEARED, Review.DISQUALIFIED)
+
+
+def fairplay_screen(*, result: Result, game: Game) -> list[str]:
+    """The checks a verified ranked result passes inside its verification's transaction:
+    linked accounts that saw the stock, machine pace, and (recorded, not held) a scouting
+    pattern. Returns the reasons it was held for (empty: it goes on the board)."""
+    log = list(
+        Action.objects.filter(game_id=game.pk, by_system=False)
+        .order_by("seq")
+        .values_list("move", "created_at")
+    )
+    stamps = [int(at.timestamp() * 1000) for _, at in log]
+    timing = timing_of(stamps)
+    finished = game.finished_at or timezone.now()
+    linked = linked_evidence(player_id=game.player_id, deal_id=game.deal_id, before=finished)
+    reasons = []
+    if any(link["turned"] for link in linked):
+        reasons.append("linked")
+    if timing.machine and settings.FT_PACE_CHECK:
+        reasons.append("machine")
+    FairPlayCheck.objects.update_or_create(
+        result=result,
+        defaults={"reasons": reasons, "linked": linked, "timing": timing.to_dict()},
+    )
+    stock = Engine.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
+    scouting_record(
+        game=game, turned=sum(move == "s" for move, _ in log), stock=stock, seconds=timing.seconds
+    )
+    if reasons:
+        _set_review(result, Review.HELD, by=None, why=_why(reasons, linked, timing.reason))
+    return reasons
+
+
+def _why(reasons: list[str], linked: list[dict], pace: str) -> str:
+    parts = []
+    if "linked" in reasons:
+        names = ", ".join(f"{x['username']} ({x['turned']} cards)" for x in linked if x["turned"])
+        parts.append(f"linked accounts had turned this deal's stock before the finish: {names}")
+    if "machine" in reasons:
+        parts.append(f"machine pace: {pace}")
+    return "automatic hold: " + "; ".join(parts)
+
+
+def _set_review(result: Result, review: str, *, by: User | None, why: str) -> None:
+    """Change the review state and record the decision (inside the caller's transaction);
+    after the commit, the board gains or loses the result and its page is told."""
+    was_on_board = result.on_board
+    result.review = review
+    result.save(update_fields=["review"])
+    ReviewDecision.objects.create(result=result, decision=review, by=by, why=why)
+    if was_on_board and not result.on_board:
+        transaction.on_commit(lambda: _leave_board(result), robust=True)
+    elif result.on_board and not was_on_board:
+        transaction.on_commit(lambda: _return_to_board(result), robust=True)
+
+
+def _leave_board(result: Result) -> None:
+    board_for(result.day, result.variant).remove(result)
+    broadcast.board_changed(result)
+
+
+def _return_to_board(result: Result) -> None:
+    if result.ranked_at is None:  # held before it was ever ranked: rank it now, once
+        from leaderboards.services import result_rank  # it screens with this module
+
+        result_rank(result_id=result.pk)
+        return
+    board_for(result.day, result.variant).add(result)
+    broadcast.board_changed(result)
+
+
+def result_analyse_foresight(*, result_id: int, max_seconds: float | None = None) -> Result | None:
+    """Analyse a verified ranked win for foresight (once) and hold it when the statistic is
+    over the threshold. Runs for up to ``FT_FORESIGHT_SECONDS`` outside any transaction;
+    ``None`` for anything that is not a verified ranked win."""
+    result = (
+        Result.objects.select_related("deal")
+        .filter(pk=result_id, ranked=True, won=True, status=Result.Status.VERIFIED)
+        .first()
+    )
+    if result is None:
+        return None
+    check, _ = FairPlayCheck.objects.get_or_create(result=result)
+    if check.foresight is not None:
+        return result
+    moves = list(
+        Action.objects.filter(game_id=result.game_id, by_system=False)
+        .order_by("seq")
+        .values_list("move", flat=True)
+    )
+    budget = settings.FT_FORESIGHT_SECONDS if max_seconds is None else max_seconds
+    report = analyse_foresight(
+        result.deal.seed, result.deal.variant, moves, max_seconds=budget, rng_seed=result.pk
+    )
+    with transaction.atomic():
+        result = Result.objects.select_for_update().get(pk=result.pk)
+        check = FairPlayCheck.objects.select_for_update().get(result=result)
+        if check.foresight is not None:  # another delivery finished first
+            return result
+        check.foresight, check.foresight_statistic = report.to_dict(), report.statistic
+        check.analysed_at = timezone.now()
+        if report.suspicious:
+            check.reasons = [*check.reasons, "foresight"]
+        check.save()
+        if report.suspicious and result.review == Review.NONE:
+            _set_review(
+                result,
+                Review.HELD,
+                by=None,
+                why=(
+                    f"automatic hold: foresight statistic {report.statistic:.2f} over"
+                    f" {report.threshold:.2f} ({len(report.evidence)} decisions only"
+                    " foresight explains)"
+                ),
+            )
+    return result
+
+
+def result_review_decide(*, result_id: int, decision: str, by: User, why: str) -> Result:
+    """A reviewer's decision on a ranked result: ``cleared`` (back on the board) or
+    ``disqualified`` (off every board, shown so on the player's scorecard)."""
+    if decision not in DECISIONS:
+        raise BadRequest(f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
+    why = (why or "").strip()
+    if not why:
+        raise BadRequest("say why: the reason is recorded with the decision")
+    with transaction.atomic():
+        result = Result.objects.select_for_update().filter(pk=result_id, ranked=True).first()
+        if result is None or result.status != Result.Status.VERIFIED:
+            raise NotFound(f"there is no verified ranked result {result_id}")
+        if result.review == decision:
+            raise Conflict(f"the result is already {result.get_review_display()}")
+        _set_review(result, decision, by=by, why=why[:2000])
+    return result
