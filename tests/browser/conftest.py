@@ -52,15 +52,44 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A daphne server on the embedded defaults with a fresh database."""
+def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The live server's environment: the embedded defaults on a fresh SQLite file."""
     workdir = tmp_path_factory.mktemp("site")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
         DJANGO_DEBUG="true",
         DJANGO_SETTINGS_MODULE="ftsite.settings",
+        FT_TEST_WORKDIR=str(workdir),
     )
+    return env
+
+
+@pytest.fixture
+def on_site(site_env: dict[str, str], live_url: str) -> Callable[[str], str]:
+    """``on_site(code)``: run Python in ``manage.py shell`` against the live server's
+    database (what an operator's shell would do); returns what it printed."""
+
+    def run(code: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env={**site_env, "FT_DAILY_CERTIFY_SECONDS": "0"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def live_url(site_env: dict[str, str]) -> Iterator[str]:
+    """A daphne server on the embedded defaults with a fresh database."""
+    env = site_env
+    workdir = Path(env["FT_TEST_WORKDIR"])
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=ROOT,
