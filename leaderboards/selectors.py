@@ -319,7 +319,10 @@ def period_board(
     if kind != "all" and start is None:
         raise ValueError(f"a {kind} board needs a start day")
     period = period_of(kind=kind, day=start or date.min)
-    results = Result.objects.filter(ranked=True, status=Result.Status.VERIFIED, variant=variant)
+    # As on the daily boards: nothing held for fair-play review or disqualified counts.
+    results = Result.objects.filter(
+        ranked=True, status=Result.Status.VERIFIED, variant=variant
+    ).exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
     if period.start is not None and period.end is not None:
         results = results.filter(day__gte=period.start, day__lt=period.end)
 

@@ -88,10 +88,13 @@ def test_only_verified_ranked_results_of_the_period_count() -> None:
     play(ada, date(2026, 10, 2), status=Result.Status.REJECTED)
     play(ada, date(2026, 10, 3), status=Result.Status.PENDING)
     play(ada, date(2026, 10, 4), mode=Game.Mode.PRACTICE)
+    play(ada, date(2026, 10, 5), review=Result.Review.HELD)  # under fair-play review
+    play(ada, date(2026, 10, 6), review=Result.Review.DISQUALIFIED)
+    play(ada, date(2026, 10, 7), review=Result.Review.CLEARED)
     play(ada, date(2026, 9, 30))  # the month before
     play(ada, date(2026, 11, 1))  # the month after
     (row,) = period_board(kind="month", start=date(2026, 10, 15), by="wins").rows
-    assert (row.wins, row.games, row.best_streak) == (1, 1, 1)
+    assert (row.wins, row.games, row.best_streak) == (2, 2, 1)
 
 
 def test_equal_players_share_a_rank() -> None:
