@@ -11,6 +11,7 @@ from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
 
 Purpose = Literal["play", "watch"]
+Role = Literal["player", "watcher"]
 
 
 def access_game(
@@ -55,6 +56,30 @@ def access_game(
     if not user.is_authenticated:
         raise NotAuthenticated("sign in: a daily game can be watched once you have played it")
     raise Forbidden("a daily game can be watched once you have finished your own attempt")
+
+
+def is_self(*, viewer: User | AnonymousUser | None, user_id: int | None) -> bool:
+    """Whether ``viewer`` is the signed-in user ``user_id`` (the owner of a game, a
+    scorecard, a result)."""
+    return viewer is not None and viewer.is_authenticated and viewer.pk == user_id
+
+
+def role_in(*, user: User | AnonymousUser | None, game: Game) -> Role:
+    """The role of someone ``access_game`` admitted: the game's player, or a watcher."""
+    return "player" if is_self(viewer=user, user_id=game.player_id) else "watcher"
+
+
+def access_replay(*, user: User | AnonymousUser | None, game_id: object) -> Game:
+    """A finished game ``user`` may replay move by move: whoever may watch it, except that
+    a daily game is replayed by anyone but its player only once its day has closed (a
+    finished rival may watch it live, but a replay would be a study aid for the day)."""
+    game = access_game(user=user, game_id=game_id, purpose="watch")
+    if not game.is_finished:
+        raise NotFound("this game is still being played; its replay comes once it ends")
+    deal = game.deal
+    if deal.is_daily and not deal.is_revealed and not is_self(viewer=user, user_id=game.player_id):
+        raise Forbidden("a daily game can be replayed once its day closes")
+    return game
 
 
 def may_watch_deal(user: User | AnonymousUser, deal: Deal) -> bool:

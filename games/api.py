@@ -39,13 +39,11 @@ from games.api_schemas import (
     GameOut,
     GamePageOut,
     HintOut,
-    MoveIn,
     ResignOnlyIn,
     StartIn,
     TokenCreatedOut,
     TokenCreateIn,
     TokenOut,
-    UndoIn,
 )
 from games.errors import NotAuthenticated, ServiceError
 from games.models import User
@@ -326,13 +324,14 @@ def game_detail(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
     ),
 )
 def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> dict[str, Any]:
-    user, ids = _user(request), {"client_id": payload.id, "version": payload.version}
-    if isinstance(payload, MoveIn):
-        result = services.game_play(user=user, game_id=game_id, move=payload.move, **ids)
-    elif isinstance(payload, UndoIn):
-        result = services.game_undo(user=user, game_id=game_id, **ids)
-    else:
-        result = services.game_resign(user=user, game_id=game_id, **ids)
+    result = services.game_act(
+        user=_user(request),
+        game_id=game_id,
+        kind=payload.type,
+        move=getattr(payload, "move", None),
+        client_id=payload.id or "",
+        version=payload.version,
+    )
     return accepted_message(result, payload.id)
 
 

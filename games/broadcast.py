@@ -19,7 +19,7 @@ from channels.layers import get_channel_layer
 from games.payloads import action_message
 
 if TYPE_CHECKING:
-    from games.services import ActResult
+    from games.results import ActResult
 
 
 def game_group(game_id: str) -> str:

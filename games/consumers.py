@@ -20,7 +20,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from games import selectors, services
-from games.access import access_game
+from games.access import access_game, role_in
 from games.broadcast import game_group
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
@@ -150,23 +150,18 @@ def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, A
 def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
     """The role of ``user`` in the game and the game's canonical id (for the group name)."""
     game = access_game(user=user, game_id=game_id, purpose="watch")
-    role = "player" if user.is_authenticated and game.player_id == user.pk else "watcher"
-    return role, str(game.pk)
+    return role_in(user=user, game=game), str(game.pk)
 
 
 def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult:
-    common: dict[str, Any] = {
-        "user": user,
-        "game_id": game_id,
-        "client_id": message.id,
-        "version": message.version,
-    }
-    if message.type == "move":
-        assert message.move is not None
-        return services.game_play(move=message.move, **common)
-    if message.type == "undo":
-        return services.game_undo(**common)
-    return services.game_resign(**common)
+    return services.game_act(
+        user=user,
+        game_id=game_id,
+        kind=message.type,
+        move=message.move,
+        client_id=message.id or "",
+        version=message.version,
+    )
 
 
 def _record_sighting(scope: dict[str, Any], user: User) -> None:

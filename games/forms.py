@@ -76,12 +76,10 @@ class PracticeForm(forms.Form):
 class ActForm(forms.Form):
     """One action on a game from the plain page: a move, an undo or a resignation."""
 
-    MOVE, UNDO, RESIGN = "move", "undo", "resign"
-
     type = forms.ChoiceField(
         label=_("Action"),
-        choices=[(MOVE, _("Move")), (UNDO, _("Undo")), (RESIGN, _("Resign"))],
-        initial=MOVE,
+        choices=[("move", _("Move")), ("undo", _("Undo")), ("resign", _("Resign"))],
+        initial="move",
     )
     move = forms.CharField(
         label=_("Move"),

@@ -136,6 +136,10 @@ class Deal(models.Model):
         return self.is_daily and self.is_revealed and bool(self.solution)
 
 
+#: Take-backs a practice game keeps (ranked games have none).
+PRACTICE_UNDO = 100
+
+
 class Game(models.Model):
     """One player's play of one deal. The server holds the full engine state."""
 
@@ -187,6 +191,11 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status != self.Status.ACTIVE
+
+    @property
+    def undo_limit(self) -> int:
+        """How deep the engine's take-back history is: none in a ranked game."""
+        return 0 if self.mode == self.Mode.RANKED else PRACTICE_UNDO
 
     @property
     def duration(self) -> timedelta | None:

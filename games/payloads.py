@@ -12,7 +12,7 @@ from games.engine import Game as Engine
 from games.models import Game
 
 if TYPE_CHECKING:
-    from games.services import ActResult
+    from games.results import ActResult
 
 
 def game_payload(game: Game, engine: Engine | None = None) -> dict[str, Any]:

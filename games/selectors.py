@@ -8,7 +8,7 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.utils import timezone
 
-from games.access import access_game
+from games.access import access_game, role_in
 from games.daily import utc_today
 from games.engine import EngineError, format_code, parse_code
 from games.models import Deal, Game, User
@@ -59,8 +59,7 @@ def game_state(*, user: User | None, game_id: object) -> dict[str, Any]:
     game = access_game(user=user, game_id=game_id, purpose="watch")
     payload = game_payload(game)
     # The page and the API show the viewer's role; the funnel already decided it.
-    is_player = user is not None and user.is_authenticated and game.player_id == user.pk
-    payload["role"] = "player" if is_player else "watcher"
+    payload["role"] = role_in(user=user, game=game)
     return payload
 
 

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from leaderboards.models import Result
-from leaderboards.selectors import format_duration
+from leaderboards.share import format_duration
 
 
 @admin.register(Result)

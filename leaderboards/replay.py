@@ -11,10 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.engine import EngineError, Game
-
-RESIGN = "resign"
-UNDO = "undo"
+from games.engine import RESIGN, UNDO, EngineError, Game
 
 
 class Rejected(Exception):

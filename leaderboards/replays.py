@@ -20,18 +20,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.access import access_game
-from games.engine import UNDO, EngineError
+from games.access import access_replay
+from games.engine import RESIGN, UNDO, EngineError
 from games.engine import Game as Engine
 from games.engine.cards import RANK_NAMES, RANKS, SUITS
-from games.errors import Forbidden, NotFound
-from games.models import Deal, Game, User
+from games.errors import NotFound
+from games.models import Deal, User
 from games.payloads import board_changes
 from leaderboards.models import Result
-from leaderboards.services import PRACTICE_UNDO
 from leaderboards.share import VerificationPending, variant_title
 
-RESIGN = "resign"
 _SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 
 
@@ -191,20 +189,15 @@ def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
     rejected game is not found; a game still being verified is
     :class:`~leaderboards.share.VerificationPending`.
     """
-    game = access_game(user=user, game_id=game_id, purpose="watch")
-    if not game.is_finished:
-        raise NotFound("this game is still being played; its replay comes once it ends")
+    game = access_replay(user=user, game_id=game_id)
     deal = game.deal
-    is_owner = user is not None and user.is_authenticated and game.player_id == user.pk
-    if deal.is_daily and not deal.is_revealed and not is_owner:
-        raise Forbidden("a daily game can be replayed once its day closes")
     result = Result.objects.filter(game=game).first()
     if result is None or result.status == Result.Status.PENDING:
         raise VerificationPending("this game is being verified; its replay will follow shortly")
     if result.status != Result.Status.VERIFIED:
         raise NotFound("this game's log was rejected, so it has no replay")
     log = list(game.actions.order_by("seq").values_list("seq", "move", "score"))
-    undo_limit = 0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO
+    undo_limit = game.undo_limit
     engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
     initial = engine.view()
     steps = build_steps(engine, log, broken="this game's log no longer replays")

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from games.access import is_self
 from games.daily import utc_today
 from games.errors import NotFound
 from games.models import User
@@ -49,7 +50,7 @@ def scorecard(
     if player is None:
         raise NotFound("there is no such player")
     today = utc_today(now or timezone.now())
-    is_owner = viewer is not None and viewer.is_authenticated and viewer.pk == player.pk
+    is_owner = is_self(viewer=viewer, user_id=player.pk)
     verified = Result.objects.filter(player=player, status=Result.Status.VERIFIED)
     # A disqualified result counts nowhere; one under review counts for its player (it is
     # theirs until a reviewer decides) and shows as "under review" in the history.

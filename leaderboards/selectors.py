@@ -22,6 +22,7 @@ from games.services import DAILY_VARIANT
 from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import under_review_count
 from leaderboards.models import Result
+from leaderboards.share import format_duration
 
 BOARD_LIMIT = 100
 # Fewer games than this say little about a player's win rate: shown as "–" and ranked last.
@@ -32,20 +33,6 @@ PeriodKind = Literal["week", "month", "all"]
 SortBy = Literal["wins", "rate", "streak"]
 PERIOD_KINDS: tuple[PeriodKind, ...] = ("week", "month", "all")
 SORTS: tuple[SortBy, ...] = ("wins", "rate", "streak")
-
-
-def format_duration(duration_ms: int) -> str:
-    """``m:ss`` under an hour, else ``h:mm:ss`` (whole seconds, rounded down).
-
-    >>> format_duration(65_432), format_duration(3_600_000), format_duration(0)
-    ('01:05', '1:00:00', '00:00')
-    """
-    seconds = duration_ms // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{seconds:02d}"
-    return f"{minutes:02d}:{seconds:02d}"
 
 
 # Daily boards ----------------------------------------------------------------------------

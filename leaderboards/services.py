@@ -28,7 +28,6 @@ from leaderboards.fairplay.services import fairplay_screen
 from leaderboards.models import Result
 from leaderboards.replay import Claim, Logged, Rejected, replay_claim
 
-PRACTICE_UNDO = 100
 SWEEP_AGE = timedelta(minutes=1)
 
 
@@ -159,7 +158,7 @@ def _check(game: Game) -> tuple[str, str]:
     claim = Claim(
         seed=game.deal.seed,
         variant=game.deal.variant,
-        undo_limit=0 if game.mode == Game.Mode.RANKED else PRACTICE_UNDO,
+        undo_limit=game.undo_limit,
         status=game.status,
         score=game.score,
         moves=game.moves,

@@ -35,7 +35,8 @@ class VerificationPending(ServiceError):
 
 
 def format_duration(ms: int) -> str:
-    """``M:SS`` under an hour, ``H:MM:SS`` from an hour on (rounded down to the second).
+    """``M:SS`` under an hour, ``H:MM:SS`` from an hour on (rounded down to the second): the
+    one format of a game's time, on boards, scorecards, share texts and the board's clock.
 
     >>> format_duration(1_122_999), format_duration(3_723_000), format_duration(0)
     ('18:42', '1:02:03', '0:00')

@@ -20,11 +20,12 @@ from .errors import (
     InvalidMove,
     UnknownVariant,
 )
-from .game import UNDO, UNDO_LIMIT, Game
+from .game import RESIGN, UNDO, UNDO_LIMIT, Game
 from .notation import Move, format_move, parse_move
 from .rules import VARIANTS, RuleSet, format_variant, parse_variant
 
 __all__ = [
+    "RESIGN",
     "UNDO",
     "UNDO_LIMIT",
     "VARIANTS",

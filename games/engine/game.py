@@ -41,6 +41,8 @@ from .rules import CLASSIC, RuleSet, parse_variant
 UNDO_LIMIT = 100
 #: How a move log writes an undo (the notation itself has no undo).
 UNDO = "undo"
+#: How a move log writes a resignation (a player's decision, not a move of the rules).
+RESIGN = "resign"
 
 
 class Game:

@@ -6,6 +6,9 @@ Split by subject (``deals``, ``play``, ``sightings``, ``tokens``); callers use t
 
 from __future__ import annotations
 
+from games.engine import RESIGN
+from games.models import PRACTICE_UNDO
+from games.results import ActResult, HintResult
 from games.services.deals import (
     DAILY_VARIANT,
     Certificate,
@@ -19,10 +22,8 @@ from games.services.deals import (
     difficulty_for,
 )
 from games.services.play import (
-    PRACTICE_UNDO,
-    RESIGN,
-    ActResult,
-    HintResult,
+    ACTION_KINDS,
+    game_act,
     game_hint,
     game_play,
     game_resign,
@@ -35,6 +36,8 @@ from games.services.sightings import sighting_record, sightings_prune
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 
 __all__ = [
+    "ACTION_KINDS",
+    "game_act",
     "DAILY_VARIANT",
     "PRACTICE_UNDO",
     "RESIGN",

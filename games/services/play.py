@@ -7,7 +7,6 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +19,7 @@ from games import broadcast
 from games.access import access_game
 from games.daily import utc_today
 from games.engine import (
+    RESIGN,
     UNDO,
     EngineError,
     format_move,
@@ -40,25 +40,10 @@ from games.errors import (
 )
 from games.models import Action, Deal, Game, User
 from games.payloads import board_changes
+from games.results import ActResult, HintResult
 from games.services.deals import DAILY_VARIANT, deal_for_code, deal_open_daily, deal_random
+from games.signals import announce_game_finished
 from games.solver import hint, is_dead
-
-PRACTICE_UNDO = 100
-RESIGN = "resign"
-
-
-@dataclass(frozen=True)
-class ActResult:
-    """What an accepted action did, for the player's acknowledgement and the watchers."""
-
-    game_id: str
-    version: int
-    action: str
-    score: int
-    moves: int
-    status: str
-    changes: dict[str, Any] = field(default_factory=dict)
-    duplicate: bool = False
 
 
 def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
@@ -120,9 +105,34 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    undo = 0 if mode == Game.Mode.RANKED else PRACTICE_UNDO
+    undo = Game(mode=mode).undo_limit
     engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo)
     return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
+
+
+#: The actions a player sends (websocket ``type``, API ``type``, the plain form's choice).
+ACTION_KINDS = ("move", "undo", "resign")
+
+
+def game_act(
+    *,
+    user: User,
+    game_id: object,
+    kind: str,
+    move: str | None = None,
+    client_id: str = "",
+    version: int | None = None,
+) -> ActResult:
+    """One action of a player, whichever interface it came through: a ``move`` (in the
+    notation), an ``undo`` or a ``resign``."""
+    ids = {"user": user, "game_id": game_id, "client_id": client_id, "version": version}
+    if kind == "move":
+        return game_play(move=move or "", **ids)
+    if kind == "undo":
+        return game_undo(**ids)
+    if kind == "resign":
+        return game_resign(**ids)
+    raise BadRequest(f"{kind!r} is not an action: one of {', '.join(ACTION_KINDS)}")
 
 
 def game_play(
@@ -174,80 +184,126 @@ def _act(
     version: int | None = None,
     system: bool = False,
 ) -> ActResult:
-    """Apply one action under the game's row lock; ``system`` is the server itself."""
+    """Apply one action under the game's row lock; ``system`` is the server itself.
+
+    The steps: lock the game; answer a re-sent message id with what it did; refuse an
+    action the game cannot take now; let the engine judge it; record it; tell the
+    watchers (and, for a finish, the listeners of ``game_finished``) after the commit.
+    """
     client_id = _check_client_id(client_id)
     with transaction.atomic():
         game = access_game(user=user, game_id=game_id, purpose="play", lock=True, system=system)
-        if client_id:
-            done = game.actions.filter(client_id=client_id).first()
-            if done is not None:
-                return _result(game, done.move, {}, version=done.seq, duplicate=True)
-        # Whole milliseconds: the boards keep finish times to the millisecond, and the
-        # result must carry the game's own time.
-        now = timezone.now()
-        now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-        if not system and game.mode == Game.Mode.RANKED and game.deal.has_closed(now):
-            # By the clock, not by the reveal: the beat that reveals may run a minute
-            # late, and the code and solution are public from the reveal on.
-            raise DayClosed(
-                f"the deal of {game.deal.day} has closed (at 00:00 UTC); no more moves"
-                " count for its board"
-            )
-        if game.is_finished:
-            raise GameOver(f"this game is over ({game.status})")
-        if version is not None and version != game.version:
-            raise StaleVersion(
-                f"the game is at version {game.version}, not {version}; resync first",
-                version=game.version,
-            )
+        done = _already_done(game, client_id)
+        if done is not None:
+            return done
+        now = _now_ms()
+        _check_may_act(game, now=now, version=version, system=system)
         engine = Engine.load(game.state)
         before = engine.view()
-        try:
-            if action == RESIGN:
-                game.status = Game.Status.RESIGNED
-            elif action == UNDO:
-                if game.mode == Game.Mode.RANKED:
-                    raise Forbidden("ranked games have no undo")
-                engine.undo()
-            else:
-                engine.play(action)
-                action = format_move(parse_move(action))
-        except EngineError as err:
-            raise Refused(err) from None
-        if engine.is_won():
-            game.status = Game.Status.WON
-        elif engine.is_stuck():
-            game.status = Game.Status.LOST
-        game.version += 1
-        game.state = engine.dump()
-        game.dead_end = not game.is_finished and _is_dead_end(game, engine)
-        game.score, game.moves = engine.score, engine.moves
-        game.first_action_at = game.first_action_at or now
-        if game.is_finished:
-            game.finished_at = now
-        Action.objects.create(
-            game=game,
-            seq=game.version,
-            move=action,
-            client_id=client_id,
-            by_system=system,
-            score=game.score,
-            created_at=now,
-        )
-        game.save()
-        changes = board_changes(before, engine.view())
-        # The new legal moves let the board highlight targets without knowing a rule.
-        changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
-        # True only when the solver proved that no win is left (stock spent, no redeal).
-        changes["dead_end"] = game.dead_end
-        result = _result(game, action, changes)
-        # After commit only, and robust: a broker or layer hiccup must not undo an accepted
-        # move; the verification sweep re-enqueues anything that was lost.
-        transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
-        if game.is_finished:
-            finished_id = str(game.pk)
-            transaction.on_commit(lambda: _enqueue_verification(finished_id), robust=True)
+        action = _judge(game, engine, action)
+        _record(game, engine, action=action, client_id=client_id, system=system, now=now)
+        result = _result(game, action, _changes(game, engine, before))
+        _announce_after_commit(game, result)
     return result
+
+
+def _already_done(game: Game, client_id: str) -> ActResult | None:
+    """The answer to a re-sent message id: what it did then, applying nothing now."""
+    if not client_id:
+        return None
+    done = game.actions.filter(client_id=client_id).first()
+    if done is None:
+        return None
+    return _result(game, done.move, {}, version=done.seq, duplicate=True)
+
+
+def _now_ms() -> datetime:
+    """Now, in whole milliseconds: the boards keep finish times to the millisecond, and a
+    result must carry the game's own time."""
+    now = timezone.now()
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bool) -> None:
+    """Refuse an action on a closed day, a finished game or a stale version."""
+    if not system and game.mode == Game.Mode.RANKED and game.deal.has_closed(now):
+        # By the clock, not by the reveal: the beat that reveals may run a minute
+        # late, and the code and solution are public from the reveal on.
+        raise DayClosed(
+            f"the deal of {game.deal.day} has closed (at 00:00 UTC); no more moves"
+            " count for its board"
+        )
+    if game.is_finished:
+        raise GameOver(f"this game is over ({game.status})")
+    if version is not None and version != game.version:
+        raise StaleVersion(
+            f"the game is at version {game.version}, not {version}; resync first",
+            version=game.version,
+        )
+
+
+def _judge(game: Game, engine: Engine, action: str) -> str:
+    """Apply ``action`` to ``engine`` (the engine judges moves and take-backs) and set
+    the game's status; returns the action as the log writes it."""
+    try:
+        if action == RESIGN:
+            game.status = Game.Status.RESIGNED
+        elif action == UNDO:
+            if game.mode == Game.Mode.RANKED:
+                raise Forbidden("ranked games have no undo")
+            engine.undo()
+        else:
+            engine.play(action)
+            action = format_move(parse_move(action))
+    except EngineError as err:
+        raise Refused(err) from None
+    if engine.is_won():
+        game.status = Game.Status.WON
+    elif engine.is_stuck():
+        game.status = Game.Status.LOST
+    return action
+
+
+def _record(
+    game: Game, engine: Engine, *, action: str, client_id: str, system: bool, now: datetime
+) -> None:
+    """Append the action to the log and save the game's new state and summary."""
+    game.version += 1
+    game.state = engine.dump()
+    game.dead_end = not game.is_finished and _is_dead_end(game, engine)
+    game.score, game.moves = engine.score, engine.moves
+    game.first_action_at = game.first_action_at or now
+    if game.is_finished:
+        game.finished_at = now
+    Action.objects.create(
+        game=game,
+        seq=game.version,
+        move=action,
+        client_id=client_id,
+        by_system=system,
+        score=game.score,
+        created_at=now,
+    )
+    game.save()
+
+
+def _changes(game: Game, engine: Engine, before: dict[str, Any]) -> dict[str, Any]:
+    changes = board_changes(before, engine.view())
+    # The new legal moves let the board highlight targets without knowing a rule.
+    changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
+    # True only when the solver proved that no win is left (stock spent, no redeal).
+    changes["dead_end"] = game.dead_end
+    return changes
+
+
+def _announce_after_commit(game: Game, result: ActResult) -> None:
+    """After the commit only, and robust: a broker or layer hiccup must not undo an
+    accepted move; the verification sweep re-enqueues anything that was lost."""
+    transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
+    if game.is_finished:
+        finished_id = str(game.pk)
+        # Games announces; leaderboards listens and enqueues the verification.
+        transaction.on_commit(lambda: announce_game_finished(finished_id), robust=True)
 
 
 def _is_dead_end(game: Game, engine: Engine) -> bool:
@@ -264,17 +320,6 @@ def _is_dead_end(game: Game, engine: Engine) -> bool:
         max_nodes=settings.FT_DEAD_END_NODES or None,
     )
     return verdict is True
-
-
-@dataclass(frozen=True)
-class HintResult:
-    """A hint: the move (``None`` when there is none), the hints taken so far, and the
-    version of the game the hint was computed for."""
-
-    game_id: str
-    move: str | None
-    hints: int
-    version: int
 
 
 def game_hint(*, user: User, game_id: object) -> HintResult:
@@ -302,12 +347,6 @@ def game_hint(*, user: User, game_id: object) -> HintResult:
         Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
         game.refresh_from_db(fields=["hints"])
     return HintResult(game_id=str(game.pk), move=move, hints=game.hints, version=game.version)
-
-
-def _enqueue_verification(game_id: str) -> None:
-    from leaderboards.tasks import verify_game  # leaderboards builds on games, not the reverse
-
-    verify_game.delay(game_id)
 
 
 def _check_client_id(client_id: object) -> str:

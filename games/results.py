@@ -1,0 +1,33 @@
+"""What the play services hand back: plain records the payloads and the broadcast build
+their messages from. They live below the services so that those modules need not import
+the services (which import them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """What an accepted action did, for the player's acknowledgement and the watchers."""
+
+    game_id: str
+    version: int
+    action: str
+    score: int
+    moves: int
+    status: str
+    changes: dict[str, Any] = field(default_factory=dict)
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """A hint: the move (``None`` when there is none), the hints taken so far, and the
+    version of the game the hint was computed for."""
+
+    game_id: str
+    move: str | None
+    hints: int
+    version: int
