@@ -337,19 +337,15 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
                 messages.error(request, error)
         return redirect("game", game_id=game_id)
     data = form.cleaned_data
-    common: dict[str, Any] = {
-        "user": request.user,
-        "game_id": game_id,
-        "client_id": data["client_id"] or "",
-        "version": data["version"],
-    }
     try:
-        if data["type"] == ActForm.MOVE:
-            result = services.game_play(move=data["move"], **common)
-        elif data["type"] == ActForm.UNDO:
-            result = services.game_undo(**common)
-        else:
-            result = services.game_resign(**common)
+        result = services.game_act(
+            user=request.user,
+            game_id=game_id,
+            kind=data["type"],
+            move=data["move"],
+            client_id=data["client_id"] or "",
+            version=data["version"],
+        )
     except NotFound as err:
         return _refusal_page(request, err)
     except ServiceError as err:
