@@ -90,14 +90,6 @@ def game_list_for_player(*, user: User, page: int = 1) -> dict[str, Any]:
     }
 
 
-def game_actions_since(*, game: Game, version: int) -> list[dict[str, Any]]:
-    """The move log after ``version`` (visible actions only; for replays and resync)."""
-    return [
-        {"seq": a.seq, "action": a.move, "score": a.score, "at": a.created_at.isoformat()}
-        for a in game.actions.filter(seq__gt=version).order_by("seq")
-    ]
-
-
 # API tokens ----------------------------------------------------------------
 # Appended as its own section (imports included) so it merges cleanly with work above.
 

@@ -99,23 +99,6 @@ def action_words(action: str, before: dict[str, Any]) -> str:
     return _("From %(source)s to %(target)s") % where
 
 
-def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """The view after ``changes`` (as :func:`games.payloads.board_changes` gives them).
-
-    The inverse of ``board_changes``; ``replay.js`` does the same in the browser.
-    """
-    after = dict(view)
-    for key, value in changes.items():
-        if key in ("columns", "foundations") and isinstance(value, dict):
-            piles = list(after[key])
-            for index, pile in value.items():
-                piles[int(index)] = pile
-            after[key] = piles
-        else:
-            after[key] = value
-    return after
-
-
 def build_steps(
     engine: Engine, log: list[tuple[int, str, int | None]], *, broken: str
 ) -> list[dict[str, Any]]:

@@ -9,9 +9,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.engine import format_card, parse_card
 from games.errors import NotFound
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
+from leaderboards.replays import card_label
 
 REVIEW_STATES = ("held", "cleared", "disqualified")
 
@@ -74,7 +74,7 @@ def _decision_view(decision: dict[str, Any]) -> dict[str, Any]:
     """A foresight decision with its board laid out for a page: columns as card labels."""
     board = decision.get("board") or {}
     columns = [
-        {"number": i + 1, "cards": [_label(c) for c in col.get("cards", [])]}
+        {"number": i + 1, "cards": [card_label(c) for c in col.get("cards", [])]}
         for i, col in enumerate(board.get("columns", []))
     ]
     foundations = [f.get("top") or "—" for f in board.get("foundations", [])]
@@ -82,17 +82,6 @@ def _decision_view(decision: dict[str, Any]) -> dict[str, Any]:
         **decision,
         "columns": columns,
         "foundations": foundations,
-        "waste": [_label(c) for c in board.get("waste", [])[-5:]],
+        "waste": [card_label(c) for c in board.get("waste", [])[-5:]],
         "stock": board.get("stock"),
     }
-
-
-def _label(card: str) -> str:
-    """``"QH"`` as ``"Q♥"``; anything unreadable as it is."""
-    try:
-        text = format_card(parse_card(card))
-    except Exception:  # noqa: BLE001 - a stored board is shown, never re-judged
-        return str(card)
-    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-    rank = "10" if text[:-1] == "T" else text[:-1]
-    return rank + suits.get(text[-1], text[-1])
