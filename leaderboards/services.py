@@ -25,8 +25,8 @@ from leaderboards.boards import (
     remove_redis_boards_except,
 )
 from leaderboards.fairplay.services import fairplay_screen
+from leaderboards.log_check import Claim, Logged, Rejected, replay_claim
 from leaderboards.models import Result
-from leaderboards.replay import Claim, Logged, Rejected, replay_claim
 
 SWEEP_AGE = timedelta(minutes=1)
 

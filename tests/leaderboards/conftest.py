@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from games.engine import RESIGN, format_code, parse_code, parse_variant
 from games.engine import Game as Engine
-from games.engine import format_code, parse_code, parse_variant
-from leaderboards.replay import RESIGN, Claim, Logged
+from leaderboards.log_check import Claim, Logged
 
 WON_GAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "won_games.json"
 RANKED_UNDO, PRACTICE_UNDO = 0, 100

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine import RESIGN
 from games.engine import Game as Engine
-from leaderboards.replay import RESIGN, Claim, Logged, Rejected, replay_claim
+from leaderboards.log_check import Claim, Logged, Rejected, replay_claim
 
 from .conftest import WON_GAMES, Played, WonGame, play_log  # noqa: TID252
 
