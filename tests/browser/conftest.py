@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.support.servers import start_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -43,12 +42,6 @@ def chromium_present() -> None:
     if IN_CI:
         pytest.fail(f"{CHROMIUM} is missing; .ci/run installs the chromium package", pytrace=False)
     pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -96,44 +89,11 @@ def live_url(site_env: dict[str, str]) -> Iterator[str]:
         env=env,
         check=True,
     )
-    port = _free_port()
-    log = (workdir / "daphne.log").open("wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "ftsite.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    server = start_server(env, workdir)
     try:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError((workdir / "daphne.log").read_text()[-3000:])
-            try:
-                urllib.request.urlopen(f"{url}/healthz", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield url
+        yield server.http
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,9 +24,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.support.servers import Server, start_server
+
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() == "true"
-ASGI_APP = "ftsite.asgi:application"
 
 
 def _missing_services() -> str | None:
@@ -55,27 +55,6 @@ def real_services() -> None:
     pytest.skip(f"{reason}; run `make test` with PostgreSQL and Redis up")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    port: int
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-
 def server_env() -> dict[str, str]:
     """The servers share this process's test database, secrets and Redis."""
     db = settings.DATABASES["default"]
@@ -93,30 +72,6 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def start_server(env: dict[str, str], log_dir: Path) -> Server:
-    port = free_port()
-    log = log_dir / f"daphne-{port}.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    server = Server(port, process, log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited early:\n{log.read_text()[-3000:]}")
-        try:
-            urllib.request.urlopen(f"{server.http}/rules/", timeout=2).close()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError(f"daphne did not answer within 30 s:\n{log.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="session")
 def servers(
     django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
@@ -130,17 +85,12 @@ def servers(
         check=True,
     )
     log_dir = tmp_path_factory.mktemp("servers")
-    started = [start_server(env, log_dir), start_server(env, log_dir)]
+    started = [start_server(env, log_dir, ready_path="/rules/") for _ in range(2)]
     try:
         yield started[0], started[1]
     finally:
         for server in started:
-            server.process.terminate()
-        for server in started:
-            try:
-                server.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
+            server.stop()
 
 
 # Celery workers ---------------------------------------------------------------------------------

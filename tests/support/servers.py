@@ -1,0 +1,69 @@
+"""Live ASGI servers for the browser and integration tiers: a free port, a real ``daphne``
+process (as compose.yaml's web services run), waiting until it answers, and stopping it."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ASGI_APP = "ftsite.asgi:application"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self, timeout: float = 10) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def start_server(env: dict[str, str], log_dir: Path, *, ready_path: str = "/healthz") -> Server:
+    """A ``daphne`` process on a free port with ``env``; returns once ``ready_path``
+    answers (within 30 s), or raises with the end of its log."""
+    port = free_port()
+    log = log_dir / f"daphne-{port}.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    server = Server(port, process, log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited early:\n{log.read_text()[-3000:]}")
+        try:
+            urllib.request.urlopen(f"{server.http}{ready_path}", timeout=2).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"daphne did not answer within 30 s:\n{log.read_text()[-3000:]}")
