@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -185,6 +186,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     # Serves the interactive API docs' assets locally: no CDN at run time.
     "ninja",
     "games",
@@ -193,6 +195,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -203,7 +206,27 @@ MIDDLEWARE = [
     "games.middleware.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.middleware.ApiJsonErrorsMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts only from this site, never inline; the
+# board's socket to its own origin; no framing. The API's interactive docs (ninja's Swagger
+# page, which is inline script by design) are left out of it.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/v1/docs"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "ftsite.urls"
 
@@ -311,6 +334,43 @@ WHITENOISE_AUTOREFRESH = DEBUG
 if DEBUG:
     # In development STATIC_ROOT usually does not exist yet; whitenoise need not say so.
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
+
+# ---------------------------------------------------------------------------
+# Cache: rate limits and short-lived markers. Redis when REDIS_URL is set, so a limit holds
+# across every server process; each process's own memory otherwise (make run).
+# ---------------------------------------------------------------------------
+
+if REDIS_URL is not None:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ftc",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Rate limits (count/period: 100/20s, 30/min, 5/h), each refusal documented in
+# docs/protocol.md with a retry hint. Socket messages count across all of a user's sockets;
+# API calls per user (or per address when anonymous).
+FT_RATE_SOCKET_MESSAGES = env_str("FT_RATE_SOCKET_MESSAGES", "150/20s")
+FT_RATE_HINTS = env_str("FT_RATE_HINTS", "20/min")
+FT_RATE_PRACTICE_STARTS = env_str("FT_RATE_PRACTICE_STARTS", "20/min")
+FT_RATE_API_USER = env_str("FT_RATE_API_USER", "300/min")
+FT_RATE_API_ANONYMOUS = env_str("FT_RATE_API_ANONYMOUS", "60/min")
+for _name in (
+    "FT_RATE_SOCKET_MESSAGES",
+    "FT_RATE_HINTS",
+    "FT_RATE_PRACTICE_STARTS",
+    "FT_RATE_API_USER",
+    "FT_RATE_API_ANONYMOUS",
+):
+    if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?(s|sec|m|min|h|hour|d)", globals()[_name]):
+        raise ImproperlyConfigured(
+            f"{_name}={globals()[_name]!r} is not a rate: write count/period, e.g. 100/20s"
+            " or 30/min (periods s, min, h, d)"
+        )
 
 # ---------------------------------------------------------------------------
 # Channels
@@ -442,6 +502,9 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # Served over HTTPS (the secure cookies say so): browsers must keep to it.
+    if SESSION_COOKIE_SECURE:
+        SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0)
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 LOGGING = {

@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 from ninja import NinjaAPI, Path, Query
-from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.responses import Status
 from ninja.security import HttpBearer
 from ninja.security import SessionAuth as NinjaSessionAuth
@@ -45,6 +45,7 @@ from games.api_schemas import (
     TokenCreateIn,
     TokenOut,
 )
+from games.api_throttles import ApiThrottle
 from games.errors import NotAuthenticated, ServiceError
 from games.models import User
 from games.payloads import accepted_message
@@ -107,9 +108,18 @@ api = NinjaAPI(
     description=DESCRIPTION,
     urls_namespace="api",
     auth=AUTH,
+    throttle=[ApiThrottle()],
 )
 
-ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+# 429 rate_limited (with retry_after and a Retry-After header) may answer any operation.
+ERRORS = {
+    400: ErrorOut,
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    422: ErrorOut,
+    429: ErrorOut,
+}
 PLAY_ERRORS = {**ERRORS, 409: ErrorOut}
 
 
@@ -140,9 +150,26 @@ def _error(request: HttpRequest, status: int, code: str, reason: str, **extra: A
     return response
 
 
+@api.exception_handler(Throttled)
+def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    retry = max(1, int(exc.wait or 1))
+    response = _error(
+        request,
+        429,
+        "rate_limited",
+        f"too many API calls; try again in {retry} s",
+        retry_after=retry,
+    )
+    response["Retry-After"] = str(retry)
+    return response
+
+
 @api.exception_handler(ServiceError)
 def _service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
-    return _error(request, exc.status, exc.code, exc.reason, **exc.extra)
+    response = _error(request, exc.status, exc.code, exc.reason, **exc.extra)
+    if "retry_after" in exc.extra:  # a rate limit of the services (hints, practice starts)
+        response["Retry-After"] = str(exc.extra["retry_after"])
+    return response
 
 
 @api.exception_handler(ValidationError)
@@ -227,7 +254,7 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 @api.get(
     "/daily",
     auth=None,
-    response={200: DailyOut, 401: ErrorOut},
+    response={200: DailyOut, 401: ErrorOut, 429: ErrorOut},
     tags=["daily"],
     summary="Today's daily deal",
     description=(

@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -26,6 +27,7 @@ from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
 from games.payloads import accepted_message
 from games.sightings import client_address
+from games.throttles import Rate, throttle_check, who
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +39,11 @@ MAX_ID_LENGTH = 64
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 1008
-CLOSE_TOO_BIG = 1009
-CLOSE_SERVER_ERROR = 1011
+# Application codes (4000-4999): the server stack (autobahn, under daphne) refuses to send
+# 1008, 1009 or 1011 ("must be 1000 or from [3000, 4999]") and the client would see 1006.
+CLOSE_FLOOD = 4008
+CLOSE_TOO_BIG = 4009
+CLOSE_SERVER_ERROR = 4500
 
 # What a refusal's reason says is expected.
 _KNOWN_TYPES = "one of move, undo, resign, hint, sync, ping"
@@ -164,6 +168,16 @@ def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult
     )
 
 
+def _scope_address(scope: dict[str, Any]) -> str | None:
+    """The client's address, read as pages read it (``FT_TRUSTED_PROXIES``)."""
+    headers = dict(scope.get("headers") or [])
+    return client_address(
+        remote=(scope.get("client") or [None])[0],
+        forwarded_for=headers.get(b"x-forwarded-for", b"").decode("latin-1"),
+        proxies=settings.FT_TRUSTED_PROXIES,
+    )
+
+
 def _record_sighting(scope: dict[str, Any], user: User) -> None:
     """The player's fair-play sighting (games.middleware does the same for pages); a failure
     is logged, never the socket's concern. Nothing raw is logged."""
@@ -172,11 +186,7 @@ def _record_sighting(scope: dict[str, Any], user: User) -> None:
         services.sighting_record(
             user_id=user.pk,
             device_token=(scope.get("cookies") or {}).get("ft_device"),
-            address=client_address(
-                remote=(scope.get("client") or [None])[0],
-                forwarded_for=headers.get(b"x-forwarded-for", b"").decode("latin-1"),
-                proxies=settings.FT_TRUSTED_PROXIES,
-            ),
+            address=_scope_address(scope),
             user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
         )
     except Exception:
@@ -239,6 +249,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if text_data is None:
                 raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
             message = parse_client_message(text_data)
+            await self.count_for_user()
             await self.handle(message)
         except ProtocolError as err:
             await self.send_message(refusal(err.code, err.reason, err.id))
@@ -296,13 +307,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         # the protocol calls that invalid_move.
         if isinstance(err, BadRequest) and message.type == "move":
             code = "invalid_move"
-        extra = {"version": err.extra["version"]} if "version" in err.extra else {}
+        extra = {k: err.extra[k] for k in ("version", "retry_after") if k in err.extra}
         return refusal(code, err.reason, message.id, **extra)
 
     async def game_action(self, event: dict[str, Any]) -> None:
         """An action the services committed: to every socket of the game, this one included."""
         if self.role is not None:
             await self.send_message(event["message"])
+
+    async def count_for_user(self) -> None:
+        """Count the message against the limit of all the user's sockets together (several
+        sockets must not multiply the per-socket limit); raises ``RateLimited``. The cache
+        may be Redis: off the event loop, and off the one thread the database calls use."""
+        if self.user.is_authenticated:
+            ident = who(user_id=self.user.pk)
+        else:
+            ident = who(address=_scope_address(self.scope))
+        await sync_to_async(throttle_check, thread_sensitive=False)(
+            name="socket",
+            rate=Rate.parse(settings.FT_RATE_SOCKET_MESSAGES),
+            ident=ident,
+            what="messages on your sockets",
+        )
 
     def flooded(self) -> bool:
         """Count this message; True when it is over the limit of the sliding window."""

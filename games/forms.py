@@ -95,6 +95,6 @@ class ActForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         cleaned["move"] = (cleaned.get("move") or "").strip()
-        if cleaned.get("type") == self.MOVE and not cleaned["move"]:
+        if cleaned.get("type") == "move" and not cleaned["move"]:
             self.add_error("move", _("Enter a move, such as s or t3-f1."))
         return cleaned

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
 from games import services
@@ -134,3 +134,38 @@ def _noted_within(*, noted: object, marker: str, now: float, every: int) -> bool
     if not (isinstance(noted, list) and len(noted) == 2 and noted[0] == marker):
         return False
     return isinstance(noted[1], int | float) and 0 <= now - noted[1] < every
+
+
+class ApiJsonErrorsMiddleware:
+    """Under ``/api/v1/`` every answer is JSON, the paths ninja does not know included:
+    Django's HTML 404 and ninja's plain-text 405 become the API's ``{"code", "reason"}``
+    (the ``Allow`` header of a 405 is kept)."""
+
+    PREFIX = "/api/v1/"
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith(self.PREFIX) or response.status_code not in (404, 405):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response  # the API's own refusal
+        if response.status_code == 404:
+            body = {
+                "code": "not_found",
+                "reason": f"no API operation at {request.path}; see"
+                f" {self.PREFIX}docs for the operations",
+            }
+        else:
+            allowed = response.get("Allow", "")
+            body = {
+                "code": "method_not_allowed",
+                "reason": f"{request.method} is not allowed"
+                f" on {request.path}; allowed: {allowed or 'none'}",
+            }
+        answer = JsonResponse(body, status=response.status_code)
+        if response.has_header("Allow"):
+            answer["Allow"] = response["Allow"]
+        return answer

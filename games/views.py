@@ -26,13 +26,15 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.access import access_game
 from games.daily import day_end, utc_today
+from games.engine import VARIANTS, RuleSet
+from games.engine import Game as Engine
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, PracticeForm, ProfileForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
@@ -79,8 +81,107 @@ def _countdown(until: datetime, now: datetime) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+#: What the rules page says about a variant besides its facts, which come from its
+#: ``RuleSet``: its name in the page's language and how it plays. A variant missing here
+#: still gets its row, under the engine's title.
+VARIANT_NOTES: dict[str, tuple[str, str]] = {
+    "forty-thieves": (
+        gettext_lazy("Forty Thieves (classic)"),
+        gettext_lazy("The yardstick: strict building and no run moves make every space precious."),
+    ),
+    "josephine": (
+        gettext_lazy("Josephine"),
+        gettext_lazy(
+            "Much easier: the long single-card shuffles that sink classic games disappear, "
+            "though the suit rule still demands planning."
+        ),
+    ),
+    "limited": (
+        gettext_lazy("Limited"),
+        gettext_lazy(
+            "Easier: two extra columns, each shorter, so cards are reached and spaces opened "
+            "sooner."
+        ),
+    ),
+    "indian": (
+        gettext_lazy("Indian"),
+        gettext_lazy(
+            "Much easier: a card has six possible targets instead of two, which outweighs "
+            "the hidden cards."
+        ),
+    ),
+    "streets": (
+        gettext_lazy("Streets"),
+        gettext_lazy("Clearly easier: a card has four possible targets instead of two."),
+    ),
+    "sixty-thieves": (
+        gettext_lazy("Sixty Thieves"),
+        gettext_lazy(
+            "Longer and even harder: deeper columns and a huge one-pass stock under the same "
+            "strict rules."
+        ),
+    ),
+    "lucas": (
+        gettext_lazy("Lucas"),
+        gettext_lazy(
+            "Easier: no digging for aces, and thirteen short columns give more places to "
+            "build and quicker spaces."
+        ),
+    ),
+    "maria": (
+        gettext_lazy("Maria"),
+        gettext_lazy(
+            "Easier than classic thanks to colour building, although one column fewer means "
+            "less room early on."
+        ),
+    ),
+    "number-ten": (
+        gettext_lazy("Number Ten"),
+        gettext_lazy(
+            "Easier to move cards around, but twenty hidden cards mean some columns must be "
+            "dug out blind."
+        ),
+    ),
+    "rank-and-file": (
+        gettext_lazy("Rank and File"),
+        gettext_lazy(
+            "Like Number Ten with thirty hidden cards: run moves help a lot, but the opening "
+            "is largely guesswork."
+        ),
+    ),
+    "little-forty": (
+        gettext_lazy("Little Forty"),
+        gettext_lazy(
+            "One of the easiest: loose building, run moves and four passes through the stock "
+            "forgive many mistakes, even if drawing in threes buries cards."
+        ),
+    ),
+}
+
+#: The column rules in words, keyed as ``games.engine.rules.BUILD_RULES``.
+BUILD_WORDS = {
+    "same-suit": gettext_lazy("Down by the same suit"),
+    "other-suit": gettext_lazy("Down by any suit except the card’s own"),
+    "alternate-colour": gettext_lazy("Down by alternating colour"),
+}
+
+
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules.html")
+    """The rules; the variants table is the engine's ``VARIANTS``, so a new variant
+    appears on the page by itself."""
+    return render(request, "rules.html", {"variants": [_variant_row(r) for r in VARIANTS.values()]})
+
+
+def _variant_row(rules: RuleSet) -> dict[str, Any]:
+    title, plays = VARIANT_NOTES.get(rules.name, (rules.title, ""))
+    return {
+        "rules": rules,
+        "title": title,
+        "plays": plays,
+        "build": BUILD_WORDS.get(rules.build, rules.build),
+        # The stock as the engine deals it (after the layout and any aces put out).
+        "stock": Engine.from_seed(0, rules.spec).view()["stock"],
+    }
 
 
 def privacy(request: HttpRequest) -> HttpResponse:
@@ -228,11 +329,11 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 def _board_config(state: dict[str, Any]) -> dict[str, Any]:
-    """What the board script needs besides the state: URLs, the server's clock, strings.
+    """What the board script needs besides the state: URLs and the server's clock.
 
     The server's "now" lets the timer count from ``first_action_at`` even when the
-    visitor's clock is off. The strings are translated here so the board speaks the
-    page's language before the JavaScript catalog (``/jsi18n/``) exists.
+    visitor's clock is off. The board's words come from the JavaScript catalog
+    (``/jsi18n/``, loaded by base.html), not from here.
     """
     game_id = state["id"]
     try:
@@ -248,67 +349,7 @@ def _board_config(state: dict[str, Any]) -> dict[str, Any]:
         "share_url": share_url if state["deal"]["kind"] == "daily" else None,
         "daily_board_url": daily_board_url,
         "server_now": timezone.now().isoformat(),
-        "strings": _board_strings(),
     }
-
-
-def _board_strings() -> dict[str, str]:
-    """The board's own words, keyed by their English text (the script falls back to it).
-
-    ``gettext_noop`` only marks them for ``makemessages``; they are translated below.
-    """
-    words = [
-        # Connection and status.
-        gettext_noop("Connected"),
-        gettext_noop("Reconnecting…"),
-        gettext_noop("Offline"),
-        gettext_noop("Connecting…"),
-        gettext_noop("You cannot open this game here."),
-        gettext_noop("This game no longer exists."),
-        gettext_noop("The board was out of date and has been refreshed."),
-        # Piles and cards.
-        gettext_noop("Stock"),
-        gettext_noop("Waste"),
-        gettext_noop("Column %(n)s"),
-        gettext_noop("Foundation %(n)s (%(suit)s)"),
-        gettext_noop("empty"),
-        gettext_noop("column %(n)s"),
-        gettext_noop("foundation %(n)s (%(suit)s)"),
-        gettext_noop("%(n)s face down"),
-        gettext_noop("%(n)s cards"),
-        gettext_noop("1 card"),
-        gettext_noop("ace"),
-        gettext_noop("jack"),
-        gettext_noop("queen"),
-        gettext_noop("king"),
-        gettext_noop("%(rank)s of %(suit)s"),
-        gettext_noop("spades"),
-        gettext_noop("hearts"),
-        gettext_noop("diamonds"),
-        gettext_noop("clubs"),
-        # Actions in words.
-        gettext_noop("Drew %(card)s."),
-        gettext_noop("Drew a card."),
-        gettext_noop("Turned the waste over as the stock."),
-        gettext_noop("Moved %(card)s from %(src)s to %(dst)s."),
-        gettext_noop("Moved %(n)s cards from %(src)s to %(dst)s."),
-        gettext_noop("the waste"),
-        gettext_noop("Took back the last action."),
-        gettext_noop("Resigned."),
-        gettext_noop("Score %(score)s, %(moves)s moves."),
-        gettext_noop("Selected %(pile)s. Choose where it goes."),
-        gettext_noop("Selection cancelled."),
-        # Results.
-        gettext_noop("You won!"),
-        gettext_noop("Game over"),
-        gettext_noop("Resigned"),
-        gettext_noop("%(player)s won"),
-        gettext_noop("%(player)s resigned"),
-        gettext_noop("No more moves: the game is lost."),
-        gettext_noop("Copied."),
-        gettext_noop("Copy failed: select the text and copy it."),
-    ]
-    return {word: _(word) for word in words}
 
 
 def _may_play(request: HttpRequest, game_id: uuid.UUID) -> bool:

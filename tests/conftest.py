@@ -29,6 +29,20 @@ def solver_off(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def generous_rate_limits(settings) -> None:
+    """Tests call the API and sockets far faster than any person; the rate limits are
+    tested on their own (tests/games/test_throttles.py), with their counters fresh."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.FT_RATE_SOCKET_MESSAGES = "100000/min"
+    settings.FT_RATE_HINTS = "100000/min"
+    settings.FT_RATE_PRACTICE_STARTS = "100000/min"
+    settings.FT_RATE_API_USER = "100000/min"
+    settings.FT_RATE_API_ANONYMOUS = "100000/min"
+
+
+@pytest.fixture(autouse=True)
 def pace_check_off(settings) -> None:
     """Tests play whole games in milliseconds, which the fair-play pace check rightly holds
     as machine play; tests of that check (tests/leaderboards/test_fairplay*.py) turn it on."""

@@ -20,11 +20,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from games import services
 from games.models import User
-from games.views import _board_strings
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "locale" / "it" / "LC_MESSAGES"
@@ -182,24 +180,27 @@ def test_msgfmt_compiles_the_po_file_to_the_committed_catalog(domain: str, tmp_p
     assert load_mo(fresh) == load_mo(mo), f"{mo.name} is stale: run `make messages`"
 
 
-def test_the_javascript_catalog_covers_every_literal_string_of_the_board_scripts() -> None:
+def test_the_javascript_catalog_covers_every_string_of_the_board_scripts() -> None:
     """Every ``t("...")`` in static/js is in djangojs.po (makemessages runs with
-    --keyword=t); the strings the scripts look up by variable (suit and rank names, the
-    connection states) reach them through the server's translated ``_board_strings``."""
+    --keyword=t), and ``t`` is only ever called with a literal: a string looked up by a
+    variable would never reach the catalog. The board's words come from nowhere else."""
     js_ids = {e["msgid"] for e in po_entries("djangojs")}
-    literal = set()
+    literal, variable = set(), []
     for path in (ROOT / "static" / "js").rglob("*.js"):
-        for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"', path.read_text(encoding="utf-8")):
+        # Comments may name t() itself; whole-line comments are dropped first.
+        text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"', text):
             literal.add(match.group(1))
+        variable += [f"{path.name}: {m.group(0)}" for m in re.finditer(r"\bt\((?!\")[^)]*", text)]
     assert literal, "no t(...) calls found"
     assert literal <= js_ids, f"not in djangojs.po: {sorted(literal - js_ids)}"
-    board_ids = {e["msgid"] for e in po_entries("django")}
-    assert set(_board_strings()) <= board_ids
-    with translation.override("it"):
-        italian_words = _board_strings()
-    same = [word for word, text in italian_words.items() if word == text]
-    assert not same, f"board strings left in English: {same}"
-    assert italian_words["spades"] == "picche" and italian_words["Stock"] == "Tallone"
+    # The one exception is t's own definition.
+    assert variable == ["i18n.js: t(msgid, vars"], f"t() called without a literal: {variable}"
+    catalog = {e["msgid"]: translations(e)[0] for e in po_entries("djangojs")}
+    for word, italian_word in [("spades", "picche"), ("Stock", "Tallone"), ("king", "re")]:
+        assert catalog[word] == italian_word
+    for word in ("Connecting…", "Connected", "Reconnecting…", "Offline"):
+        assert catalog[word] and catalog[word] != word
 
 
 # Pages in Italian and in English -----------------------------------------------------------
@@ -281,17 +282,14 @@ def test_the_board_page_in_italian(client: Client, user: User) -> None:
     assert "Tavolo di gioco" in html and "Abbandona" in html and "Annulla" in html
     assert 'aria-label="Tallone"' in html and 'aria-label="Scarti"' in html
     assert "Dettagli della partita" in html and "in corso" in html  # the status, translated
-    # The board script's own words, already translated for it.
-    strings = board_config(html)["strings"]
-    assert strings["Reconnecting…"] == "Riconnessione in corso…"
-    assert strings["spades"] == "picche" and strings["Offline"] == "Non connesso"
-    # The JavaScript catalog loads before the board's module.
+    # The board script's words come from the JavaScript catalog, which loads before
+    # the board's module; the page hands it no list of its own.
+    assert "strings" not in board_config(html)
     catalog = html.index(f'src="{reverse("javascript-catalog")}"')
     assert catalog < html.index("js/board/main.js")
 
     html = english(client, url)
     assert "Game board" in html
-    assert board_config(html)["strings"]["spades"] == "spades"
 
 
 @pytest.mark.django_db
@@ -378,6 +376,7 @@ def test_the_javascript_catalog_answers_in_the_page_language(client: Client) -> 
     assert '"You won!": "Hai vinto!"' in text
     assert '"Stock": "Tallone"' in text
     assert '"%(player)s resigned": "%(player)s ha abbandonato"' in text
+    assert '"spades": "picche"' in text and '"Reconnecting\\u2026": "Riconnessione' in text
     assert "django.gettext" in text or "globals.gettext" in text
 
     text = client.get(url).content.decode()

@@ -44,6 +44,7 @@ from games.results import ActResult, HintResult
 from games.services.deals import DAILY_VARIANT, deal_for_code, deal_open_daily, deal_random
 from games.signals import announce_game_finished
 from games.solver import hint, is_dead
+from games.throttles import Rate, throttle_check, who
 
 
 def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
@@ -73,6 +74,13 @@ def game_start_practice(
     (or that has closed), or of a random deal of ``variant``."""
     if sum(x is not None for x in (code, variant, deal_id)) > 1:
         raise BadRequest("give one of a deal code, a variant (for a random deal) or a deal id")
+    # Each start may queue a solver rating: a flood of them would starve the workers.
+    throttle_check(
+        name="practice",
+        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        ident=who(user_id=user.pk),
+        what="practice games started",
+    )
     if code is not None:
         deal = deal_for_code(code=code)
     elif deal_id is not None:
@@ -334,6 +342,13 @@ def game_hint(*, user: User, game_id: object) -> HintResult:
     game = access_game(user=user, game_id=game_id, purpose="play")
     if game.mode == Game.Mode.RANKED:
         raise Forbidden("ranked games have no hints")
+    # A hint costs up to a second of solver time: counted per player, across sockets and API.
+    throttle_check(
+        name="hint",
+        rate=Rate.parse(settings.FT_RATE_HINTS),
+        ident=who(user_id=user.pk),
+        what="hints",
+    )
     if game.is_finished:
         raise GameOver(f"this game is over ({game.status})")
     if not game.deal.solver_help_open:

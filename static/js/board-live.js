@@ -1,12 +1,14 @@
 // The live daily board: a socket says "the board changed"; this re-fetches the rows
 // (and the player's own position) over HTTP and swaps them in. The socket carries no
 // board data, so a missed message costs nothing: every (re)connect re-fetches too.
-// Loaded as a module (deferred, strict); no build step, no dependencies.
+// Loaded as a module (deferred, strict); no build step. The socket is the game board's
+// (reconnecting with backoff and jitter, keep-alive pings, no retry after a 4404).
+
+import { GameSocket } from "./board/socket.js";
 
 const MIN_INTERVAL_MS = 1000; // at most one re-fetch a second, however busy the board
-const BACKOFF_START_MS = 1000;
-const BACKOFF_MAX_MS = 30000;
-const PING_MS = 25000; // keep idle proxies from dropping the socket
+// A leaderboard is less urgent than a game: back off further between retries.
+const BACKOFF = { backoffStartMs: 1000, backoffMaxMs: 30000 };
 
 const root = document.querySelector("[data-board-live]");
 if (root) {
@@ -17,12 +19,10 @@ function start(root) {
   const label = root.querySelector(".board-live__label");
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socketUrl = `${scheme}//${location.host}${root.dataset.socketPath}`;
-  let backoff = BACKOFF_START_MS;
   let lastFetch = 0;
   let timer = null;
   let fetching = false;
   let again = false;
-  let pinger = null;
 
   root.hidden = false;
 
@@ -84,34 +84,21 @@ function start(root) {
     }
   }
 
-  function connect() {
-    const socket = new WebSocket(socketUrl);
-    socket.addEventListener("open", () => {
-      backoff = BACKOFF_START_MS;
-      show(true);
-      schedule(); // catch up on whatever changed while we were away
-      pinger = setInterval(() => socket.send('{"type": "ping"}'), PING_MS);
-    });
-    socket.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (message.type === "board") schedule();
-    });
-    socket.addEventListener("close", (event) => {
-      show(false);
-      clearInterval(pinger);
-      if (event.code === 4404) return; // no such board: retrying cannot help
-      // Exponential backoff with jitter, so a server restart is not met by every tab at once.
-      const delay = backoff * (0.5 + Math.random() / 2);
-      backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
-      setTimeout(connect, delay);
-    });
-  }
+  const socket = new GameSocket(
+    socketUrl,
+    {
+      onStatus(status) {
+        const live = status === "connected";
+        show(live);
+        if (live) schedule(); // catch up on whatever changed while we were away
+      },
+      onMessage(message) {
+        if (message.type === "board") schedule();
+      },
+    },
+    BACKOFF,
+  );
 
   show(false);
-  connect();
+  socket.start();
 }

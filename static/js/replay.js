@@ -6,6 +6,9 @@
 // stepping back is just showing the previous frame. All text goes in through
 // textContent: nothing from the data is ever parsed as HTML.
 
+// The same function the live board applies an action's changes with.
+import { applyChanges } from "./board/changes.js";
+
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 function cardLabel(code) {
@@ -15,21 +18,6 @@ function cardLabel(code) {
 
 function isRed(code) {
   return code[1] === "H" || code[1] === "D";
-}
-
-// The inverse of games.payloads.board_changes (leaderboards.replays.apply_changes).
-function applyChanges(view, changes) {
-  const next = Object.assign({}, view);
-  for (const [key, value] of Object.entries(changes)) {
-    if ((key === "columns" || key === "foundations") && !Array.isArray(value) && value) {
-      const piles = view[key].slice();
-      for (const [index, pile] of Object.entries(value)) piles[Number(index)] = pile;
-      next[key] = piles;
-    } else {
-      next[key] = value;
-    }
-  }
-  return next;
 }
 
 function el(tag, className, text) {

@@ -57,9 +57,10 @@ def test_a_reviewer_reads_the_evidence_and_disqualifies_a_held_result(
     page.locator('[data-testid="decide"] button[type=submit]').click()
     page.wait_for_url(f"{live_url}/staff/reviews/{result_id}/")
     assert page.locator('[data-testid="review-state"]').inner_text() == "disqualified"
-    assert "the scout's stock, played by a script" in page.locator(
-        '[data-testid="decisions"]'
-    ).inner_text()
+    assert (
+        "the scout's stock, played by a script"
+        in page.locator('[data-testid="decisions"]').inner_text()
+    )
     page.goto(f"{live_url}/players/player-{tag}/")
     assert page.locator('[data-testid="review-disqualified"]').count() == 1
     page.screenshot(path=shots / "review-scorecard.png", full_page=True)

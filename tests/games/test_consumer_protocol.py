@@ -1,7 +1,7 @@
 """The game socket's message protocol: client messages parsed without a socket (each refusal
 has a code naming the field), then, through the real ASGI stack, malformed JSON and an
 unexpected error refused without killing the socket, and a flood or an oversized message
-closing it (1008, 1009) under a sliding-window rate limit. Async tests run under
+closing it (4008, 4009) under a sliding-window rate limit. Async tests run under
 :func:`~tests.support.sockets.run_async`, without pytest-asyncio.
 """
 
@@ -90,14 +90,14 @@ async def test_it_answers_malformed_json_with_a_refusal_and_keeps_the_socket(use
 
 
 @run_async
-async def test_it_closes_a_flood_with_1008(user, monkeypatch) -> None:
+async def test_it_closes_a_flood_with_4008(user, monkeypatch) -> None:
     monkeypatch.setattr(GameConsumer, "rate_limit", 5)
     game = await db(practice_game)(user)
     ws, _ = await join(game.pk, user)
     for _ in range(5):
         assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
     await ws.send_json_to({"type": "ping"})
-    assert await close_code(ws) == 1008
+    assert await close_code(ws) == 4008
     await ws.disconnect()
 
 
@@ -116,7 +116,7 @@ async def test_the_rate_limit_is_a_sliding_window(user, monkeypatch) -> None:
 
 
 @run_async
-async def test_it_closes_an_oversized_message_with_1009(user) -> None:
+async def test_it_closes_an_oversized_message_with_4009(user) -> None:
     game = await db(practice_game)(user)
     ws, _ = await join(game.pk, user)
     # 4096 bytes exactly is allowed; multi-byte characters count as bytes.
@@ -124,7 +124,7 @@ async def test_it_closes_an_oversized_message_with_1009(user) -> None:
     assert len(fits.encode()) == 4096
     assert await ask(ws, fits) == {"type": "pong"}
     await ws.send_to(text_data='{"type": "ping", "pad": "' + "é" * 2040 + '"}')
-    assert await close_code(ws) == 1009
+    assert await close_code(ws) == 4009
     await ws.disconnect()
 
 
@@ -135,7 +135,7 @@ async def test_an_unexpected_error_is_logged_and_refused_without_killing_the_soc
     def broken(**kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "game_play", broken)
+    monkeypatch.setattr(services, "game_act", broken)
     game = await db(practice_game)(user)
     ws, _ = await join(game.pk, user)
     await ws.send_json_to({"type": "move", "id": "c1", "move": "s"})

@@ -4,9 +4,9 @@
 import { t } from "./i18n.js";
 
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-// Marked for translation by their English text (see i18n.js).
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+// Literal t() calls, so makemessages (--keyword=t) finds every name (see i18n.js).
+const SUIT_NAMES = { S: () => t("spades"), H: () => t("hearts"), D: () => t("diamonds"), C: () => t("clubs") };
+const RANK_NAMES = { A: () => t("ace"), J: () => t("jack"), Q: () => t("queen"), K: () => t("king") };
 
 export function rankOf(card) {
   return card[0];
@@ -23,12 +23,12 @@ export function rankLabel(card) {
 }
 
 export function suitName(suit) {
-  return t(SUIT_NAMES[suit]);
+  return SUIT_NAMES[suit] ? SUIT_NAMES[suit]() : suit;
 }
 
 /** "ace of diamonds", "3 of spades", "10 of hearts". */
 export function cardName(card) {
   const r = rankOf(card);
-  const rank = RANK_NAMES[r] ? t(RANK_NAMES[r]) : rankLabel(card);
+  const rank = RANK_NAMES[r] ? RANK_NAMES[r]() : rankLabel(card);
   return t("%(rank)s of %(suit)s", { rank, suit: suitName(suitOf(card)) });
 }

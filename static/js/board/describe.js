@@ -43,7 +43,8 @@ export function describeBoard(game) {
   ].join(" ");
 }
 
-function pileWords(pile, board) {
+/** A pile named in the notation, in words for the middle of a sentence ("column 3"). */
+export function pileWords(pile, board) {
   if (pile === "w") return t("the waste");
   const n = Number(pile.slice(1));
   // Lower case: these names sit in the middle of a sentence.

@@ -14,8 +14,8 @@ const ANSWER_WAIT_MS = 1200; // a dropped card waits this long for the server, t
 export class Input {
   /**
    * @param {BoardView} view
-   * @param {object} game  { get(): current game state, play(move, opts), draw(), undo(),
-   *                         resign(), announce(text), select(text) }
+   * @param {object} game  { get(): current game state, play(move, callbacks), draw(),
+   *                         undo(), selected(selection or null) } (main.js's controller)
    */
   constructor(view, game) {
     this.view = view;

@@ -11,6 +11,13 @@ export function parseMove(text) {
   return { src: m[1], dst: m[2], count: m[3] ? Number(m[3]) : 1 };
 }
 
+/** The piles a move names, source first: "t3-f1" -> [t3, f1]; "s" and "r" -> [stock]. */
+export function movePiles(text) {
+  if (text === "s" || text === "r") return ["stock"];
+  const m = parseMove(text);
+  return m ? [m.src, m.dst] : [];
+}
+
 /** The move text for `count` cards from `src` to `dst` ("t3-t5x3" for a run). */
 export function formatMove(src, dst, count = 1) {
   return `${src}-${dst}${count > 1 ? `x${count}` : ""}`;

@@ -1,6 +1,7 @@
 // The game's websocket (docs/protocol.md): connecting, reconnecting with backoff,
 // keep-alive pings, and client message ids. It knows the protocol's shapes, not the
-// board: every message it receives goes to `onMessage`.
+// board: every message it receives goes to `onMessage`. The live leaderboard
+// (board-live.js) uses it too, for the reconnecting and the pings only.
 
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
@@ -19,12 +20,15 @@ export class GameSocket {
   /**
    * @param {string} url  ws(s)://host/ws/games/<id>/
    * @param {object} hooks onMessage(msg), onStatus("connecting"|"connected"|"reconnecting"|"offline", closeCode), onOpen()
+   * @param {object} backoff  first and longest wait between retries, in ms
    */
-  constructor(url, hooks) {
+  constructor(url, hooks, { backoffStartMs = BACKOFF_START_MS, backoffMaxMs = BACKOFF_MAX_MS } = {}) {
     this.url = url;
     this.hooks = hooks;
     this.ws = null;
-    this.backoff = BACKOFF_START_MS;
+    this.backoffStart = backoffStartMs;
+    this.backoffMax = backoffMaxMs;
+    this.backoff = backoffStartMs;
     this.retryTimer = null;
     this.pingTimer = null;
     this.stopped = false;
@@ -65,7 +69,7 @@ export class GameSocket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.backoff = BACKOFF_START_MS;
+      this.backoff = this.backoffStart;
       this.hooks.onStatus("connected");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
@@ -98,14 +102,14 @@ export class GameSocket {
     this.hooks.onStatus(navigator.onLine === false ? "offline" : "reconnecting");
     // Jitter, so a server restart is not met by every client in the same millisecond.
     const wait = this.backoff * (0.7 + Math.random() * 0.6);
-    this.backoff = Math.min(this.backoff * 2, BACKOFF_MAX_MS);
+    this.backoff = Math.min(this.backoff * 2, this.backoffMax);
     this.retryTimer = setTimeout(() => this.connect(), wait);
   }
 
   /** Reconnect at once (the network is back, the tab is visible again). */
   retryNow() {
     if (this.stopped || this.ws !== null) return;
-    this.backoff = BACKOFF_START_MS;
+    this.backoff = this.backoffStart;
     this.connect();
   }
 

@@ -1,0 +1,64 @@
+// The board's buttons and their keys: undo, resign (with its confirmation), the dead-end
+// notice's resign, the hint button and `h`; for everyone, "Describe the board" and the
+// four-colour deck, remembered in this browser.
+
+const FOUR_COLOUR_KEY = "ft-four-colour";
+
+/**
+ * The player's controls. Watchers get none of these handlers: the board is theirs to
+ * look at only.
+ * @param {object} actions  undo(), resign(), askHint()
+ */
+export function wirePlayerControls(root, { undo, resign, askHint }) {
+  const confirmDialog = root.querySelector('[data-testid="confirm-resign"]');
+  const confirmResign = () => {
+    if (confirmDialog?.showModal) confirmDialog.showModal();
+    else if (window.confirm(confirmDialog?.textContent.trim() || "Resign?")) resign();
+  };
+  root.querySelector('[data-action="undo"]')?.addEventListener("click", undo);
+  root.querySelector('[data-action="resign"]')?.addEventListener("click", confirmResign);
+  confirmDialog?.addEventListener("close", () => {
+    if (confirmDialog.returnValue === "resign") resign();
+  });
+  root.querySelector('[data-testid="dead-end"] [data-action="end-game"]')?.addEventListener("click", () => {
+    if (confirmDialog?.showModal) confirmDialog.showModal();
+    else resign();
+  });
+  root.querySelector('[data-action="hint"]')?.addEventListener("click", askHint);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "h" && !e.ctrlKey && !e.metaKey && !e.altKey && !e.target.closest?.("input, textarea")) askHint();
+  });
+}
+
+/** Controls for player and watcher alike. @param {function} describe -> the board in words */
+export function wireViewControls(root, { describe }) {
+  root.querySelector('[data-action="describe"]')?.addEventListener("click", describe);
+  const button = root.querySelector('[data-action="four-colour"]');
+  const set = (on) => {
+    root.classList.toggle("four-colour", on);
+    button?.setAttribute("aria-pressed", String(on));
+  };
+  set(storageGet(FOUR_COLOUR_KEY) === "1");
+  button?.addEventListener("click", () => {
+    const on = !root.classList.contains("four-colour");
+    set(on);
+    storageSet(FOUR_COLOUR_KEY, on ? "1" : "0");
+  });
+}
+
+// localStorage may be unavailable (privacy modes): the toggle then lasts the page.
+function storageGet(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function storageSet(key, value) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    /* ignore */
+  }
+}

@@ -1,0 +1,75 @@
+// The board's game state and its versions: the server's word, applied in order, and
+// nothing guessed. Pure functions of plain objects (no DOM, no socket, no translation),
+// so they are unit-tested in Chromium (tests/browser/test_js_units.py); main.js keeps the
+// current state and draws whatever these return.
+
+import { applyChanges } from "./changes.js";
+
+/** Fill what a state leaves to inference, so the rest of the code can trust it. */
+export function normalise(game) {
+  const finished = game.status !== "active";
+  return {
+    ...game,
+    legal_moves: finished ? [] : game.legal_moves || [],
+    can_undo: game.mode === "practice" && !finished && Boolean(game.board?.can_undo),
+  };
+}
+
+/** A whole state from the server (hello, state) replaces ours; the page's role stays. */
+export function replaceState(game, next) {
+  return normalise({ ...next, role: game.role });
+}
+
+/**
+ * One accepted action (ours, or anyone's, to everyone) against `game`, as {kind, game}:
+ * "stale" for a version we already hold (ignored), "gap" when one was missed (the caller
+ * asks for the whole state), "applied" with the next state. `nowIso` is the server's time
+ * now: it starts the timer at the first action and stops it at the last.
+ */
+export function applyAction(game, msg, nowIso) {
+  if (typeof msg.version !== "number" || msg.version <= game.version) return { kind: "stale", game };
+  if (msg.version > game.version + 1 || !msg.changes) return { kind: "gap", game };
+  // The changes carry the board's piles plus two facts about the game itself.
+  const { legal_moves: legalMoves, dead_end: deadEnd, ...boardChanges } = msg.changes;
+  const board = { ...applyChanges(game.board, boardChanges), score: msg.score, moves: msg.moves };
+  const next = {
+    ...game,
+    board,
+    version: msg.version,
+    score: msg.score,
+    moves: msg.moves,
+    status: msg.status,
+    legal_moves: legalMoves ?? game.legal_moves,
+    // Proved by the server's solver only (never guessed here); false when undecided.
+    dead_end: deadEnd ?? false,
+    first_action_at: game.first_action_at ?? nowIso,
+    finished_at: game.finished_at ?? (msg.status !== "active" ? nowIso : null),
+  };
+  return { kind: "applied", game: normalise(next) };
+}
+
+/** The state with the server's count of hints used (a hint answer carries it). */
+export function withHints(game, hints) {
+  return { ...game, hints };
+}
+
+/** Whether this state just finished: `before` was active and `after` is not. */
+export function justFinished(before, after) {
+  return before.status === "active" && after.status !== "active";
+}
+
+/** Seconds on the game's clock at server time `nowMs`: from the first action to the last. */
+export function elapsedSeconds(game, nowMs) {
+  const first = game.first_action_at ? Date.parse(game.first_action_at) : null;
+  if (!first) return 0;
+  const end = game.finished_at ? Date.parse(game.finished_at) : nowMs;
+  return Math.max(0, Math.floor((end - first) / 1000));
+}
+
+/** 75 -> "1:15", 3725 -> "1:02:05". */
+export function clock(seconds) {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}

@@ -1,0 +1,132 @@
+"""The rules page's variants table is the engine's rule sets, in English and Italian.
+
+Each row is read back by its hooks (``data-variant`` on the row, ``data-fact`` on each
+cell) and compared with the ``RuleSet`` it came from, so a variant added to
+``games.engine.rules.VARIANTS`` shows up, with its facts, without touching the page.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+from dataclasses import replace
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.engine import VARIANTS
+from games.engine import Game as Engine
+from games.engine.rules import CLASSIC
+
+pytestmark = pytest.mark.django_db
+
+BUILD_WORDS = {
+    "same-suit": "Down by the same suit",
+    "other-suit": "Down by any suit except the card’s own",
+    "alternate-colour": "Down by alternating colour",
+}
+RUNS, ONE_CARD = "Runs move as a unit, in whole or in part", "One card at a time"
+
+
+def rules_page(client: Client, language: str = "en") -> str:
+    response = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def variant_rows(html: str) -> dict[str, dict[str, str]]:
+    """Each variant row's cells by their ``data-fact``, as text, in page order."""
+    rows = {}
+    for name, body in re.findall(r'<tr data-variant="([^"]+)">(.*?)</tr>', html, re.DOTALL):
+        cells = re.findall(r'<t[hd][^>]*data-fact="([^"]+)"[^>]*>(.*?)</t[hd]>', body, re.DOTALL)
+        rows[name] = {fact: htmllib.unescape(text).strip() for fact, text in cells}
+    return rows
+
+
+def test_every_variant_has_a_row_with_the_facts_of_its_rule_set(client: Client) -> None:
+    rows = variant_rows(rules_page(client))
+    assert list(rows) == list(VARIANTS)  # the engine's order, and nothing else
+    for name, rules in VARIANTS.items():
+        row = rows[name]
+        assert row["cards"] == str(rules.deck_size), name
+        assert row["columns"] == str(rules.columns), name
+        assert row["per-column"] == str(rules.per_column), name
+        assert row["face-down"] == str(rules.face_down), name
+        assert row["stock"] == str(Engine.from_seed(1, name).view()["stock"]), name
+        assert row["draw"] == str(rules.draw), name
+        assert row["redeals"] == str(rules.redeals), name
+        assert row["foundations"].split(";")[0] == str(rules.foundations), name
+        assert ("aces" in row["foundations"]) == rules.aces_out, name
+        assert row["build"] == BUILD_WORDS[rules.build], name
+        assert row["moves"] == (RUNS if rules.sequences else ONE_CARD), name
+
+
+def test_the_facts_read_as_the_rules_of_the_family(client: Client) -> None:
+    """A few rows checked against the rules as written, not against the engine."""
+    rows = variant_rows(rules_page(client))
+    classic = rows["forty-thieves"]
+    assert classic["title"] == "Forty Thieves (classic)"
+    assert (classic["columns"], classic["per-column"], classic["stock"]) == ("10", "4", "64")
+    assert rows["lucas"]["stock"] == "57" and rows["lucas"]["per-column"] == "3"
+    assert rows["sixty-thieves"]["cards"] == "156" and rows["sixty-thieves"]["foundations"] == "12"
+    assert rows["indian"]["face-down"] == "1" and rows["indian"]["stock"] == "74"
+    little = rows["little-forty"]
+    assert (little["draw"], little["redeals"]) == ("3", "3")
+
+
+def test_each_variant_says_how_it_plays(client: Client) -> None:
+    html = rules_page(client)
+    plays = dict(re.findall(r'<dd data-variant-plays="([^"]+)">(.*?)</dd>', html, re.DOTALL))
+    assert list(plays) == list(VARIANTS)
+    assert plays["forty-thieves"].startswith("The yardstick")
+
+
+def test_a_new_variant_appears_on_the_page_by_itself(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new = replace(
+        CLASSIC,
+        name="test-thieves",
+        letter="Z",
+        title="Test Thieves",
+        columns=8,
+        per_column=5,
+        face_down=2,
+        build="other-suit",
+        sequences=True,
+        space="kings",
+        takeback=True,
+    )
+    monkeypatch.setitem(VARIANTS, new.name, new)
+    html = rules_page(client)
+    row = variant_rows(html)["test-thieves"]
+    assert row["title"] == "Test Thieves"  # the engine's title until the page has a note
+    assert (row["columns"], row["per-column"], row["face-down"]) == ("8", "5", "2")
+    assert row["stock"] == str(104 - 8 * 5)
+    assert row["build"] == BUILD_WORDS["other-suit"]
+    assert row["moves"].startswith(RUNS)
+    assert "only a king fills a space" in row["moves"] and "take-back" in row["moves"]
+    assert 'data-variant-plays="test-thieves"' not in html  # no prose invented for it
+
+
+def test_the_variants_table_in_italian(client: Client) -> None:
+    html = rules_page(client, "it")
+    rows = variant_rows(html)
+    assert list(rows) == list(VARIANTS)
+    assert rows["forty-thieves"]["title"] == "Forty Thieves (classico)"
+    assert rows["forty-thieves"]["build"] == "In ordine decrescente, stesso seme"
+    assert rows["streets"]["build"] == "In ordine decrescente, a colori alterni"
+    assert rows["josephine"]["moves"] == "Le sequenze si spostano in blocco, tutte o in parte"
+    assert rows["maria"]["moves"] == "Una carta alla volta"
+    assert rows["lucas"]["foundations"].startswith("8; partono con i loro assi")
+    for heading in (
+        "Carte in gioco",
+        "Carte per colonna",
+        "Coperte per colonna",
+        "Girate alla volta",
+    ):
+        assert f'<th scope="col">{heading}</th>' in html
+    assert "Il punto di riferimento" in html  # how the classic game plays, translated
+    for english in [*BUILD_WORDS.values(), RUNS, ONE_CARD, "Cards per column", "The yardstick"]:
+        assert english not in html, english

@@ -1,0 +1,199 @@
+"""Every way in that a client can repeat has a limit with a documented refusal and a retry
+hint: socket messages across all of a user's sockets, hints, practice starts, API calls.
+Also the API's JSON answers for unknown paths and methods, and the security headers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+from django.test import Client
+
+from games import services
+from games.models import User
+from games.throttles import Rate, RateLimited
+from tests.support.sockets import ask, db, join, run_async
+
+from .conftest import API, Api, practice_game, token_for
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("text", ["100", "0/min", "5/fortnight", "x/min", "/min"])
+def test_it_refuses_a_rate_it_cannot_read(text: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="rate"):
+        Rate.parse(text)
+
+
+def test_a_bad_rate_in_the_environment_stops_start_up() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env={"DJANGO_SETTINGS_MODULE": "ftsite.settings", "FT_RATE_HINTS": "lots", "PATH": ""},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0 and "FT_RATE_HINTS='lots' is not a rate" in done.stderr
+
+
+# Socket messages, across every socket of the user ---------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@run_async
+async def test_it_limits_messages_across_all_of_a_users_sockets(user, settings) -> None:
+    settings.FT_RATE_SOCKET_MESSAGES = "5/min"
+    game = await db(practice_game)(user)
+    first, _ = await join(game.pk, user)
+    second, _ = await join(game.pk, user)
+    for ws in (first, second, first, second, first):
+        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
+    refused = await ask(second, {"type": "move", "id": "m1", "move": "s"})
+    assert (refused["type"], refused["code"], refused["id"]) == ("refused", "rate_limited", "m1")
+    assert 1 <= refused["retry_after"] <= 61 and "try again" in refused["reason"]
+    # Refused, not closed: the socket still answers once the window allows.
+    assert (await ask(first, {"type": "ping"}))["code"] == "rate_limited"
+    await first.disconnect()
+    await second.disconnect()
+
+
+# Hints and practice starts ----------------------------------------------------------------
+
+
+def test_it_limits_hints_per_player(user: User, settings) -> None:
+    settings.FT_RATE_HINTS, settings.FT_HINT_SECONDS = "2/min", 0.05
+    game = practice_game(user)
+    for _ in range(2):
+        services.game_hint(user=user, game_id=game.pk)
+    with pytest.raises(RateLimited) as limited:
+        services.game_hint(user=user, game_id=game.pk)
+    assert limited.value.code == "rate_limited" and limited.value.status == 429
+    api = Api(Client(), token_for(user))
+    response = api.post(f"/games/{game.pk}/hint")
+    assert response.status_code == 429 and response.json()["code"] == "rate_limited"
+    assert int(response["Retry-After"]) == response.json()["retry_after"] >= 1
+
+
+def test_it_limits_practice_games_started_per_player(user: User, bob: User, settings) -> None:
+    settings.FT_RATE_PRACTICE_STARTS = "3/min"
+    api = Api(Client(), token_for(user))
+    for _ in range(3):
+        assert api.post("/games", {"mode": "practice"}).status_code == 201
+    refused = api.post("/games", {"mode": "practice"})
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert "practice games started" in refused.json()["reason"]
+    # Counted per player: bob is not held back by ada.
+    assert Api(Client(), token_for(bob)).post("/games", {"mode": "practice"}).status_code == 201
+
+
+# API calls ----------------------------------------------------------------------------------
+
+
+def test_it_limits_anonymous_api_calls_per_address_without_keeping_the_address(settings) -> None:
+    settings.FT_RATE_API_ANONYMOUS = "3/min"
+    client = Client(REMOTE_ADDR="198.51.100.23")
+    for _ in range(3):
+        assert client.get(f"{API}/games/00000000-0000-0000-0000-000000000000").status_code == 404
+    refused = client.get(f"{API}/games/00000000-0000-0000-0000-000000000000")
+    assert refused.status_code == 429 and refused["Content-Type"].startswith("application/json")
+    body = refused.json()
+    assert body["code"] == "rate_limited" and body["retry_after"] == int(refused["Retry-After"])
+    # Another address has its own count; no key in the cache holds an address.
+    assert Client(REMOTE_ADDR="203.0.113.9").get(f"{API}/daily").status_code != 429
+    keys = " ".join(str(k) for k in cache._cache)  # the local-memory cache of the tests
+    assert "198.51.100.23" not in keys and "ft:throttle:api-anon" in keys
+
+
+def test_it_limits_a_signed_in_callers_api_calls(user: User, settings) -> None:
+    settings.FT_RATE_API_USER = "2/min"
+    api = Api(Client(), token_for(user))
+    assert [api.get("/tokens").status_code for _ in range(3)] == [200, 200, 429]
+
+
+# JSON everywhere under /api/v1/ --------------------------------------------------------------
+
+
+def test_an_unknown_api_path_answers_json_404() -> None:
+    response = Client().get(f"{API}/no/such/thing")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"  # noqa: E501
+    assert response.json()["code"] == "not_found" and "/api/v1/docs" in response.json()["reason"]
+
+
+def test_a_method_an_operation_does_not_take_answers_json_405() -> None:
+    response = Client().put(f"{API}/daily", data="{}", content_type="application/json")
+    assert response.status_code == 405 and response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["code"] == "method_not_allowed" and "GET" in response["Allow"]
+    assert "PUT is not allowed" in body["reason"]
+
+
+def test_pages_outside_the_api_keep_their_html_404(client: Client) -> None:
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404 and "text/html" in response["Content-Type"]
+
+
+# Headers ------------------------------------------------------------------------------------
+
+
+def test_pages_carry_a_content_security_policy_without_inline_script(client: Client) -> None:
+    policy = client.get("/rules/")["Content-Security-Policy"]
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";") if part.strip())
+    assert directives["script-src"] == "'self'" and "unsafe" not in policy
+    assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
+
+
+def test_no_page_has_an_inline_script() -> None:
+    """Inline scripts would be blocked by the policy: none in any template (JSON data in
+    ``type="application/json"`` is not script)."""
+    offenders = []
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text()
+        for chunk in text.split("<script")[1:]:
+            tag = chunk.split(">", 1)[0]
+            if "src=" not in tag and "application/json" not in tag:
+                offenders.append(str(template.relative_to(ROOT)))
+    assert offenders == []
+
+
+def test_hsts_is_sent_when_the_site_is_served_over_https() -> None:
+    code = (
+        "import django; django.setup(); from django.conf import settings;"
+        " print(getattr(settings, 'SECURE_HSTS_SECONDS', None))"
+    )
+    base = {
+        "DJANGO_SETTINGS_MODULE": "ftsite.settings",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "FT_DAILY_SECRET": "y",
+        "DJANGO_ALLOWED_HOSTS": "example.org",
+        "PATH": "",
+    }
+
+    def hsts(**env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True,
+            text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip()
+
+    assert hsts(DJANGO_SECURE_COOKIES="true") == "31536000"
+    assert hsts(DJANGO_SECURE_COOKIES="false") == "0"  # Django's default: no header
+
+
+def test_the_api_docs_page_is_left_out_of_the_policy(client: Client) -> None:
+    assert "Content-Security-Policy" not in client.get(f"{API}/docs")
+
+
+def test_the_refusal_of_a_rate_limit_is_json_with_its_retry(user: User, settings) -> None:
+    settings.FT_RATE_API_USER = "1/min"
+    api = Api(Client(), token_for(user))
+    api.get("/tokens")
+    body = json.loads(api.get("/tokens").content)
+    assert set(body) == {"code", "reason", "retry_after"}
