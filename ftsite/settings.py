@@ -380,7 +380,11 @@ if REDIS_URL is not None:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # A socket that waits for group messages blocks in BZPOPMIN for 5 s
+            # (channels_redis) while redis-py 8 reads with a 5 s socket timeout by default:
+            # every idle socket then died with "Timeout reading" (close 1011) after ~5 s.
+            # The read timeout must stay well above the blocking pop's.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:

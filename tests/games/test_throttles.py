@@ -197,3 +197,14 @@ def test_the_refusal_of_a_rate_limit_is_json_with_its_retry(user: User, settings
     api.get("/tokens")
     body = json.loads(api.get("/tokens").content)
     assert set(body) == {"code", "reason", "retry_after"}
+
+
+def test_no_template_has_an_inline_style() -> None:
+    """The policy allows styles from the site's sheets only: no style attribute in markup
+    (scripts may still set properties through the DOM, which the policy allows)."""
+    offenders = [
+        str(t.relative_to(ROOT))
+        for t in (ROOT / "templates").rglob("*.html")
+        if ' style="' in t.read_text() or "<style" in t.read_text()
+    ]
+    assert offenders == []
