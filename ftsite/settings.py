@@ -187,6 +187,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "csp",
+    "axes",
     # Serves the interactive API docs' assets locally: no CDN at run time.
     "ninja",
     "games",
@@ -207,7 +208,32 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.middleware.ApiJsonErrorsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Sign-in throttling (django-axes): after FT_LOGIN_FAILURES wrong passwords for one
+# username from one address, that pair is locked out for FT_LOGIN_COOLOFF_MINUTES (429,
+# templates/registration/locked_out.html); a success resets the count. The site's form and
+# the admin's alike. Counted in the cache only (no rows), and the address only as a keyed
+# hash (games.throttles.login_client).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("FT_LOGIN_FAILURES", 5, minimum=1)
+FT_LOGIN_COOLOFF_MINUTES = env_int("FT_LOGIN_COOLOFF_MINUTES", 15, minimum=1)
+AXES_COOLOFF_TIME = FT_LOGIN_COOLOFF_MINUTES / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "games.throttles.login_client"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.views.login_locked_out"
+AXES_VERBOSE = False
+if REDIS_URL is None:
+    # The embedded defaults run one process, whose memory cache counts every attempt;
+    # the check warns because several processes would each count their own.
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 # Content-Security-Policy (django-csp): scripts only from this site, never inline; the
 # board's socket to its own origin; no framing. The API's interactive docs (ninja's Swagger

@@ -88,3 +88,17 @@ def throttle_check(*, name: str, rate: Rate, ident: str, what: str) -> None:
             f"too many {what}: at most {rate.count} every {rate.seconds} s; try again in {retry} s",
             retry_after=retry,
         )
+
+
+def login_client(request: object) -> str:
+    """Who a failed sign-in is counted against (django-axes' ``AXES_CLIENT_IP_CALLABLE``):
+    the keyed hash of the client's address, never the address itself."""
+    from games.sightings import client_address
+
+    meta = getattr(request, "META", {})
+    address = client_address(
+        remote=meta.get("REMOTE_ADDR"),
+        forwarded_for=meta.get("HTTP_X_FORWARDED_FOR", ""),
+        proxies=settings.FT_TRUSTED_PROXIES,
+    )
+    return who(address=address)

@@ -221,7 +221,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     return render(
@@ -434,3 +434,16 @@ def _refusal_page(request: HttpRequest, err: ServiceError) -> HttpResponse:
     return render(
         request, "games/refused.html", {"reason": err.reason, "error": err}, status=status
     )
+
+
+def login_locked_out(
+    request: HttpRequest, original_response: object = None, credentials: object = None
+) -> HttpResponse:
+    """django-axes' answer to a locked-out sign-in (``AXES_LOCKOUT_CALLABLE``): 429 with
+    the wait in minutes, on the page and in ``Retry-After``."""
+    minutes = settings.FT_LOGIN_COOLOFF_MINUTES
+    response = render(
+        request, "registration/locked_out.html", {"minutes": minutes}, status=429
+    )
+    response["Retry-After"] = str(minutes * 60)
+    return response
