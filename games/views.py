@@ -337,7 +337,7 @@ def _board_config(state: dict[str, Any]) -> dict[str, Any]:
     """
     game_id = state["id"]
     try:
-        share_url = reverse("scorecards:share", args=[game_id])
+        share_url = reverse("leaderboards:share", args=[game_id])
     except NoReverseMatch:  # the share page belongs to another app; the board copes
         share_url = f"/games/{game_id}/share/"
     try:

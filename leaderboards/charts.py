@@ -1,4 +1,4 @@
-"""Server-side SVG charts for scorecards: pure functions returning an SVG string.
+"""Server-side SVG charts for leaderboards: pure functions returning an SVG string.
 
 No JavaScript and no Django: the page embeds the string as it is. Every piece
 of text that reaches the SVG goes through :func:`_text`, so a label can never

@@ -47,7 +47,7 @@ def review_detail(request: HttpRequest, result_id: int) -> HttpResponse:
             form.add_error(None, err.reason)
         else:
             messages.success(request, _("Decision recorded."))
-            return redirect("review_detail", result_id=result_id)
+            return redirect("leaderboards:review_detail", result_id=result_id)
     try:
         case = selectors.review_case(result_id=result_id)
     except NotFound as err:

@@ -151,7 +151,7 @@ def history(
                 "time": format_duration(result.duration_ms),
                 "finished_at": result.finished_at,
                 "replay_url": (
-                    reverse("scorecards:replay", args=[result.game_id]) if replayable else None
+                    reverse("leaderboards:replay", args=[result.game_id]) if replayable else None
                 ),
                 "share": (
                     share_text(result, site_url=site_url)

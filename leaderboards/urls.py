@@ -1,21 +1,33 @@
-"""Leaderboard pages (daily boards, periods), mounted at ``/boards/``."""
+"""Every page of the leaderboards app, mounted at the site root: daily and period boards
+(``/boards/``), scorecards, share texts, replays and solutions, the fair-play page and the
+staff's review of held results (``/staff/reviews/``)."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, path
-from django.views.generic import RedirectView
+from django.views.generic import RedirectView, TemplateView
 
-from leaderboards import views
+from leaderboards import review_views, scorecard_views, views
 
 app_name = "leaderboards"
 urlpatterns: list[URLPattern] = [
-    path("", RedirectView.as_view(pattern_name="leaderboards:daily_today"), name="index"),
-    path("daily/", views.daily_today, name="daily_today"),
+    # Boards.
+    path("boards/", RedirectView.as_view(pattern_name="leaderboards:daily_today"), name="index"),
+    path("boards/daily/", views.daily_today, name="daily_today"),
     # <str:>: the view parses the date, so a bad one is a 404 from one place.
-    path("daily/<str:day>/", views.daily, name="daily"),
-    path("daily/<str:day>/rows/", views.daily_rows, name="daily_rows"),
-    path("daily/<str:day>/position/", views.daily_position, name="daily_position"),
-    path("week/", views.period, {"kind": "week"}, name="week"),
-    path("month/", views.period, {"kind": "month"}, name="month"),
-    path("all/", views.period, {"kind": "all"}, name="all"),
+    path("boards/daily/<str:day>/", views.daily, name="daily"),
+    path("boards/daily/<str:day>/rows/", views.daily_rows, name="daily_rows"),
+    path("boards/daily/<str:day>/position/", views.daily_position, name="daily_position"),
+    path("boards/week/", views.period, {"kind": "week"}, name="week"),
+    path("boards/month/", views.period, {"kind": "month"}, name="month"),
+    path("boards/all/", views.period, {"kind": "all"}, name="all"),
+    # Scorecards, share texts, replays, solutions.
+    path("players/<str:username>/", scorecard_views.scorecard, name="scorecard"),
+    path("games/<uuid:game_id>/share/", scorecard_views.share, name="share"),
+    path("games/<uuid:game_id>/replay/", scorecard_views.replay, name="replay"),
+    path("deals/<int:deal_id>/solution/", scorecard_views.deal_solution, name="deal_solution"),
+    # Fair play: how it works, and the staff's review of held results.
+    path("fair-play/", TemplateView.as_view(template_name="fairplay.html"), name="fairplay"),
+    path("staff/reviews/", review_views.review_list, name="review_list"),
+    path("staff/reviews/<int:result_id>/", review_views.review_detail, name="review_detail"),
 ]

@@ -313,7 +313,7 @@ def test_my_games_and_the_scorecard_in_italian(client: Client, user: User) -> No
     html = italian(client, reverse("my_games"))
     assert "Le mie partite" in html
     assert "<td>allenamento</td>" in html and "<td>in corso</td>" in html
-    html = italian(client, reverse("scorecards:scorecard", args=[user.get_username()]))
+    html = italian(client, reverse("leaderboards:scorecard", args=[user.get_username()]))
     assert "Statistiche di ada" in html and "Partite giornaliere" in html
 
 

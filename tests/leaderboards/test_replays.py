@@ -221,7 +221,7 @@ def test_the_replay_page_embeds_only_the_frames(
     user: User, client: Client, django_capture_on_commit_callbacks: Capture
 ) -> None:
     game, _ = won_practice(user, "indian", django_capture_on_commit_callbacks)
-    response = client.get(reverse("scorecards:replay", args=[game.pk]))
+    response = client.get(reverse("leaderboards:replay", args=[game.pk]))
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="replay-data"' in html and "js/replay.js" in html
@@ -243,7 +243,7 @@ def test_an_unfinished_game_has_no_replay(user: User, client: Client) -> None:
     with pytest.raises(NotFound):
         replay_frames(user=user, game_id=game.pk)
     client.force_login(user)
-    assert client.get(reverse("scorecards:replay", args=[game.pk])).status_code == 404
+    assert client.get(reverse("leaderboards:replay", args=[game.pk])).status_code == 404
 
 
 def test_a_game_awaiting_verification_says_so(user: User, client: Client) -> None:
@@ -252,7 +252,7 @@ def test_a_game_awaiting_verification_says_so(user: User, client: Client) -> Non
     services.game_resign(user=user, game_id=game.pk)  # no on-commit: never verified
     with pytest.raises(VerificationPending):
         replay_frames(user=user, game_id=game.pk)
-    response = client.get(reverse("scorecards:replay", args=[game.pk]))
+    response = client.get(reverse("leaderboards:replay", args=[game.pk]))
     assert response.status_code == 409
     assert "Verification pending" in response.content.decode()
     assert 'id="replay-data"' not in response.content.decode()
@@ -266,14 +266,14 @@ def test_a_rejected_game_is_refused_clearly(
     Result.objects.filter(game=game).update(status=Result.Status.REJECTED, reason="forged")
     with pytest.raises(NotFound):
         replay_frames(user=user, game_id=game.pk)
-    response = client.get(reverse("scorecards:replay", args=[game.pk]))
+    response = client.get(reverse("leaderboards:replay", args=[game.pk]))
     assert response.status_code == 404
     assert "rejected" in response.content.decode()
 
 
 def test_an_unknown_game_is_not_found(client: Client) -> None:
     missing = "00000000-0000-0000-0000-000000000000"
-    assert client.get(reverse("scorecards:replay", args=[missing])).status_code == 404
+    assert client.get(reverse("leaderboards:replay", args=[missing])).status_code == 404
 
 
 def test_a_daily_game_before_close_is_for_its_owner_only(
@@ -286,7 +286,7 @@ def test_a_daily_game_before_close_is_for_its_owner_only(
     game = ranked_daily(user, now, django_capture_on_commit_callbacks)
     assert Result.objects.get(game=game).status == Result.Status.VERIFIED
     assert not Deal.objects.get(pk=game.deal_id).is_revealed
-    url = reverse("scorecards:replay", args=[game.pk])
+    url = reverse("leaderboards:replay", args=[game.pk])
     # The owner, after finishing.
     assert replay_frames(user=user, game_id=game.pk)["steps"]
     client.force_login(user)
@@ -317,7 +317,7 @@ def test_a_daily_game_after_close_is_for_everyone(
     close_day(game)
     assert replay_frames(user=bob, game_id=game.pk)["game"]["code"] == game.deal.code
     assert replay_frames(user=AnonymousUser(), game_id=game.pk)["steps"]
-    assert client.get(reverse("scorecards:replay", args=[game.pk])).status_code == 200
+    assert client.get(reverse("leaderboards:replay", args=[game.pk])).status_code == 200
 
 
 def test_a_won_daily_game_replays_after_close(

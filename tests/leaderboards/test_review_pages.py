@@ -34,25 +34,32 @@ def staff_client(db: None) -> Client:
 
 
 def test_only_staff_reach_the_review_queue(held: Result, user: User, client: Client) -> None:
-    url = reverse("review_list")
+    url = reverse("leaderboards:review_list")
     assert client.get(url).status_code == 302  # to the admin's sign-in
     client.force_login(user)
     assert client.get(url).status_code == 302
-    assert client.get(reverse("review_detail", args=[held.pk])).status_code == 302
-    response = client.post(reverse("review_detail", args=[held.pk]), {"decision": "cleared"})
+    assert client.get(reverse("leaderboards:review_detail", args=[held.pk])).status_code == 302
+    response = client.post(
+        reverse("leaderboards:review_detail", args=[held.pk]), {"decision": "cleared"}
+    )
     assert response.status_code == 302 and Result.objects.get(pk=held.pk).review == "held"
 
 
 def test_the_queue_lists_held_results_with_their_reasons(held: Result, staff_client) -> None:
-    page = staff_client.get(reverse("review_list")).content.decode()
+    page = staff_client.get(reverse("leaderboards:review_list")).content.decode()
     assert 'data-testid="review-queue"' in page and "linked" in page and "ada" in page
-    cleared = staff_client.get(reverse("review_list"), {"state": "cleared"}).content.decode()
+    cleared = staff_client.get(
+        reverse("leaderboards:review_list"), {"state": "cleared"}
+    ).content.decode()
     assert 'data-testid="review-empty"' in cleared
-    assert staff_client.get(reverse("review_list"), {"state": "nonsense"}).status_code == 404
+    assert (
+        staff_client.get(reverse("leaderboards:review_list"), {"state": "nonsense"}).status_code
+        == 404
+    )
 
 
 def test_a_reviewer_sees_the_evidence_and_records_a_decision(held: Result, staff_client) -> None:
-    url = reverse("review_detail", args=[held.pk])
+    url = reverse("leaderboards:review_detail", args=[held.pk])
     page = staff_client.get(url).content.decode()
     assert 'data-testid="linked-accounts"' in page and "bob" in page
     assert 'data-testid="timing"' in page and "automatic hold" in page
@@ -66,7 +73,7 @@ def test_a_reviewer_sees_the_evidence_and_records_a_decision(held: Result, staff
 
 
 def test_a_decision_without_a_reason_is_refused_with_the_form(held: Result, staff_client) -> None:
-    url = reverse("review_detail", args=[held.pk])
+    url = reverse("leaderboards:review_detail", args=[held.pk])
     response = staff_client.post(url, {"decision": "cleared", "why": ""})
     assert response.status_code == 200 and "This field is required" in response.content.decode()
     again = staff_client.post(url, {"decision": "cleared", "why": "ok"})
@@ -77,7 +84,7 @@ def test_a_decision_without_a_reason_is_refused_with_the_form(held: Result, staf
 
 
 def test_an_unknown_result_is_a_404(staff_client) -> None:
-    assert staff_client.get(reverse("review_detail", args=[999999])).status_code == 404
+    assert staff_client.get(reverse("leaderboards:review_detail", args=[999999])).status_code == 404
 
 
 def test_the_daily_board_says_how_many_results_are_under_review(
@@ -88,10 +95,10 @@ def test_the_daily_board_says_how_many_results_are_under_review(
     assert 'data-testid="under-review-count"' in page and "1 result is under" in page
     client.force_login(user)
     assert 'data-testid="under-review"' in client.get(url).content.decode()
-    card = client.get(reverse("scorecards:scorecard", args=[user.username])).content.decode()
+    card = client.get(reverse("leaderboards:scorecard", args=[user.username])).content.decode()
     assert 'data-testid="review-held"' in card
 
 
 def test_the_fair_play_page_explains_the_checks(client: Client) -> None:
-    page = client.get(reverse("fairplay")).content.decode()
+    page = client.get(reverse("leaderboards:fairplay")).content.decode()
     assert "Foresight" in page and reverse("privacy") in page

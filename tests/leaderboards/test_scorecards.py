@@ -164,9 +164,9 @@ def test_the_history_page_links_and_the_pager(
 ) -> None:
     for k in range(25):
         make_result(user, now.date() - k * D, outcome="lost")
-    html = client.get(reverse("scorecards:scorecard", args=["ada"])).content.decode()
+    html = client.get(reverse("leaderboards:scorecard", args=["ada"])).content.decode()
     assert html.count('class="sc-game"') == 20 and 'rel="next"' in html
-    html = client.get(reverse("scorecards:scorecard", args=["ada"]) + "?page=2").content.decode()
+    html = client.get(reverse("leaderboards:scorecard", args=["ada"]) + "?page=2").content.decode()
     assert html.count('class="sc-game"') == 5 and 'rel="prev"' in html and 'rel="next"' not in html
 
 
@@ -180,7 +180,7 @@ def test_a_daily_games_replay_link_comes_only_after_its_day_closes(
     assert items[str(open_day.game_id)]["replay_url"] is None
     assert items[str(closed_day.game_id)]["replay_url"] == f"/games/{closed_day.game_id}/replay/"
     assert items[str(practice.game_id)]["replay_url"] == f"/games/{practice.game_id}/replay/"
-    html = client.get(reverse("scorecards:scorecard", args=["ada"])).content.decode()
+    html = client.get(reverse("leaderboards:scorecard", args=["ada"])).content.decode()
     assert f"/games/{closed_day.game_id}/replay/" in html
     assert f"/games/{practice.game_id}/replay/" in html
     assert f"/games/{open_day.game_id}/replay/" not in html
@@ -193,13 +193,13 @@ def test_a_daily_games_replay_link_comes_only_after_its_day_closes(
 
 
 def test_an_unknown_player_is_not_found(db: None, client: Client) -> None:
-    response = client.get(reverse("scorecards:scorecard", args=["nobody"]))
+    response = client.get(reverse("leaderboards:scorecard", args=["nobody"]))
     assert response.status_code == 404
 
 
 def test_a_deactivated_player_is_not_found(user: User, client: Client) -> None:
     User.objects.filter(pk=user.pk).update(is_active=False)
-    assert client.get(reverse("scorecards:scorecard", args=["ada"])).status_code == 404
+    assert client.get(reverse("leaderboards:scorecard", args=["ada"])).status_code == 404
 
 
 def test_the_scorecard_is_public_with_numbers_calendar_and_charts(

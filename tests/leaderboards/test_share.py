@@ -166,7 +166,7 @@ def test_the_owner_gets_the_share_text_as_plain_text(
             services.game_play(user=user, game_id=game.pk, move=move)
         services.game_resign(user=user, game_id=game.pk)
     game.refresh_from_db()
-    url = reverse("scorecards:share", args=[game.pk])
+    url = reverse("leaderboards:share", args=[game.pk])
     assert client.get(url).status_code == 401
     client.force_login(bob)
     assert client.get(url).status_code == 403
@@ -185,7 +185,7 @@ def test_share_is_refused_for_unfinished_pending_and_practice_games(
 ) -> None:
     client.force_login(user)
     daily = services.game_start_daily(user=user, now=now)
-    url = reverse("scorecards:share", args=[daily.pk])
+    url = reverse("leaderboards:share", args=[daily.pk])
     assert client.get(url).status_code == 404  # still being played
     services.game_resign(user=user, game_id=daily.pk)  # no on-commit: not verified yet
     assert client.get(url).status_code == 409
@@ -193,5 +193,5 @@ def test_share_is_refused_for_unfinished_pending_and_practice_games(
     with django_capture_on_commit_callbacks(execute=True):
         services.game_resign(user=user, game_id=practice.pk)
     assert Result.objects.get(game=practice).status == Result.Status.VERIFIED
-    response = client.get(reverse("scorecards:share", args=[practice.pk]))
+    response = client.get(reverse("leaderboards:share", args=[practice.pk]))
     assert response.status_code == 404 and b"daily" in response.content

@@ -30,7 +30,7 @@ def certify(settings) -> None:
 
 
 def solution_url(deal: Deal) -> str:
-    return reverse("scorecards:deal_solution", args=[deal.pk])
+    return reverse("leaderboards:deal_solution", args=[deal.pk])
 
 
 def close(day: date) -> None:
