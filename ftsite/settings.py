@@ -462,11 +462,18 @@ if CELERY_VISIBILITY_TIMEOUT < 2 * FT_SOLVER_TASK_TIME_LIMIT:
         f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
         f" FT_SOLVER_TASK_TIME_LIMIT={FT_SOLVER_TASK_TIME_LIMIT}, or solver tasks get redelivered"
     )
-# Queues by urgency: verification, ranking and the day's open/close on the default queue
-# ("celery"); the foresight analysis of ranked wins (up to FT_FORESIGHT_SECONDS of solver
-# work each) on "fairplay", with a worker of its own (compose.yaml: worker-fairplay), so it
-# never delays a verification.
-CELERY_TASK_ROUTES = {"leaderboards.analyse_foresight": {"queue": "fairplay"}}
+# Queues by urgency, each with a worker of its own in compose.yaml, so slow work never
+# delays a verification: "celery" (verification, ranking, the day's open and close, the
+# sweep); "solver" (rating practice deals and certifying the next days' deals, seconds of
+# solver work each, queued by anyone who starts a practice game: worker-solver); and
+# "fairplay" (the foresight analysis of ranked wins, up to FT_FORESIGHT_SECONDS each:
+# worker-fairplay).
+CELERY_TASK_ROUTES = {
+    "games.rate_deal": {"queue": "solver"},
+    "games.rate_practice_deals": {"queue": "solver"},
+    "games.certify_upcoming": {"queue": "solver"},
+    "leaderboards.analyse_foresight": {"queue": "fairplay"},
+}
 
 # Fair play (docs/fairplay.md). The foresight analysis of each verified ranked win gets this
 # many seconds of one core (0: off). Off by default on the embedded defaults, where Celery

@@ -20,7 +20,7 @@ COMPOSE = ROOT / "compose.yaml"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "ftsite" / "settings.py"
 
-APP_SERVICES = ("migrate", "web1", "web2", "worker", "worker-fairplay", "beat")
+APP_SERVICES = ("migrate", "web1", "web2", "worker", "worker-solver", "worker-fairplay", "beat")
 WEB_SERVICES = ("web1", "web2")
 
 
@@ -125,7 +125,7 @@ def test_postgres_redis_and_web_have_healthchecks(services: dict[str, Any]) -> N
 
 def test_the_start_order_waits_for_health_and_migrations(services: dict[str, Any]) -> None:
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web1", "web2", "worker", "worker-fairplay", "beat"):
+    for name in ("web1", "web2", "worker", "worker-solver", "worker-fairplay", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name

@@ -170,7 +170,8 @@ def clear_celery_and_boards() -> None:
 
     app.control.purge()
     with app.connection_for_write() as connection:  # purge() knows only the default queue
-        connection.default_channel.queue_purge("fairplay")
+        for queue in ("solver", "fairplay"):
+            connection.default_channel.queue_purge(queue)
     client = redis_client()
     for key in client.scan_iter("ft:board:*"):
         client.delete(key)
