@@ -18,6 +18,7 @@ from leaderboards.fairplay.services import result_review_decide
 
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(
+        label=_("Decision"),
         choices=[("cleared", _("Clear: back on the board")), ("disqualified", _("Disqualify"))],
         widget=forms.RadioSelect,
     )
