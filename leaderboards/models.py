@@ -118,6 +118,9 @@ class FairPlayCheck(models.Model):
     # games.solver.foresight.ForesightReport.to_dict(), once analysed (wins only).
     foresight = models.JSONField(null=True, blank=True)
     foresight_statistic = models.FloatField(null=True, blank=True)
+    # games.solver.fingerprint.CopyReport.to_dict(): how much of the log, from move 1, is a
+    # line of this project's solver on the true deal (analysed with the foresight).
+    solver_copy = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     analysed_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,26 +1,27 @@
 """The values behind the foresight analysis (see :mod:`.foresight`): pure, no Django.
 
-``next_card_values(game, cards)`` answers, for one position and every card
-that may be turned next, "how good is the position once that card is turned
-and placed as well as it can be at once": the :func:`~.beam.score` after the
-card goes to its best immediate place (a foundation or a column top), or
-onto the waste when it fits nowhere. ``settle(game)`` plays the moves a
-sensible player would make before turning the next card (it climbs the same
-score, safe foundation moves first), so a candidate move is valued by where
-it leads, not by its first step alone.
+``settle(game)`` plays the moves a plain player would make before turning the
+next card (it climbs :func:`~.beam.score`, safe foundation moves first), so a
+candidate move is valued by where it leads, not by its first step alone.
+``rollout(game, cards)`` then turns the given cards one by one onto the waste
+of a copy of the position and places what fits at once (waste top to a
+foundation or a column top, column tops to the foundations), and scores how
+well the cards fitted.
 
-Both are deterministic functions of the visible position and the card: they
-never read the stock, which is what makes the statistic calibrated.
+Both are deterministic functions of the visible position and the cards they
+are given: they never read the stock, which is what lets the analysis weigh
+the real coming cards and invented ones alike.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.engine import moves as _moves
 from games.engine.notation import DRAW, TO_FOUNDATION
 
-from .beam import W_WASTE, score
+from .beam import score
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,37 +67,58 @@ def undo(game: Game, records: list) -> None:
         _moves.revert(game, record)
 
 
-def next_card_values(game: Game, know: Knowledge, cards: list[int]) -> list[float]:
-    """For each card, the score once it is turned and placed at once (see above).
-
-    A card that fits nowhere lands on the waste: a fixed penalty for all such
-    cards (where it lands in the waste changes nothing else at once)."""
-    piles, found, fsuit = game._piles, game._found, game._fsuit
-    base = score(game)
-    miss = base - W_WASTE
-    homes: dict[int, int] = {}
+def rollout(game: Game, know: Knowledge, cards: Sequence[int]) -> float:
+    """Turn ``cards`` one by one onto the waste of a copy of the position and
+    place what fits at once (waste top to a foundation or a column top,
+    column tops to the foundations), as a quick player would; returns
+    ``2 * cards sent home - waste growth``: how well the cards fitted."""
+    cols = [list(p) for p in game._piles[1:]]
+    waste = list(game._piles[0])
+    found = list(game._found)
+    fsuit = game._fsuit
+    onto = know.onto
+    start = len(waste)
+    home = 0
+    need = {}  # card -> foundation that takes it next
     for k, rank in enumerate(found):
         if rank < 13:
-            homes.setdefault(((rank + 1) << 2) | fsuit[k], k)
-    ontos: dict[int, list[int]] = {}
-    for d in range(1, len(piles)):
-        pile = piles[d]
-        if pile:
-            for card in know.onto[pile[-1]]:
-                ontos.setdefault(card, []).append(d)
-    values = []
+            need.setdefault(((rank + 1) << 2) | fsuit[k], k)
     for card in cards:
-        value = miss
-        k = homes.get(card)
-        if k is not None:
-            found[k] += 1
-            game._home += 1
-            value = max(value, score(game))
-            found[k] -= 1
-            game._home -= 1
-        for d in ontos.get(card, ()):
-            piles[d].append(card)
-            value = max(value, score(game))
-            piles[d].pop()
-        values.append(value)
-    return values
+        waste.append(card)
+        moved = True
+        while moved:
+            moved = False
+            if waste:
+                top = waste[-1]
+                k = need.get(top)
+                if k is not None:
+                    waste.pop()
+                    home += _send_home(found, need, fsuit, k, top)
+                    moved = True
+                    continue
+                for col in cols:
+                    if col and top in onto[col[-1]]:
+                        col.append(waste.pop())
+                        moved = True
+                        break
+                if moved:
+                    continue
+            for col in cols:
+                if col:
+                    k = need.get(col[-1])
+                    if k is not None:
+                        home += _send_home(found, need, fsuit, k, col.pop())
+                        moved = True
+    return 2.0 * home - (len(waste) - start)
+
+
+def _send_home(found: list[int], need: dict, fsuit, k: int, card: int) -> int:
+    del need[card]
+    found[k] += 1
+    if found[k] < 13:
+        need.setdefault(((found[k] + 1) << 2) | fsuit[k], k)
+    # the other foundation of the suit may want the same card next
+    for j, rank in enumerate(found):
+        if fsuit[j] == fsuit[k] and rank < 13:
+            need.setdefault(((rank + 1) << 2) | fsuit[j], j)
+    return 1

@@ -12,9 +12,10 @@ Two kinds, kept apart by what they are given:
   and replans whenever a turned card contradicts its sample ("determinized
   replanning": solver-like lines without foresight, the hardest honest case).
 * **Clairvoyant** players know the deal: :func:`clairvoyant` plays the
-  solver's line on the true deal; :func:`clairvoyant_mixed` lets the honest
-  player choose a share of the decisions and re-solves on the true deal after
-  each one, so its lines mix foresight with honest choices.
+  solver's line on the true deal; :func:`clairvoyant_mixed` tries the honest
+  player's choice at a share of the decisions and keeps it when the solver,
+  on the true deal, still wins after it: lines that mix foresight with honest
+  choices and are still won.
 
 Every function returns a :class:`Played`: the move log and whether it won.
 """
@@ -127,29 +128,40 @@ def play_honest(seed: int, variant: str, policy: Policy) -> Played:
 # Honest players ----------------------------------------------------------------------
 
 
-def climb_move(game: Game, know: Knowledge | None = None) -> str | None:
+def climb_move(
+    game: Game, know: Knowledge | None = None, rng: random.Random | None = None
+) -> str | None:
     """The non-draw move that raises :func:`~.beam.score` the most, if any does
-    (a strict rise, so repeated climbing always ends)."""
+    (a strict rise, so repeated climbing always ends). With ``rng`` the rises
+    are jittered by up to :data:`JITTER` points: seeded runs differ like
+    players of the same style."""
     know = know or Knowledge(game)
     legal = know.ordered(game, _moves.legal(game), None)
     if len(legal) == 1 and legal[0].kind == TO_FOUNDATION:
         return format_move(legal[0])  # a safe foundation move
-    best, best_score = None, score(game) + 1e-9
+    now = score(game)
+    best, best_rise = None, 1e-9
     for move in legal:
         if move.kind == DRAW:
             continue
         record = _moves.apply(game, move)
-        value = score(game)
+        rise = score(game) - now
         _moves.revert(game, record)
-        if value > best_score:
-            best, best_score = move, value
+        if rise > 1e-9 and rng is not None:
+            rise += JITTER * rng.random()
+        if rise > best_rise:
+            best, best_rise = move, rise
     return None if best is None else format_move(best)
 
 
-def greedy(seen: Seen) -> str | None:
+#: Score points of random jitter a seeded greedy player adds to each rise.
+JITTER = 4.0
+
+
+def greedy(seen: Seen, rng: random.Random | None = None) -> str | None:
     """Climb the position score; draw when no move raises it; stop when stuck."""
     game = seen.sample(None)  # the stock order is never read: it is not there
-    move = climb_move(game)
+    move = climb_move(game, rng=rng)
     if move is not None:
         return move
     return "s" if game._stock else None
@@ -205,5 +217,58 @@ def determinized(seed: int, variant: str, rng_seed: int, *, seconds: float = 0.3
     return played
 
 
-def play_greedy(seed: int, variant: str) -> Played:
-    return play_honest(seed, variant, greedy)
+def play_greedy(seed: int, variant: str, rng_seed: int = 0) -> Played:
+    """The greedy player; run 0 is the plain climb, other seeds jitter it."""
+    rng = random.Random(rng_seed) if rng_seed else None
+    return play_honest(seed, variant, lambda seen: greedy(seen, rng))
+
+
+# Clairvoyant players (they read the true deal) ----------------------------------------
+
+
+def clairvoyant(
+    seed: int, variant: str, line: list[str] | None = None, *, seconds: float = 3.0
+) -> Played:
+    """The solver's line on the true deal (``line`` if given, e.g. a certified one)."""
+    if line is None:
+        line = solve(Game.from_seed(seed, variant, undo_limit=0), max_seconds=seconds).line
+    game = Game.from_seed(seed, variant, undo_limit=0)
+    game.replay(line)
+    return Played(list(line), game.is_won())
+
+
+def clairvoyant_mixed(
+    seed: int,
+    variant: str,
+    line: list[str],
+    fraction: float,
+    rng_seed: int,
+    *,
+    seconds: float = 1.0,
+) -> Played:
+    """A cheat who hides foresight: the solver's line on the true deal, but at
+    each decision where the greedy honest player would play something else,
+    with probability ``fraction`` the honest move is tried: kept if the solver
+    (on the true deal, ``seconds``) still finds a win after it, the plan then
+    being the new line; refused otherwise, so the game is still won."""
+    rng = random.Random(rng_seed)
+    game = Game.from_seed(seed, variant, undo_limit=0)
+    plan = list(line)
+    log: list[str] = []
+    replaced = tried = 0
+    while plan and len(log) < MAX_ACTIONS:
+        honest = greedy(Seen.from_view(game.view()))
+        if honest is not None and honest != plan[0] and rng.random() < fraction:
+            tried += 1
+            trial = game.copy()
+            trial.play(honest)
+            result = solve(trial, max_seconds=seconds)
+            if result.verdict == "win":
+                game, plan = trial, list(result.line)
+                log.append(honest)
+                replaced += 1
+                continue
+        move = plan.pop(0)
+        game.play(move)
+        log.append(move)
+    return Played(log, game.is_won(), {"replaced": replaced, "tried": tried})

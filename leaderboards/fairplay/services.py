@@ -15,7 +15,8 @@ from django.utils import timezone
 from games.engine import Game as Engine
 from games.errors import BadRequest, Conflict, NotFound
 from games.models import Action, Game, User
-from games.solver.foresight import analyse_foresight
+from games.solver.fingerprint import CopyReport, solver_copy
+from games.solver.foresight import ForesightReport, analyse_foresight
 from leaderboards import broadcast
 from leaderboards.boards import board_for
 from leaderboards.fairplay.linked import linked_evidence, scouting_record
@@ -118,28 +119,47 @@ def result_analyse_foresight(*, result_id: int, max_seconds: float | None = None
     report = analyse_foresight(
         result.deal.seed, result.deal.variant, moves, max_seconds=budget, rng_seed=result.pk
     )
+    copy = solver_copy(
+        result.deal.seed,
+        result.deal.variant,
+        moves,
+        certified=result.deal.solution.split(),
+        max_seconds=min(10.0, budget),
+    )
     with transaction.atomic():
         result = Result.objects.select_for_update().get(pk=result.pk)
         check = FairPlayCheck.objects.select_for_update().get(result=result)
         if check.foresight is not None:  # another delivery finished first
             return result
         check.foresight, check.foresight_statistic = report.to_dict(), report.statistic
+        check.solver_copy = copy.to_dict()
         check.analysed_at = timezone.now()
-        if report.suspicious:
-            check.reasons = [*check.reasons, "foresight"]
+        found = _analysis_reasons(report, copy)
+        check.reasons = [*check.reasons, *found]
         check.save()
-        if report.suspicious and result.review == Review.NONE:
-            _set_review(
-                result,
-                Review.HELD,
-                by=None,
-                why=(
-                    f"automatic hold: foresight statistic {report.statistic:.2f} over"
-                    f" {report.threshold:.2f} ({len(report.evidence)} decisions only"
-                    " foresight explains)"
-                ),
-            )
+        if found and result.review == Review.NONE:
+            _set_review(result, Review.HELD, by=None, why=_analysis_why(report, copy))
     return result
+
+
+def _analysis_reasons(report: ForesightReport, copy: CopyReport) -> list[str]:
+    found = (("foresight", report.suspicious), ("solver_copy", copy.suspicious))
+    return [name for name, hit in found if hit]
+
+
+def _analysis_why(report: ForesightReport, copy: CopyReport) -> str:
+    parts = []
+    if report.suspicious:
+        parts.append(
+            f"foresight statistic {report.statistic:.2f} over {report.threshold:.2f}"
+            f" ({len(report.evidence)} decisions only foresight explains)"
+        )
+    if copy.suspicious:
+        parts.append(
+            f"{copy.share:.0%} of the moves, from the first, are this site's solver's line"
+            " on the true deal"
+        )
+    return "automatic hold: " + "; ".join(parts)
 
 
 def result_review_decide(*, result_id: int, decision: str, by: User, why: str) -> Result:

@@ -256,6 +256,22 @@ def test_the_real_analysis_runs_on_a_verified_win_within_its_budget(
     assert report.seconds < 5 and report.threshold > 0
 
 
+def test_it_holds_a_win_that_plays_the_solvers_line_on_the_true_deal(
+    user: User, now: datetime, django_capture_on_commit_callbacks: Capture
+) -> None:
+    result = ranked_win(user, now, django_capture_on_commit_callbacks)
+    # The classic win's moves are the solver's line on its deal: the deal's certified line.
+    Deal.objects.filter(pk=result.deal_id).update(solution=" ".join(WON.moves))
+    with django_capture_on_commit_callbacks(execute=True):
+        fairplay.result_analyse_foresight(result_id=result.pk, max_seconds=0.5)
+    result.refresh_from_db()
+    check = FairPlayCheck.objects.get(result=result)
+    assert result.review == "held" and "solver_copy" in check.reasons
+    assert check.solver_copy["share"] == 1.0
+    assert "solver's line" in ReviewDecision.objects.filter(result=result).last().why
+    assert board_for(now.date(), WON.variant).rank(result) is None
+
+
 def test_only_verified_ranked_wins_are_analysed(
     user: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
