@@ -442,8 +442,6 @@ def login_locked_out(
     """django-axes' answer to a locked-out sign-in (``AXES_LOCKOUT_CALLABLE``): 429 with
     the wait in minutes, on the page and in ``Retry-After``."""
     minutes = settings.FT_LOGIN_COOLOFF_MINUTES
-    response = render(
-        request, "registration/locked_out.html", {"minutes": minutes}, status=429
-    )
+    response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
     response["Retry-After"] = str(minutes * 60)
     return response
