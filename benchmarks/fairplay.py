@@ -19,8 +19,16 @@ report gives, per kind, the wins held for review with a 95 % Clopper-Pearson int
 the CPU seconds per analysed game, then the targets: >= 90 % of clairvoyant wins held at
 <= 1 % of honest wins held, <= 60 s of one core per analysed win. Not a timed test.
 
-The scout pair and the human-pace timing check are added by the lead in
-:func:`extra_kinds` and :func:`timing_check` below.
+Beside the foresight analysis, every win also goes through the server's other checks:
+the solver-copy check (``games.solver.fingerprint``) and the pace check on server-style
+timestamps, with the game played at a person's pace and at a script's
+(``benchmarks/fairplay_stack.py``). ``--scouts N`` plays issue 10's attack 2 (a scout
+turns the stock, a second account on the same browser plays the solver's line) through
+the platform's own services on a scratch database, with a control pair on separate
+browsers. ``--from-rows`` re-analyses the won games of earlier ``--logs`` row files
+without playing them again (the determinized player costs ~17 s of CPU a game).
+
+    .venv/bin/python benchmarks/fairplay.py --from-rows /tmp/fp_*.json --scouts 50
 """
 
 from __future__ import annotations
@@ -38,7 +46,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.solver import players  # noqa: E402
+from games.solver.fingerprint import solver_copy  # noqa: E402
 from games.solver.foresight import THRESHOLD, analyse_foresight  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from fairplay_stack import pace_holds, scout_pairs  # noqa: E402
 
 DEALS = ROOT / "benchmarks" / "data" / "certified_deals.json"
 VARIANT = "forty-thieves"
@@ -46,19 +58,24 @@ HONEST = ("greedy", "determinized")
 CLAIRVOYANT = ("clairvoyant", "mixed-10", "mixed-30")
 
 
-# Hooks for the lead ---------------------------------------------------------------------
+# The platform's other signals -------------------------------------------------------------
 
 
-def extra_kinds() -> dict[str, tuple[str, callable]]:
-    """HOOK (lead): more player kinds, e.g. the scout pair, as
-    ``{name: ("honest" | "clairvoyant", play(deal, run) -> players.Played)}``."""
-    return {}
-
-
-def timing_check(row: dict) -> bool:
-    """HOOK (lead): the human-pace / machine-speed check from server timestamps;
-    True holds the game. The scripted players have no timestamps: never holds here."""
-    return False
+def other_signals(deal: dict, moves: list[str], run: int) -> dict:
+    """The checks the server runs beside the foresight analysis: a copy of this site's
+    solver line (from move 1), and the pace check on server timestamps of the game played
+    at a person's pace and at a script's (``benchmarks/fairplay_stack.py``)."""
+    copy = solver_copy(
+        int(deal["seed"], 16), VARIANT, moves, certified=deal["line"].split(), max_seconds=10
+    )
+    seed = int(deal["seed"][:8], 16) + run
+    return {
+        "copy_share": copy.share,
+        "copy_held": copy.suspicious,
+        "copy_cpu": copy.seconds,
+        "pace_human": pace_holds(len(moves), "human", seed),
+        "pace_machine": pace_holds(len(moves), "machine", seed),
+    }
 
 
 # Playing and analysing ------------------------------------------------------------------
@@ -76,8 +93,7 @@ def play(kind: str, deal: dict, run: int, solve_seconds: float) -> players.Playe
     if kind.startswith("mixed-"):
         share = int(kind.split("-")[1]) / 100
         return players.clairvoyant_mixed(seed, VARIANT, line, share, rng_seed=run, seconds=0.5)
-    side, fn = extra_kinds()[kind]
-    return fn(deal, run)
+    raise ValueError(f"unknown player kind {kind!r}")
 
 
 def one(job: tuple) -> dict:
@@ -103,10 +119,11 @@ def one(job: tuple) -> dict:
         )
         row.update(
             statistic=report.statistic,
-            held=report.suspicious or timing_check(row),
+            held=report.suspicious,
             decisions=report.decisions,
             complete=report.complete,
             cpu=round(time.process_time() - began, 3),
+            **other_signals(deal, played.moves, run),
         )
     return row
 
@@ -210,7 +227,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--all", action="store_true", help="analyse losses too")
     parser.add_argument("--rows", help="write the per-game rows to this JSON file")
     parser.add_argument("--logs", action="store_true", help="keep each game's moves in the rows")
+    parser.add_argument(
+        "--from-rows", nargs="+", help="re-analyse the won games of earlier --logs row files"
+    )
+    parser.add_argument(
+        "--scouts", type=int, default=0, help="also play this many scout pairs (attack 2)"
+    )
     args = parser.parse_args(argv)
+    if args.from_rows:
+        rows = reanalyse(args.from_rows, args.seconds)
+        kinds = sorted({r["kind"] for r in rows})
+        summarise(rows, kinds)
+        summarise_signals(rows, kinds)
+        if args.scouts:
+            scouts(args.scouts)
+        return
     deals = json.loads(DEALS.read_text())["deals"][args.skip : args.skip + args.deals]
     kinds = args.kinds.split(",")
     opts = {
@@ -243,6 +274,69 @@ def main(argv: list[str] | None = None) -> None:
         f" Z > {THRESHOLD:g}, wall {time.perf_counter() - started:.0f} s\n"
     )
     summarise(rows, kinds)
+    summarise_signals(rows, kinds)
+    if args.scouts:
+        scouts(args.scouts)
+
+
+def summarise_signals(rows: list[dict], kinds: list[str]) -> None:
+    """Every signal on every win: held by foresight, by the solver-copy check, by the pace
+    check at a person's pace and at a script's, and by any of them."""
+    print(
+        f"\n{'kind':14s} {'wins':>5s} {'foresight':>10s} {'copy':>8s} {'pace@p':>8s}"
+        f" {'pace@m':>8s} {'any@person':>11s} {'any@script':>11s}"
+    )
+    for kind in kinds:
+        wins = [r for r in rows if r["kind"] == kind and r["won"] and "copy_held" in r]
+        if not wins:
+            continue
+
+        def share(test, wins: list[dict] = wins) -> str:
+            n = sum(bool(test(r)) for r in wins)
+            return f"{n}/{len(wins)}"
+
+        print(
+            f"{kind:14s} {len(wins):5d} {share(lambda r: r['held']):>10s}"
+            f" {share(lambda r: r['copy_held']):>8s} {share(lambda r: r['pace_human']):>8s}"
+            f" {share(lambda r: r['pace_machine']):>8s}"
+            f" {share(lambda r: r['held'] or r['copy_held'] or r['pace_human']):>11s}"
+            f" {share(lambda r: r['held'] or r['copy_held'] or r['pace_machine']):>11s}"
+        )
+
+
+def reanalyse(paths: list[str], seconds: float) -> list[dict]:
+    """Rows written with ``--logs`` by earlier runs, analysed again by the current code
+    (only the analysis: no game is played again)."""
+    deals = {d["seed"]: d for d in json.loads(DEALS.read_text())["deals"]}
+    rows = []
+    for path in paths:
+        for row in json.loads(Path(path).read_text()):
+            if not (row.get("won") and row.get("log")):
+                continue
+            moves, deal = row["log"].split(), deals[row["seed"]]
+            began = time.process_time()
+            report = analyse_foresight(
+                int(row["seed"], 16), VARIANT, moves, max_seconds=seconds, rng_seed=row["run"]
+            )
+            row.update(statistic=report.statistic, held=report.suspicious)
+            row.update(cpu=round(time.process_time() - began, 3))
+            row.update(other_signals(deal, moves, row["run"]))
+            rows.append(row)
+    return rows
+
+
+def scouts(count: int) -> None:
+    """Issue 10's attack 2 through the platform's services: a scout turns the stock, a
+    second account on the same browser plays the solver's line at a person's pace."""
+    deals = json.loads(DEALS.read_text())["deals"][:count]
+    for linked in (True, False):
+        pairs = scout_pairs(deals, pace="human", linked=linked)
+        held = sum(p["held"] for p in pairs)
+        label = "scout pair, same browser" if linked else "control: two separate players"
+        print(
+            f"{label:34s} held {held}/{len(pairs)} (reasons: "
+            f"{sorted({r for p in pairs for r in p['reasons']})})"
+        )
 
 
 if __name__ == "__main__":
