@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.daily import daily_seed  # noqa: E402  (pure: hmac and dates only)
-from games.engine import Game  # noqa: E402
+from games.engine import GameState  # noqa: E402
 from games.solver import solve  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "data" / "certified_deals.json"
@@ -36,7 +36,7 @@ def certify(job: tuple[str, float]) -> dict | None:
     day, seconds = job
     for candidate in range(MAX_CANDIDATES):
         seed = daily_seed(SECRET, date.fromisoformat(day), VARIANT, candidate)
-        result = solve(Game.from_seed(seed, VARIANT, undo_limit=0), max_seconds=seconds)
+        result = solve(GameState.from_seed(seed, VARIANT, undo_limit=0), max_seconds=seconds)
         if result.verdict == "win":
             return {
                 "day": day,

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import Game  # noqa: E402
+from games.engine import GameState  # noqa: E402
 
 
-def play_policy(game: Game, rng: random.Random, limit: int) -> list[str]:
+def play_policy(game: GameState, rng: random.Random, limit: int) -> list[str]:
     """Play the benchmark's fixed policy on ``game`` for at most ``limit`` moves: home when
     possible, else the waste card to a column, else a column move half the time, else draw."""
     log: list[str] = []
@@ -49,7 +49,7 @@ def play_policy(game: Game, rng: random.Random, limit: int) -> list[str]:
 
 def record(seed: int, rng: random.Random, limit: int = 600) -> list[str]:
     """One game's move log under the benchmark's fixed policy."""
-    return play_policy(Game.from_seed(seed, undo_limit=0), rng, limit)
+    return play_policy(GameState.from_seed(seed, undo_limit=0), rng, limit)
 
 
 def best_rate(work, count: int, rounds: int) -> tuple[float, float]:
@@ -80,7 +80,7 @@ def main() -> None:
     print(f"{len(logs)} recorded games, {total} moves ({total / len(logs):.0f} a game): {kinds}")
 
     def replay(undo_limit: int) -> None:
-        games = [Game.from_seed(seed, undo_limit=undo_limit) for seed, _ in logs]
+        games = [GameState.from_seed(seed, undo_limit=undo_limit) for seed, _ in logs]
         start = time.perf_counter()
         for game, (_, log) in zip(games, logs, strict=True):
             game.replay(log)
@@ -95,14 +95,14 @@ def main() -> None:
 
     def verify_all() -> None:
         for seed, log in logs:
-            Game.from_seed(seed, undo_limit=0).replay(log)
+            GameState.from_seed(seed, undo_limit=0).replay(log)
 
     median, best = best_rate(verify_all, len(logs), args.rounds)
     print(f"deal + replay a whole game: median {median:,.0f} games/s, best {best:,.0f}")
 
     middles = []
     for seed, log in logs:
-        game = Game.from_seed(seed, undo_limit=0)
+        game = GameState.from_seed(seed, undo_limit=0)
         game.replay(log[: len(log) // 2])
         middles.append(game)
 

@@ -22,16 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import Game  # noqa: E402
+from games.engine import GameState  # noqa: E402
 from games.solver import solve  # noqa: E402
 
 
 def one(job: tuple[int, str, float]) -> tuple[int, str, int, float, int]:
     seed, variant, seconds = job
-    game = Game.from_seed(seed, variant)
+    game = GameState.from_seed(seed, variant)
     result = solve(game, max_seconds=seconds)
     if result.verdict == "win":  # check the line once more, outside the solver
-        check = Game.from_seed(seed, variant)
+        check = GameState.from_seed(seed, variant)
         check.replay(result.line)
         assert check.is_won(), seed
     return seed, result.verdict, result.nodes, result.seconds, len(result.line)

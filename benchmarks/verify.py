@@ -81,7 +81,7 @@ from django.utils import timezone  # noqa: E402
 
 from benchmarks.engine import play_policy  # noqa: E402
 from games import services  # noqa: E402
-from games.engine import Game as Engine  # noqa: E402
+from games.engine import GameState  # noqa: E402
 from games.models import Action, Deal, Game, User  # noqa: E402
 from leaderboards.boards import board_for  # noqa: E402
 from leaderboards.models import Result  # noqa: E402
@@ -97,12 +97,12 @@ def percentile(samples: list[float], q: float) -> float:
 
 def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rng) -> Game:
     """A finished game with its action log, written as the services would have left it."""
-    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0 if mode == "ranked" else 100)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=0 if mode == "ranked" else 100)
     actions: list[tuple[str, int]] = []
     if log is None:
         log = play_policy(engine, rng, 300)
         actions = []
-        replay = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+        replay = GameState.from_seed(deal.seed, deal.variant, undo_limit=0)
         for move in log:
             replay.play(move)
             actions.append((move, replay.score))
@@ -264,7 +264,7 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
     games = []
     for user in users:
         game = services.game_start_daily(user=user)
-        engine = Engine.load(game.state)
+        engine = GameState.load(game.state)
         log = play_policy(engine, rng, 60)
         if engine.is_won() or engine.is_stuck():
             log = log[:-1]  # stop one move short: the resign below is the finishing move

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Game as Engine
+from games.engine import GameState
 from games.models import Game
 
 if TYPE_CHECKING:
     from games.results import ActResult
 
 
-def game_payload(game: Game, engine: Engine | None = None) -> dict[str, Any]:
+def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
     """The whole state of a game as its player (or a watcher) may see it."""
-    engine = engine or Engine.load(game.state)
+    engine = engine or GameState.load(game.state)
     deal = game.deal
     finished = game.is_finished
     return {

@@ -33,8 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import selectors, services
 from games.access import access_game
 from games.daily import day_end, utc_today
-from games.engine import VARIANTS, RuleSet
-from games.engine import Game as Engine
+from games.engine import VARIANTS, GameState, RuleSet
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, PracticeForm, ProfileForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
@@ -180,7 +179,7 @@ def _variant_row(rules: RuleSet) -> dict[str, Any]:
         "plays": plays,
         "build": BUILD_WORDS.get(rules.build, rules.build),
         # The stock as the engine deals it (after the layout and any aces put out).
-        "stock": Engine.from_seed(0, rules.spec).view()["stock"],
+        "stock": GameState.from_seed(0, rules.spec).view()["stock"],
     }
 
 

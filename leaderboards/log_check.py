@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.engine import RESIGN, UNDO, EngineError, Game
+from games.engine import RESIGN, UNDO, EngineError, GameState
 
 
 class Rejected(Exception):
@@ -41,7 +41,7 @@ class Logged(NamedTuple):
     score: int
 
 
-def replay_claim(claim: Claim, log: Sequence[Logged]) -> Game:
+def replay_claim(claim: Claim, log: Sequence[Logged]) -> GameState:
     """Replay ``log`` from the deal; return the final engine position or raise
     :class:`Rejected` naming the first thing that does not hold.
 
@@ -50,7 +50,7 @@ def replay_claim(claim: Claim, log: Sequence[Logged]) -> Game:
     A move after a win or a dead end is refused by the rules themselves (no
     move is legal there), so asking after every move would only cost time.
     """
-    engine = Game.from_seed(claim.seed, claim.variant, undo_limit=claim.undo_limit)
+    engine = GameState.from_seed(claim.seed, claim.variant, undo_limit=claim.undo_limit)
     replay = engine.replay
     resigned = False
     for expected_seq, action in enumerate(log, start=1):
@@ -92,7 +92,7 @@ def replay_claim(claim: Claim, log: Sequence[Logged]) -> Game:
     return engine
 
 
-def _ended(engine: Game) -> str | None:
+def _ended(engine: GameState) -> str | None:
     if engine.is_won():
         return "won"
     if engine.is_stuck():

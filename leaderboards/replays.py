@@ -1,6 +1,6 @@
 """Reads for the replay viewer: a finished, verified game, step by step.
 
-The frames are built from ``Engine.view()`` only, which leaves out the stock's
+The frames are built from ``GameState.view()`` only, which leaves out the stock's
 order and face-down cards, so a replay can never show a card before the step
 that turns it. Only a verified log is replayed: a pending or rejected claim is
 not something to show as a game.
@@ -21,8 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.access import access_replay
-from games.engine import RESIGN, UNDO, EngineError
-from games.engine import Game as Engine
+from games.engine import RESIGN, UNDO, EngineError, GameState
 from games.engine.cards import RANK_NAMES, RANKS, SUITS
 from games.errors import NotFound
 from games.models import Deal, User
@@ -100,7 +99,7 @@ def action_words(action: str, before: dict[str, Any]) -> str:
 
 
 def build_steps(
-    engine: Engine, log: list[tuple[int, str, int | None]], *, broken: str
+    engine: GameState, log: list[tuple[int, str, int | None]], *, broken: str
 ) -> list[dict[str, Any]]:
     """Play ``log`` (``(seq, move, score)``; a ``None`` score is the engine's own after the
     move) on ``engine`` from its current position: the replay viewer's steps. A log the
@@ -143,7 +142,7 @@ def solution_frames(*, deal_id: object) -> dict[str, Any]:
     deal = Deal.objects.filter(pk=pk, kind=Deal.Kind.DAILY).first()
     if deal is None or not deal.solution_revealed:
         raise NotFound("there is no winning line to show for this deal (yet)")
-    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=0)
     initial = engine.view()
     log: list[tuple[int, str, int | None]] = [
         (seq, move, None) for seq, move in enumerate(deal.solution.split(), start=1)
@@ -181,7 +180,7 @@ def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
         raise NotFound("this game's log was rejected, so it has no replay")
     log = list(game.actions.order_by("seq").values_list("seq", "move", "score"))
     undo_limit = game.undo_limit
-    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
     initial = engine.view()
     steps = build_steps(engine, log, broken="this game's log no longer replays")
     return {

@@ -1,7 +1,7 @@
 """The Forty Thieves rules engine: pure Python, no Django.
 
->>> from games.engine import Game
->>> game = Game.from_code("FT1-N-0000007")
+>>> from games.engine import GameState
+>>> game = GameState.from_code("FT1-N-0000007")
 >>> game.play("s")
 >>> game.view()["stock"]
 63
@@ -20,7 +20,7 @@ from .errors import (
     InvalidMove,
     UnknownVariant,
 )
-from .game import RESIGN, UNDO, UNDO_LIMIT, Game
+from .game import RESIGN, UNDO, UNDO_LIMIT, GameState
 from .notation import Move, format_move, parse_move
 from .rules import VARIANTS, RuleSet, format_variant, parse_variant
 
@@ -30,7 +30,7 @@ __all__ = [
     "UNDO_LIMIT",
     "VARIANTS",
     "EngineError",
-    "Game",
+    "GameState",
     "IllegalMove",
     "InvalidCard",
     "InvalidCode",

@@ -20,13 +20,13 @@ from typing import TextIO
 
 from .deal import commitment
 from .errors import EngineError
-from .game import Game
+from .game import GameState
 
 
-def render(game: Game) -> str:
+def render(game: GameState) -> str:
     """The position as text, one line per pile; face-down cards as ``??``.
 
-    >>> print(render(Game.from_code("FT1-N-0000007")).splitlines()[2])
+    >>> print(render(GameState.from_code("FT1-N-0000007")).splitlines()[2])
     t1   6S 6H KS KC
     """
     view = game.view()
@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _game(args: argparse.Namespace) -> Game:
+def _game(args: argparse.Namespace) -> GameState:
     if args.seed is not None:
         if args.code:
             raise EngineError("give a deal code or --seed, not both")
@@ -78,10 +78,10 @@ def _game(args: argparse.Namespace) -> Game:
             seed = int(args.seed, 0)
         except ValueError:
             raise EngineError(f"--seed {args.seed!r} is not a whole number") from None
-        return Game.from_seed(seed, args.variant)
+        return GameState.from_seed(seed, args.variant)
     if not args.code:
         raise EngineError("give a deal code such as FT1-N-0000007, or --seed")
-    return Game.from_code(args.code)
+    return GameState.from_code(args.code)
 
 
 def _moves(args: argparse.Namespace) -> list[str]:

@@ -1,6 +1,6 @@
 """The game: a position of a rule set, ``play``/``undo``, and what a player may see.
 
->>> game = Game.from_seed(7)
+>>> game = GameState.from_seed(7)
 >>> game.legal_moves()[:3]
 ['s', 't3-t4', 't5-t7']
 >>> game.play("s"); game.moves, game.stock_count
@@ -45,7 +45,7 @@ UNDO = "undo"
 RESIGN = "resign"
 
 
-class Game:
+class GameState:
     """A position and its history. Build one with :meth:`from_seed`,
     :meth:`from_code`, :meth:`from_layout` or :meth:`load`."""
 
@@ -103,23 +103,23 @@ class Game:
     @classmethod
     def from_seed(
         cls, seed: int, variant: str = "forty-thieves", *, undo_limit: int = UNDO_LIMIT
-    ) -> Game:
+    ) -> GameState:
         """The deal a seed gives in a variant (see ``docs/deals.md``)."""
         rules = parse_variant(variant) if isinstance(variant, str) else variant
         return cls._dealt(rules, seed, undo_limit)
 
     @classmethod
-    def from_code(cls, code: str, *, undo_limit: int = UNDO_LIMIT) -> Game:
+    def from_code(cls, code: str, *, undo_limit: int = UNDO_LIMIT) -> GameState:
         """The deal a code such as ``FT1-N-0000007`` names.
 
-        >>> Game.from_code("FT1-N-0000007").code
+        >>> GameState.from_code("FT1-N-0000007").code
         'FT1-N-0000007'
         """
         rules, seed = parse_code(code)
         return cls._dealt(rules, seed, undo_limit)
 
     @classmethod
-    def _dealt(cls, rules: RuleSet, seed: int, undo_limit: int) -> Game:
+    def _dealt(cls, rules: RuleSet, seed: int, undo_limit: int) -> GameState:
         columns, stock = _cached_deal(seed, rules)
         game = cls(rules, columns, stock, undo_limit=undo_limit)  # copies the cards
         game.seed = seed
@@ -135,7 +135,7 @@ class Game:
         waste: list[str] = (),  # type: ignore[assignment]
         foundations: list[str | None] | None = None,
         undo_limit: int = UNDO_LIMIT,
-    ) -> Game:
+    ) -> GameState:
         """A position given as text: columns bottom to top, ``stock[0]`` turned first.
 
         ``foundations`` lists the top card of each foundation (``None`` when
@@ -143,10 +143,10 @@ class Game:
         copy. The bottom cards of a column are face down as the variant says.
 
         >>> tops = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "JC"]
-        >>> game = Game.from_layout([["KC"], ["QC"]] + [[]] * 8, [], foundations=tops)
+        >>> game = GameState.from_layout([["KC"], ["QC"]] + [[]] * 8, [], foundations=tops)
         >>> game.legal_moves()
         ['t2-f8', 't2-t1']
-        >>> Game.from_layout([["KC"], ["QC"]], [], foundations=tops)
+        >>> GameState.from_layout([["KC"], ["QC"]], [], foundations=tops)
         Traceback (most recent call last):
         ...
         games.engine.errors.InvalidLayout: the layout has 2 columns; forty-thieves has 10
@@ -246,7 +246,7 @@ class Game:
 
         This is the verifier's loop, so it avoids per-move work beyond the rules.
 
-        >>> game = Game.from_seed(7)
+        >>> game = GameState.from_seed(7)
         >>> game.replay(["s", "s", UNDO, "t3-t4"])
         >>> game.moves, game.stock_count
         (4, 63)
@@ -324,7 +324,7 @@ class Game:
     def describe(self) -> str:
         """The board in words, for screen readers.
 
-        >>> Game.from_seed(7).describe().splitlines()[1]
+        >>> GameState.from_seed(7).describe().splitlines()[1]
         'Column 1: 6 of spades, 6 of hearts, king of spades, king of clubs.'
         """
         lines = [f"Stock: {len(self._stock)} cards. Waste: {_words(self._piles[WASTE][-1:])}."]
@@ -347,17 +347,17 @@ class Game:
         return dump(self)
 
     @classmethod
-    def load(cls, data: dict[str, Any]) -> Game:
+    def load(cls, data: dict[str, Any]) -> GameState:
         """Rebuild a game from :meth:`dump`; refuses states that break conservation."""
         from .state import load
 
         return load(cls, data)
 
-    def copy(self) -> Game:
-        return Game.load(self.dump())
+    def copy(self) -> GameState:
+        return GameState.load(self.dump())
 
     def __repr__(self) -> str:
-        return f"<Game {self.rules.spec} score={self._score} moves={self._moves}>"
+        return f"<GameState {self.rules.spec} score={self._score} moves={self._moves}>"
 
 
 @lru_cache(maxsize=64)
@@ -373,7 +373,7 @@ def _words(cards: list[int]) -> str:
     return ", ".join(describe_card(c) for c in cards) if cards else "empty"
 
 
-def _top(game: Game, k: int) -> str | None:
+def _top(game: GameState, k: int) -> str | None:
     rank = game._found[k]
     return format_card((rank << 2) | game._fsuit[k]) if rank else None
 
@@ -387,7 +387,7 @@ def _foundation_rank(rules: RuleSet, k: int, top: str | None) -> int:
     return card >> 2
 
 
-def _out_of_range(game: Game, move: Move) -> str:
+def _out_of_range(game: GameState, move: Move) -> str:
     text = format_move(move)
     columns, foundations = game.rules.columns, game.rules.foundations
     return (
@@ -396,7 +396,7 @@ def _out_of_range(game: Game, move: Move) -> str:
     )
 
 
-def _check_layout(game: Game) -> None:
+def _check_layout(game: GameState) -> None:
     """Every card of the variant's deck is somewhere, each copy exactly once."""
     from collections import Counter
 
@@ -430,7 +430,7 @@ def _check_layout(game: Game) -> None:
 
 __all__ = [
     "CLASSIC",
-    "Game",
+    "GameState",
     "UNDO_LIMIT",
     "DRAW",
     "REDEAL",

@@ -1,7 +1,7 @@
 """Applying, reverting and listing moves: the rules on the game's compact state.
 
 These functions are the engine's hot path (the verifier replays millions of
-moves), so they work on the small-int state of :class:`~.game.Game` directly
+moves), so they work on the small-int state of :class:`~.game.GameState` directly
 and build a readable refusal only once a move has failed. ``apply`` checks
 everything before it changes anything, so a refused move leaves no trace.
 """
@@ -28,14 +28,14 @@ from .notation import (
 from .rules import BUILD_REASONS
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import GameState
 
 # A history record is (move, score before, detail): detail is whether a
 # face-down card turned up (card moves) or how many cards were drawn (draws).
 Record = tuple[Move, int, int]
 
 
-def apply(game: Game, move: Move) -> Record:
+def apply(game: GameState, move: Move) -> Record:
     """Play ``move`` on ``game`` or raise :class:`IllegalMove`; returns the undo record."""
     kind, src, dst, count = move
     piles = game._piles
@@ -110,7 +110,7 @@ def apply(game: Game, move: Move) -> Record:
     return (move, score, 0)
 
 
-def revert(game: Game, record: Record) -> None:
+def revert(game: GameState, record: Record) -> None:
     """Undo the move ``record`` describes (it must be the last one played)."""
     move, score, detail = record
     kind, src, dst, count = move
@@ -142,7 +142,7 @@ def revert(game: Game, record: Record) -> None:
     game._score = score
 
 
-def _check_run(game: Game, move: Move) -> None:
+def _check_run(game: GameState, move: Move) -> None:
     """Everything :func:`apply` checks for a column move, with the reason it fails."""
     _, src, dst, count = move
     pile, target = game._piles[src], game._piles[dst]
@@ -178,7 +178,7 @@ def _check_run(game: Game, move: Move) -> None:
             raise IllegalMove(_space_refusal(game, move))
 
 
-def _check_takeback(game: Game, move: Move) -> None:
+def _check_takeback(game: GameState, move: Move) -> None:
     _, src, dst, _ = move
     rank = game._found[src]  # piles the layout lacks raise IndexError before any rule
     target = game._piles[dst]
@@ -194,14 +194,14 @@ def _check_takeback(game: Game, move: Move) -> None:
         raise IllegalMove(_space_refusal(game, move))
 
 
-def _column_refusal(game: Game, card: int, onto: int) -> str:
+def _column_refusal(game: GameState, card: int, onto: int) -> str:
     if onto >> 2 == 1:
         return "nothing goes onto an ace"
     reason = BUILD_REASONS[game.rules.build]
     return f"{reason}; {describe_card(card)} cannot go on {describe_card(onto)}"
 
 
-def _space_refusal(game: Game, move: Move) -> str:
+def _space_refusal(game: GameState, move: Move) -> str:
     _, src, _, count = move
     if game.rules.space == "kings" and (move.kind == FROM_FOUNDATION or count == 1):
         return "only a king may fill an empty column in this game"
@@ -210,7 +210,7 @@ def _space_refusal(game: Game, move: Move) -> str:
     return f"moving all of column {src} to an empty column changes nothing"
 
 
-def _foundation_refusal(game: Game, move: Move) -> str:
+def _foundation_refusal(game: GameState, move: Move) -> str:
     _, src, dst, count = move
     pile = game._piles[src]
     name = f"foundation f{dst + 1}"
@@ -231,7 +231,7 @@ def _foundation_refusal(game: Game, move: Move) -> str:
     return f"a foundation builds up by one in its suit: {name} takes the {want} next"
 
 
-def _draw_refusal(game: Game) -> str:
+def _draw_refusal(game: GameState) -> str:
     if game._redeals_left and game._piles[WASTE]:
         return "the stock is empty: redeal with r to turn the waste over"
     if game.rules.redeals:
@@ -239,7 +239,7 @@ def _draw_refusal(game: Game) -> str:
     return "the stock is empty, and it is turned only once"
 
 
-def _redeal_refusal(game: Game) -> str:
+def _redeal_refusal(game: GameState) -> str:
     if not game.rules.redeals:
         return f"{game.rules.title} allows no redeal: the stock is turned only once"
     if not game._redeals_left:
@@ -249,20 +249,20 @@ def _redeal_refusal(game: Game) -> str:
     return "the waste is empty, so there is nothing to redeal"
 
 
-def legal(game: Game) -> list[Move]:
+def legal(game: GameState) -> list[Move]:
     """Every distinct legal move, in a fixed order (draw or redeal first, then
     each source from the waste to the last column, then take-backs)."""
     return list(iter_legal(game))
 
 
-def any_legal(game: Game) -> bool:
+def any_legal(game: GameState) -> bool:
     """Whether any move is legal: stops at the first one found."""
     if game._stock or (game._redeals_left and game._piles[WASTE]):
         return True
     return next(iter_legal(game), None) is not None
 
 
-def iter_legal(game: Game) -> Iterator[Move]:
+def iter_legal(game: GameState) -> Iterator[Move]:
     """The legal moves one at a time, in :func:`legal`'s order."""
     piles, found, fsuit, table = game._piles, game._found, game._fsuit, game._table
     kings_only = game.rules.space == "kings"
@@ -305,7 +305,7 @@ def iter_legal(game: Game) -> Iterator[Move]:
                     yield Move(FROM_FOUNDATION, k, dst, 1)
 
 
-def _movable_run(game: Game, src: int) -> int:
+def _movable_run(game: GameState, src: int) -> int:
     """How many cards on top of pile ``src`` may move as one unit."""
     if src == WASTE or not game.rules.sequences:
         return 1

@@ -1,13 +1,13 @@
 """The full state of a game as JSON-ready data, and back.
 
-Unlike :meth:`Game.view`, a dump holds the hidden cards (the stock's order,
+Unlike :meth:`GameState.view`, a dump holds the hidden cards (the stock's order,
 face-down cards) and the undo history: it is for the server's storage, never
 for a player.
 
->>> from games.engine import Game
->>> game = Game.from_seed(3)
+>>> from games.engine import GameState
+>>> game = GameState.from_seed(3)
 >>> game.play("s")
->>> again = Game.load(game.dump())
+>>> again = GameState.load(game.dump())
 >>> again.dump() == game.dump()
 True
 """
@@ -23,12 +23,12 @@ from .notation import format_move, parse_move
 from .rules import parse_variant
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import GameState
 
 FORMAT = 1
 
 
-def dump(game: Game) -> dict[str, Any]:
+def dump(game: GameState) -> dict[str, Any]:
     history = game._history
     return {
         "format": FORMAT,
@@ -47,7 +47,7 @@ def dump(game: Game) -> dict[str, Any]:
     }
 
 
-def load(cls: type[Game], data: dict[str, Any]) -> Game:
+def load(cls: type[GameState], data: dict[str, Any]) -> GameState:
     try:
         if data.get("format") != FORMAT:
             raise InvalidLayout(f"a dump of format {FORMAT} was expected")

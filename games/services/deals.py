@@ -15,11 +15,11 @@ from django.utils import timezone
 from games.daily import daily_seed, day_end, day_start
 from games.engine import (
     EngineError,
+    GameState,
     format_code,
     parse_code,
     parse_variant,
 )
-from games.engine import Game as Engine
 from games.engine.deal import SHORT_SEED_LIMIT, commitment
 from games.errors import (
     BadRequest,
@@ -79,7 +79,7 @@ def certify_daily_seed(
         return Certificate(candidate=0, seed=daily_seed(secret, day, variant, 0))
     for candidate in range(max_candidates):
         seed = daily_seed(secret, day, variant, candidate)
-        engine = Engine.from_seed(seed, variant, undo_limit=0)
+        engine = GameState.from_seed(seed, variant, undo_limit=0)
         result = solver(engine, max_seconds=seconds, max_nodes=max_nodes)
         logger.info(
             "daily %s %s candidate %d: %s in %d nodes, %.2f s",
@@ -186,7 +186,7 @@ def deal_rate(*, deal_id: int, seconds: float | None = None, force: bool = False
     budget = settings.FT_RATE_SECONDS if seconds is None else seconds
     if budget <= 0:
         return deal
-    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=0)
     result = solve(engine, max_seconds=budget)
     fields = {
         "solver_verdict": result.verdict,

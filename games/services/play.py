@@ -22,10 +22,10 @@ from games.engine import (
     RESIGN,
     UNDO,
     EngineError,
+    GameState,
     format_move,
     parse_move,
 )
-from games.engine import Game as Engine
 from games.engine.errors import InvalidMove
 from games.engine.notation import EXPECTED as MOVE_EXPECTED
 from games.errors import (
@@ -114,7 +114,7 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
     undo = Game(mode=mode).undo_limit
-    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=undo)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=undo)
     return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
 
 
@@ -206,7 +206,7 @@ def _act(
             return done
         now = _now_ms()
         _check_may_act(game, now=now, version=version, system=system)
-        engine = Engine.load(game.state)
+        engine = GameState.load(game.state)
         before = engine.view()
         action = _judge(game, engine, action)
         _record(game, engine, action=action, client_id=client_id, system=system, now=now)
@@ -250,7 +250,7 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
         )
 
 
-def _judge(game: Game, engine: Engine, action: str) -> str:
+def _judge(game: Game, engine: GameState, action: str) -> str:
     """Apply ``action`` to ``engine`` (the engine judges moves and take-backs) and set
     the game's status; returns the action as the log writes it."""
     try:
@@ -273,7 +273,7 @@ def _judge(game: Game, engine: Engine, action: str) -> str:
 
 
 def _record(
-    game: Game, engine: Engine, *, action: str, client_id: str, system: bool, now: datetime
+    game: Game, engine: GameState, *, action: str, client_id: str, system: bool, now: datetime
 ) -> None:
     """Append the action to the log and save the game's new state and summary."""
     game.version += 1
@@ -295,7 +295,7 @@ def _record(
     game.save()
 
 
-def _changes(game: Game, engine: Engine, before: dict[str, Any]) -> dict[str, Any]:
+def _changes(game: Game, engine: GameState, before: dict[str, Any]) -> dict[str, Any]:
     changes = board_changes(before, engine.view())
     # The new legal moves let the board highlight targets without knowing a rule.
     changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
@@ -314,7 +314,7 @@ def _announce_after_commit(game: Game, result: ActResult) -> None:
         transaction.on_commit(lambda: announce_game_finished(finished_id), robust=True)
 
 
-def _is_dead_end(game: Game, engine: Engine) -> bool:
+def _is_dead_end(game: Game, engine: GameState) -> bool:
     """Whether no win is possible any more: decided exactly once the stock is spent and no
     redeal is left (``is_dead`` answers None before that, at once), within a small budget
     so a move never stalls; undecided counts as "no". Never while a card is face down: the
@@ -356,7 +356,7 @@ def game_hint(*, user: User, game_id: object) -> HintResult:
             "no hints on a daily deal until its day closes (at 00:00 UTC): they would help"
             " the day's board"
         )
-    engine = Engine.load(game.state)
+    engine = GameState.load(game.state)
     move = hint(engine, max_seconds=settings.FT_HINT_SECONDS)
     if move is not None:
         Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)

@@ -22,7 +22,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from games.engine import Game
+from games.engine import GameState
 from games.engine import moves as _moves
 from games.engine.notation import format_move
 
@@ -43,9 +43,9 @@ class SolveResult:
     seconds: float = 0.0
 
 
-def _private_copy(game: Game) -> Game:
+def _private_copy(game: GameState) -> GameState:
     """A copy that shares nothing with ``game`` and keeps no undo history."""
-    copy = Game(
+    copy = GameState(
         game.rules,
         [list(p) for p in game._piles[1:]],
         list(reversed(game._stock)),
@@ -87,7 +87,9 @@ def luby(i: int) -> int:
     return 1 << (k - 1)
 
 
-def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None) -> SolveResult:
+def solve(
+    game: GameState, *, max_seconds: float = 10.0, max_nodes: int | None = None
+) -> SolveResult:
     """Search ``game`` (never changed) for a win within the budget.
 
     Once the stock is empty and no redeal is left the space is small: one
@@ -160,7 +162,7 @@ def solve(game: Game, *, max_seconds: float = 10.0, max_nodes: int | None = None
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def _beams(game: Game, deadline: float, width: int):
+def _beams(game: GameState, deadline: float, width: int):
     """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
     wide as the time left allows, until one wins or no wider beam fits;
     returns (winning move list or ``None``, nodes)."""
@@ -199,13 +201,13 @@ def _beams(game: Game, deadline: float, width: int):
         width = int(min(fit, width * 16))
 
 
-def _replays_to_win(game: Game, line: list[str]) -> bool:
+def _replays_to_win(game: GameState, line: list[str]) -> bool:
     check = _private_copy(game)
     check.replay(line)
     return check.is_won()
 
 
-def hint(game: Game, *, max_seconds: float = 1.0) -> str | None:
+def hint(game: GameState, *, max_seconds: float = 1.0) -> str | None:
     """The first move of a winning line if one is found in time, else the
     legal move leading to the best-scored position; ``None`` without moves."""
     legal = _moves.legal(game)
@@ -228,7 +230,9 @@ def hint(game: Game, *, max_seconds: float = 1.0) -> str | None:
     return format_move(best)
 
 
-def is_dead(game: Game, *, max_seconds: float = 5.0, max_nodes: int | None = None) -> bool | None:
+def is_dead(
+    game: GameState, *, max_seconds: float = 5.0, max_nodes: int | None = None
+) -> bool | None:
     """Exact dead-end test once the stock is empty and no redeal is left:
     True when no win is possible, False when one exists, None when the budget
     ran out (or the stock is not yet empty)."""

@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 from games.engine.notation import DRAW, DRAW_MOVE
 
 if TYPE_CHECKING:
-    from games.engine import Game
+    from games.engine import GameState
 
 
 #: Weights of :func:`score` (tuned on classic seeds).
 W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = 20.0, 12.0, 0.25, 3.0, 10.0
 
 
-def score(game: Game) -> float:
+def score(game: GameState) -> float:
     """Higher is better: cards home, empty columns, and the cards each
     foundation needs next close to the top of their pile (column or waste)."""
     piles, found, fsuit = game._piles, game._found, game._fsuit
@@ -65,7 +65,7 @@ def score(game: Game) -> float:
     return total
 
 
-def _snapshot(game: Game) -> tuple:
+def _snapshot(game: GameState) -> tuple:
     return (
         tuple(map(tuple, game._piles)),
         tuple(game._found),
@@ -79,7 +79,9 @@ def _snapshot(game: Game) -> tuple:
 class Beam:
     """One beam search over ``game`` (mutated and left in some position)."""
 
-    def __init__(self, game: Game, *, know, legal, key, deadline: float, width: int, closure: int):
+    def __init__(
+        self, game: GameState, *, know, legal, key, deadline: float, width: int, closure: int
+    ):
         self.game = game
         self.know = know
         self.legal = legal

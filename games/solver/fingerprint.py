@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from games.engine import Game
+from games.engine import GameState
 
 from . import solve
 
@@ -70,7 +70,9 @@ def solver_copy(
         left = max_seconds - (time.perf_counter() - began)
         if best == len(log) or left <= 0:
             break
-        result = solve(Game.from_seed(seed, variant, undo_limit=0), max_seconds=min(budget, left))
+        result = solve(
+            GameState.from_seed(seed, variant, undo_limit=0), max_seconds=min(budget, left)
+        )
         solves += 1
         if result.verdict == "win":
             best = max(best, common_prefix(log, result.line))

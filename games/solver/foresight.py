@@ -72,7 +72,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from games.engine import Game, parse_variant
+from games.engine import GameState, parse_variant
 from games.engine import moves as _moves
 from games.engine.cards import format_card
 from games.engine.notation import DRAW, Move, format_move, parse_move
@@ -160,7 +160,7 @@ class _Scored:
 
 
 class _Analysis:
-    def __init__(self, game: Game, rng: random.Random, samples: int, horizon: int) -> None:
+    def __init__(self, game: GameState, rng: random.Random, samples: int, horizon: int) -> None:
         self.game = game
         self.rng = rng
         self.samples = samples
@@ -276,7 +276,7 @@ def analyse_foresight(
     variants with a redeal are not analysed (a redeal shows the whole stock)."""
     started = time.perf_counter()
     deadline = started + max_seconds
-    game = Game.from_seed(seed, variant, undo_limit=0)
+    game = GameState.from_seed(seed, variant, undo_limit=0)
     analysis = _Analysis(game, random.Random(rng_seed), samples, horizon)
     rules = parse_variant(variant) if isinstance(variant, str) else variant
     total = variance = 0.0
@@ -348,7 +348,7 @@ def _evidence(seed: int, variant: str, log: Sequence[str], scored: list[_Scored]
     boards: dict[int, dict] = {}
     wanted = {s.seq for s in telling}
     if wanted:
-        game = Game.from_seed(seed, variant, undo_limit=0)
+        game = GameState.from_seed(seed, variant, undo_limit=0)
         for seq, text in enumerate(log, start=1):
             if seq in wanted:
                 boards[seq] = game.view()

@@ -26,7 +26,7 @@ from .beam import score
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from games.engine import Game
+    from games.engine import GameState
     from games.engine.notation import Move
 
     from .heuristics import Knowledge
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 SETTLE_STEPS = 12
 
 
-def settle(game: Game, know: Knowledge, legal: Callable[[Game], list[Move]]) -> list:
+def settle(game: GameState, know: Knowledge, legal: Callable[[GameState], list[Move]]) -> list:
     """Climb the position score without drawing; returns the undo records
     (revert them in reverse order to get the position back)."""
     records = []
@@ -62,12 +62,12 @@ def settle(game: Game, know: Knowledge, legal: Callable[[Game], list[Move]]) -> 
     return records
 
 
-def undo(game: Game, records: list) -> None:
+def undo(game: GameState, records: list) -> None:
     for record in reversed(records):
         _moves.revert(game, record)
 
 
-def rollout(game: Game, know: Knowledge, cards: Sequence[int]) -> float:
+def rollout(game: GameState, know: Knowledge, cards: Sequence[int]) -> float:
     """Turn ``cards`` one by one onto the waste of a copy of the position and
     place what fits at once (waste top to a foundation or a column top,
     column tops to the foundations), as a quick player would; returns

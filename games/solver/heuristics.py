@@ -53,14 +53,14 @@ from games.engine.cards import KING
 from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
 
 if TYPE_CHECKING:
-    from games.engine import Game
+    from games.engine import GameState
     from games.engine.notation import Move
 
 
 class Knowledge:
     """Per-variant tables used by the filters and scores."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameState) -> None:
         rules = game.rules
         table = game._table
         self.rules = rules
@@ -80,12 +80,12 @@ class Knowledge:
         ]
         self.safe_enabled = not rules.takeback
 
-    def home_copies(self, game: Game, card: int) -> int:
+    def home_copies(self, game: GameState, card: int) -> int:
         """How many copies of ``card`` are on the foundations."""
         rank, found = card >> 2, game._found
         return sum(1 for k in self.by_suit[card & 3] if found[k] >= rank)
 
-    def is_safe_home(self, game: Game, card: int, src: int) -> bool:
+    def is_safe_home(self, game: GameState, card: int, src: int) -> bool:
         """Whether sending ``card`` (top of pile ``src``) home loses nothing (see above)."""
         if not self.safe_enabled:
             return False
@@ -94,13 +94,15 @@ class Knowledge:
         decks = self.decks
         return all(self.home_copies(game, c) >= decks for c in self.needed[card])
 
-    def can_go_home(self, game: Game, card: int) -> bool:
+    def can_go_home(self, game: GameState, card: int) -> bool:
         found, fsuit = game._found, game._fsuit
         return any(((found[k] + 1) << 2) | fsuit[k] == card for k in self.by_suit[card & 3])
 
     # Ordering -----------------------------------------------------------
 
-    def ordered(self, game: Game, moves: list[Move], last: Move | None, noise=None) -> list[Move]:
+    def ordered(
+        self, game: GameState, moves: list[Move], last: Move | None, noise=None
+    ) -> list[Move]:
         """The moves worth searching, best first; a safe home move comes alone.
 
         ``noise``, a ``random.Random``, perturbs the order (for restarts); the
@@ -168,7 +170,7 @@ def _first(item):
     return item[0]
 
 
-def evaluate(game: Game) -> float:
+def evaluate(game: GameState) -> float:
     """A position score for choosing a hint when no win is found: cards home
     first, then few low cards buried under higher ones, then empty columns."""
     score = 10.0 * game._home

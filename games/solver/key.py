@@ -34,38 +34,38 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from games.engine import Game
+    from games.engine import GameState
 
 
-def make_key_function(game: Game):
+def make_key_function(game: GameState):
     """A fast ``key(game) -> int`` specialised for the game's variant."""
     rules = game.rules
     if rules.redeals:
 
-        def stock(g: Game):
+        def stock(g: GameState):
             return (g._redeals_left, *g._stock)
 
     else:
 
-        def stock(g: Game):
+        def stock(g: GameState):
             return len(g._stock)
 
     if rules.face_down:
 
-        def key(g: Game) -> int:
+        def key(g: GameState) -> int:
             p, d = g._piles, g._down
             cols = sorted([(d[i], *p[i]) for i in range(1, len(p))])
             return hash((stock(g), tuple(p[0]), *cols))
 
     elif not rules.redeals:
 
-        def key(g: Game) -> int:
+        def key(g: GameState) -> int:
             p = g._piles
             return hash((len(g._stock), tuple(p[0]), *sorted(map(tuple, p[1:]))))
 
     else:
 
-        def key(g: Game) -> int:
+        def key(g: GameState) -> int:
             p = g._piles
             return hash((stock(g), tuple(p[0]), *sorted(map(tuple, p[1:]))))
 

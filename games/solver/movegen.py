@@ -26,10 +26,10 @@ from games.engine.notation import DRAW_MOVE, REDEAL_MOVE, TO_COLUMN, TO_FOUNDATI
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from games.engine import Game
+    from games.engine import GameState
 
 
-def make_generator(game: Game) -> Callable[[Game], list[Move]]:
+def make_generator(game: GameState) -> Callable[[GameState], list[Move]]:
     """``legal(game) -> list[Move]`` equal to ``moves.legal`` for the game's variant."""
     rules = game.rules
     if rules.sequences or rules.takeback:
@@ -52,7 +52,7 @@ def make_generator(game: Game) -> Callable[[Game], list[Move]]:
     found_move = [[Move(TO_FOUNDATION, s, k, 1) for k in range(len(fsuit))] for s in range(npiles)]
     col_move = [[Move(TO_COLUMN, s, d, 1) for d in range(npiles)] for s in range(npiles)]
 
-    def legal(g: Game) -> list[Move]:
+    def legal(g: GameState) -> list[Move]:
         piles, found = g._piles, g._found
         if g._stock:
             result = [DRAW_MOVE]

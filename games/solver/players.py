@@ -4,7 +4,7 @@ Two kinds, kept apart by what they are given:
 
 * **Honest** players see only what a player sees. They are driven by
   :func:`play_honest`, which hands them a :class:`Seen` built from
-  ``Game.view()`` (the JSON a browser gets: never the stock order) and plays
+  ``GameState.view()`` (the JSON a browser gets: never the stock order) and plays
   the move they return on the true game. A ``Seen`` has no stock order at all:
   to look ahead, an honest player must *invent* one (:meth:`Seen.sample`, a
   random completion of the unseen cards). :func:`greedy` climbs a position
@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from games.engine import Game, parse_card, parse_variant
+from games.engine import GameState, parse_card, parse_variant
 from games.engine import moves as _moves
 from games.engine.cards import full_deck
 from games.engine.notation import DRAW, TO_FOUNDATION, format_move
@@ -86,7 +86,7 @@ class Seen:
             unseen=tuple(sorted(left.elements())),
         )
 
-    def sample(self, rng: random.Random | None) -> Game:
+    def sample(self, rng: random.Random | None) -> GameState:
         """A game in this position with the unseen cards in a random order
         (``rng=None``: a fixed, meaningless order, for players that never look)."""
         cards = list(self.unseen)
@@ -95,7 +95,7 @@ class Seen:
         columns = []
         for col, hidden in zip(self.columns, self.down, strict=True):
             columns.append([cards.pop() for _ in range(hidden)] + list(col))
-        game = Game(
+        game = GameState(
             parse_variant(self.variant),
             columns,
             cards,
@@ -113,8 +113,8 @@ Policy = Callable[[Seen], "str | None"]
 
 
 def play_honest(seed: int, variant: str, policy: Policy) -> Played:
-    """Play ``policy`` on the deal: it is shown only ``Game.view()``."""
-    game = Game.from_seed(seed, variant, undo_limit=0)
+    """Play ``policy`` on the deal: it is shown only ``GameState.view()``."""
+    game = GameState.from_seed(seed, variant, undo_limit=0)
     log: list[str] = []
     while not game.is_won() and len(log) < MAX_ACTIONS:
         move = policy(Seen.from_view(game.view()))
@@ -129,7 +129,7 @@ def play_honest(seed: int, variant: str, policy: Policy) -> Played:
 
 
 def climb_move(
-    game: Game, know: Knowledge | None = None, rng: random.Random | None = None
+    game: GameState, know: Knowledge | None = None, rng: random.Random | None = None
 ) -> str | None:
     """The non-draw move that raises :func:`~.beam.score` the most, if any does
     (a strict rise, so repeated climbing always ends). With ``rng`` the rises
@@ -231,8 +231,8 @@ def clairvoyant(
 ) -> Played:
     """The solver's line on the true deal (``line`` if given, e.g. a certified one)."""
     if line is None:
-        line = solve(Game.from_seed(seed, variant, undo_limit=0), max_seconds=seconds).line
-    game = Game.from_seed(seed, variant, undo_limit=0)
+        line = solve(GameState.from_seed(seed, variant, undo_limit=0), max_seconds=seconds).line
+    game = GameState.from_seed(seed, variant, undo_limit=0)
     game.replay(line)
     return Played(list(line), game.is_won())
 
@@ -252,7 +252,7 @@ def clairvoyant_mixed(
     (on the true deal, ``seconds``) still finds a win after it, the plan then
     being the new line; refused otherwise, so the game is still won."""
     rng = random.Random(rng_seed)
-    game = Game.from_seed(seed, variant, undo_limit=0)
+    game = GameState.from_seed(seed, variant, undo_limit=0)
     plan = list(line)
     log: list[str] = []
     replaced = tried = 0

@@ -36,7 +36,7 @@ from .key import make_key_function
 from .movegen import make_generator
 
 if TYPE_CHECKING:
-    from games.engine import Game
+    from games.engine import GameState
     from games.engine.notation import Move
 
 #: How often (in nodes) the clock is read.
@@ -50,7 +50,9 @@ class Budget(Exception):
 class Search:
     """One search over one position (the game given is mutated and restored)."""
 
-    def __init__(self, game: Game, *, deadline: float, max_nodes: int | None, noise=None) -> None:
+    def __init__(
+        self, game: GameState, *, deadline: float, max_nodes: int | None, noise=None
+    ) -> None:
         self.game = game
         self.noise = noise
         self.deadline = deadline

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import Game as Engine
+from games.engine import GameState
 from games.errors import BadRequest, Conflict, NotFound
 from games.models import Action, Game, User
 from games.solver.fingerprint import CopyReport, solver_copy
@@ -49,7 +49,7 @@ def fairplay_screen(*, result: Result, game: Game) -> list[str]:
         result=result,
         defaults={"reasons": reasons, "linked": linked, "timing": timing.to_dict()},
     )
-    stock = Engine.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
+    stock = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
     scouting_record(
         game=game, turned=sum(move == "s" for move, _ in log), stock=stock, seconds=timing.seconds
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import Game as Engine
+from games.engine import GameState
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -274,7 +274,7 @@ def test_it_inverts_the_servers_changes_over_a_real_game(call: Call) -> None:
     them, turn the view before into exactly the view after."""
     from games.payloads import board_changes
 
-    engine = Engine.from_code("FT1-J-0000002")
+    engine = GameState.from_code("FT1-J-0000002")
     steps = []
     for _ in range(12):
         legal = engine.legal_moves()

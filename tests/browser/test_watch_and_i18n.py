@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from games.engine import Game
+from games.engine import GameState
 
 pytestmark = [pytest.mark.browser]
 
@@ -41,7 +41,7 @@ def first_moves(count: int) -> list[str]:
     return log[:count]
 
 
-def moved_card(game: Game, move: str) -> tuple[str, str] | None:
+def moved_card(game: GameState, move: str) -> tuple[str, str] | None:
     """The card a move carries (the top one of a run) and the pile it lands on."""
     if move in ("s", "r"):
         return None
@@ -70,7 +70,7 @@ def test_a_second_browser_watches_the_game_and_sees_each_move(
     expect(watcher.locator('[data-action="resign"], [data-action="undo"]')).to_have_count(0)
     assert seen.piles() == player.piles()
 
-    game = Game.from_code(JOSEPHINE)
+    game = GameState.from_code(JOSEPHINE)
     for version, move in enumerate(first_moves(14), start=1):
         card = moved_card(game, move)
         if move == "s":

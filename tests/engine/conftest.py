@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import Game, IllegalMove, format_card, parse_card, parse_variant
+from games.engine import GameState, IllegalMove, format_card, parse_card, parse_variant
 from games.engine.cards import full_deck
 
 # Spelled out, not imported from the engine, so known answers do not lean on it.
@@ -57,7 +57,7 @@ def leftovers(variant: str, named: list[str], tops: list[str | None]) -> list[st
 
 
 @pytest.fixture
-def layout() -> Callable[..., Game]:
+def layout() -> Callable[..., GameState]:
     def build(
         columns: list[list[str]],
         stock: list[str] = (),  # type: ignore[assignment]
@@ -65,7 +65,7 @@ def layout() -> Callable[..., Game]:
         variant: str = "forty-thieves",
         park: int | None = None,
         **kwargs: object,
-    ) -> Game:
+    ) -> GameState:
         rules = parse_variant(variant)
         columns = columns + [[] for _ in range(rules.columns - len(columns))]
         named = [c for col in columns for c in col] + list(stock) + list(waste)
@@ -75,7 +75,7 @@ def layout() -> Callable[..., Game]:
             raise ValueError(f"also place {' '.join(left)} (or pass park=N)")
         if left:
             columns[park - 1] = left + columns[park - 1]
-        return Game.from_layout(
+        return GameState.from_layout(
             columns, list(stock), variant, waste=list(waste), foundations=tops, **kwargs
         )
 
@@ -98,11 +98,11 @@ def homes(**tops: str | None) -> list[str | None]:
     return found
 
 
-def column(game: Game, number: int) -> dict[str, Any]:
+def column(game: GameState, number: int) -> dict[str, Any]:
     return game.view()["columns"][number - 1]
 
 
-def shown_cards(game: Game) -> Counter[str]:
+def shown_cards(game: GameState) -> Counter[str]:
     """Every card the player's view shows in the columns and on the waste."""
     view = game.view()
     shown = Counter(card for pile in view["columns"] for card in pile["cards"])
@@ -110,7 +110,7 @@ def shown_cards(game: Game) -> Counter[str]:
     return shown
 
 
-def refuse(game: Game, move: str, reason: str) -> IllegalMove:
+def refuse(game: GameState, move: str, reason: str) -> IllegalMove:
     """``move`` is refused as illegal with ``reason`` in its one-sentence message,
     and the game is exactly as before."""
     before = game.dump()

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import UNDO_LIMIT, Game, IllegalMove
+from games.engine import UNDO_LIMIT, GameState, IllegalMove
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -62,7 +62,7 @@ class Step(NamedTuple):
     """The game after ``action`` (``"deal"``, ``"undo"`` or a move); ``rushing``
     while the leading first-legal-move run lasts."""
 
-    game: Game
+    game: GameState
     action: str
     rushing: bool
 
@@ -80,7 +80,7 @@ class Playout:
 
     def run(self) -> Iterator[Step]:
         """Yield the same game object after the deal and after every action."""
-        game = Game.from_seed(self.seed, self.spec)
+        game = GameState.from_seed(self.seed, self.spec)
         yield Step(game, "deal", self.rush > 0)
         plan = itertools.chain(
             ((0, True) for _ in range(self.rush)), ((s, False) for s in self.steps)
@@ -169,7 +169,7 @@ def cards_held(state: dict[str, Any]) -> Counter[str]:
     return held
 
 
-def position(game: Game) -> dict[str, Any]:
+def position(game: GameState) -> dict[str, Any]:
     """The dump without the move counter and the undo history."""
     state = game.dump()
     del state["moves"], state["history"]
@@ -266,7 +266,7 @@ def test_play_then_undo_restores_the_exact_position(playout: Playout) -> None:
         current = position(game)
         if step.rushing:
             continue
-        trial = Game.load(game.dump())
+        trial = GameState.load(game.dump())
         for move in trial.legal_moves():
             counted = trial.moves
             trial.play(move)
@@ -298,11 +298,11 @@ def test_dump_and_load_round_trip_at_any_point(playout: Playout) -> None:
         game = step.game
         state = game.dump()
         assert state["variant"] == playout.spec
-        loaded = Game.load(state)
+        loaded = GameState.load(state)
         assert loaded.dump() == state
         assert loaded.legal_moves() == game.legal_moves()
         assert loaded.view() == game.view()
-        through_json = Game.load(json.loads(json.dumps(state)))
+        through_json = GameState.load(json.loads(json.dumps(state)))
         assert through_json.dump() == state
 
 
@@ -320,7 +320,7 @@ def test_every_listed_move_is_accepted_and_every_other_is_refused(playout: Playo
         candidates = candidate_moves(playout.name, state)
         assert set(legal) <= candidates
         for move in legal:
-            trial = Game.load(state)
+            trial = GameState.load(state)
             trial.play(move)
             assert position(trial) != before, f"{move} changes nothing"
         refused = sorted(candidates - set(legal))
@@ -329,7 +329,7 @@ def test_every_listed_move_is_accepted_and_every_other_is_refused(playout: Playo
                 game.play(move)
         if game.dump() != state:  # find which refusal left a trace
             for move in refused:
-                trial = Game.load(state)
+                trial = GameState.load(state)
                 with pytest.raises(IllegalMove):
                     trial.play(move)
                 assert trial.dump() == state, f"refusing {move} changed the game"
@@ -397,7 +397,7 @@ def test_the_view_is_the_same_whatever_the_hidden_cards_are(
         rest = iter(hidden[len(state["stock"]) :])
         for column, down in zip(state["columns"], state["down"], strict=True):
             column[:down] = [next(rest) for _ in range(down)]
-        other = Game.load(state)
+        other = GameState.load(state)
         mine, theirs = game.view(), other.view()
         mine.pop("can_undo"), theirs.pop("can_undo")
         assert theirs == mine

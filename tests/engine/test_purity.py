@@ -28,7 +28,7 @@ def test_no_engine_or_solver_module_imports_django(package: Path) -> None:
 
 def test_importing_and_playing_with_the_engine_loads_no_django() -> None:
     code = (
-        "import sys; from games.engine import Game; g = Game.from_seed(1); g.play('s');"
+        "import sys; from games.engine import GameState; g = GameState.from_seed(1); g.play('s');"
         "assert not any(m.split('.')[0] == 'django' for m in sys.modules), 'django loaded'"
     )
     result = subprocess.run(

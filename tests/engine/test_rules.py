@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Game, IllegalMove, InvalidMove
+from games.engine import GameState, IllegalMove, InvalidMove
 
 
-def refusal(game: Game, move: str) -> str:
+def refusal(game: GameState, move: str) -> str:
     """Play a move that must be refused; check nothing changed; return the reason."""
     before = game.dump()
     with pytest.raises(IllegalMove) as caught:
@@ -17,7 +17,7 @@ def refusal(game: Game, move: str) -> str:
 
 
 def test_it_deals_forty_face_up_cards_in_ten_columns_and_sixty_four_to_the_stock() -> None:
-    view = Game.from_seed(1).view()
+    view = GameState.from_seed(1).view()
     assert [len(c["cards"]) for c in view["columns"]] == [4] * 10
     assert [c["down"] for c in view["columns"]] == [0] * 10
     assert view["stock"] == 64
@@ -143,7 +143,7 @@ def test_it_refuses_moves_from_an_empty_pile(layout) -> None:
 
 
 def test_it_refuses_piles_the_layout_does_not_have() -> None:
-    game = Game.from_seed(1)
+    game = GameState.from_seed(1)
     with pytest.raises(InvalidMove, match="columns are t1 to t10, foundations f1 to f8"):
         game.play("t11-f1")
     with pytest.raises(InvalidMove, match="names a pile this layout lacks"):
@@ -151,7 +151,7 @@ def test_it_refuses_piles_the_layout_does_not_have() -> None:
 
 
 def test_it_refuses_text_that_is_not_a_move() -> None:
-    game = Game.from_seed(1)
+    game = GameState.from_seed(1)
     for text in ("", "x", "t1", "t1-w", "w-w", "t1-t2x", "t01-t2", "s s", 7):
         with pytest.raises(InvalidMove, match="is not a move|not int"):
             game.play(text)  # type: ignore[arg-type]
@@ -173,7 +173,7 @@ def test_it_is_stuck_when_the_stock_is_empty_and_no_card_can_move() -> None:
     piles[0].remove("5S")
     piles[1].remove("5H")
     piles[3].remove("9C")
-    game = Game.from_layout([*piles, ["5S"], ["5H"]], ["9C"])
+    game = GameState.from_layout([*piles, ["5S"], ["5H"]], ["9C"])
     assert not game.is_stuck() and game.legal_moves() == ["s"]
     game.play("s")
     assert game.legal_moves() == [] and game.is_stuck() and not game.is_won()
@@ -194,16 +194,16 @@ def test_undo_takes_back_the_last_action_and_counts_as_one(layout) -> None:
 
 
 def test_undo_goes_back_at_most_a_hundred_actions() -> None:
-    game = Game.from_seed(4)
+    game = GameState.from_seed(4)
     for _ in range(64):
         game.play("s")
-    game = Game.from_seed(4, undo_limit=100)
+    game = GameState.from_seed(4, undo_limit=100)
     moves = [m for m in ["s"] * 64]
     game.replay(moves)
     for _ in range(64):
         game.undo()
     assert game.stock_count == 64
-    game = Game.from_seed(4, undo_limit=10)
+    game = GameState.from_seed(4, undo_limit=10)
     game.replay(["s"] * 30)
     for _ in range(10):
         game.undo()
@@ -213,14 +213,14 @@ def test_undo_goes_back_at_most_a_hundred_actions() -> None:
 
 
 def test_a_game_without_undo_refuses_it() -> None:
-    game = Game.from_seed(4, undo_limit=0)
+    game = GameState.from_seed(4, undo_limit=0)
     game.play("s")
     with pytest.raises(IllegalMove, match="this game has no undo"):
         game.undo()
 
 
 def test_replay_names_the_refused_move_and_keeps_the_moves_before_it() -> None:
-    game = Game.from_code("FT1-N-0000007")
+    game = GameState.from_code("FT1-N-0000007")
     with pytest.raises(IllegalMove) as caught:
         game.replay(["s", "t3-t4", "t1-f1", "s"])
     assert caught.value.index == 2  # type: ignore[attr-defined]
@@ -228,17 +228,17 @@ def test_replay_names_the_refused_move_and_keeps_the_moves_before_it() -> None:
 
 
 def test_replay_refuses_a_log_entry_that_is_not_text() -> None:
-    game = Game.from_seed(1)
+    game = GameState.from_seed(1)
     with pytest.raises(InvalidMove) as caught:
         game.replay(["s", ["t1"]])  # type: ignore[list-item]
     assert caught.value.index == 1  # type: ignore[attr-defined]
 
 
 def test_replay_plays_undo_entries_where_the_game_allows_undo() -> None:
-    game = Game.from_seed(3)
+    game = GameState.from_seed(3)
     game.replay(["s", "undo", "s", "s"])
     assert game.stock_count == 62 and game.moves == 4
-    ranked = Game.from_seed(3, undo_limit=0)
+    ranked = GameState.from_seed(3, undo_limit=0)
     with pytest.raises(IllegalMove, match="this game has no undo") as caught:
         ranked.replay(["s", "undo"])
     assert caught.value.index == 1  # type: ignore[attr-defined]

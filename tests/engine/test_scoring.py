@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.engine import Game
+from games.engine import GameState
 
 
-def greedy_win(game: Game) -> list[str]:
+def greedy_win(game: GameState) -> list[str]:
     """Play home when possible, else waste to a column, else draw."""
     played = []
     while not game.is_won():
@@ -30,7 +30,7 @@ def test_a_won_game_scores_1040_plus_five_per_waste_card_put_on_a_column() -> No
     ] * 2
     to_columns = [f"{r}{s}" for r in "987" for s in piles] + [f"6{s}" for s in "SHDCS"]
     to_home = [f"{r}{s}" for r in "2345" for s in piles] + ["6H", "6D", "6C"]
-    game = Game.from_layout(columns, to_columns + to_home)
+    game = GameState.from_layout(columns, to_columns + to_home)
     moves = greedy_win(game)
     assert sum(m.startswith("w-t") for m in moves) == 29
     assert game.score == 1185 == 1040 + 29 * 5

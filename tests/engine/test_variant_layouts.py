@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import Game, InvalidMove
+from games.engine import GameState, InvalidMove
 
 from .conftest import RANKS, SUITS, shown_cards
 
@@ -57,7 +57,7 @@ DEALS = [
 def test_seed_12345_deals_the_documented_layout(
     name: str, letter: str, packs: int, columns: int, per_column: int, down: int, stock: int
 ) -> None:
-    game = Game.from_seed(12345, name)
+    game = GameState.from_seed(12345, name)
     view, state = game.view(), game.dump()
 
     assert game.code == f"FT1-{letter}-0000C1S"
@@ -92,16 +92,16 @@ def test_seed_12345_deals_the_documented_layout(
 def test_variants_with_the_same_deck_and_layout_deal_the_same_cards() -> None:
     """docs/deals.md: the variant does not enter the hash, only the seed does."""
     same = ["forty-thieves", "josephine", "streets", "little-forty", "number-ten", "rank-and-file"]
-    deals = {name: Game.from_seed(12345, name).dump() for name in same}
+    deals = {name: GameState.from_seed(12345, name).dump() for name in same}
     for name in same:
         assert deals[name]["columns"] == deals["forty-thieves"]["columns"], name
         assert deals[name]["stock"] == deals["forty-thieves"]["stock"], name
 
 
 def test_a_deal_code_names_the_variant_options_and_seed() -> None:
-    game = Game.from_seed(12345, "josephine+kings+redeal2")
+    game = GameState.from_seed(12345, "josephine+kings+redeal2")
     assert game.code == "FT1-JK2-0000C1S"
-    again = Game.from_code("FT1-JK2-0000C1S")
+    again = GameState.from_code("FT1-JK2-0000C1S")
     assert again.dump() == game.dump()
     assert again.variant == "josephine+kings+redeal2"
 
@@ -111,7 +111,7 @@ def test_a_deal_code_names_the_variant_options_and_seed() -> None:
 
 @pytest.mark.parametrize("name", [deal[0] for deal in DEALS])
 def test_a_move_naming_a_pile_the_layout_lacks_is_invalid(name: str) -> None:
-    game = Game.from_seed(12345, f"{name}+takeback")
+    game = GameState.from_seed(12345, f"{name}+takeback")
     columns = len(game.view()["columns"])
     foundations = len(game.view()["foundations"])
     before = game.dump()
@@ -131,6 +131,6 @@ def test_a_move_naming_a_pile_the_layout_lacks_is_invalid(name: str) -> None:
 
 @pytest.mark.parametrize("text", ["f9-t1", "f1-t11"])
 def test_a_foundation_move_naming_a_missing_pile_is_invalid_without_takeback(text: str) -> None:
-    game = Game.from_seed(12345, "forty-thieves")
+    game = GameState.from_seed(12345, "forty-thieves")
     with pytest.raises(InvalidMove, match="names a pile this layout lacks"):
         game.play(text)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Game
+from games.engine import GameState
 
 from .conftest import column, homes, refuse, tableau
 
 
 def test_kings_option_lets_only_a_king_fill_an_empty_column() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["QH", "KC"], ["KH", "QC"]),
         [],
         "forty-thieves+kings",
@@ -31,7 +31,7 @@ def test_kings_option_lets_only_a_king_fill_an_empty_column() -> None:
 
 
 def test_kings_option_lets_only_a_run_led_by_a_king_fill_an_empty_column() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["QH", "KC"], ["KH", "QC", "JC"]),
         [],
         "josephine+kings",
@@ -46,7 +46,7 @@ def test_kings_option_lets_only_a_run_led_by_a_king_fill_an_empty_column() -> No
 @pytest.mark.parametrize(("spec", "redeals"), [("forty-thieves+redeal1", 1), ("maria+redeal2", 2)])
 def test_redeal_option_allows_exactly_that_many_redeals(spec: str, redeals: int) -> None:
     columns = 9 if spec.startswith("maria") else 10
-    game = Game.from_layout(tableau(columns), ["KS"], spec, foundations=homes(f1="QS"))
+    game = GameState.from_layout(tableau(columns), ["KS"], spec, foundations=homes(f1="QS"))
     for _ in range(redeals):
         game.play("s")
         assert game.legal_moves()[0] == "r"
@@ -59,7 +59,7 @@ def test_redeal_option_allows_exactly_that_many_redeals(spec: str, redeals: int)
 
 @pytest.mark.parametrize(("spec", "redeals"), [("forty-thieves+redeal1", 1), ("little-forty", 3)])
 def test_drawing_after_the_last_redeal_gives_a_true_reason(spec: str, redeals: int) -> None:
-    game = Game.from_layout(tableau(10), ["KS"], spec, foundations=homes(f1="QS"))
+    game = GameState.from_layout(tableau(10), ["KS"], spec, foundations=homes(f1="QS"))
     game.play("s")
     for _ in range(redeals):
         game.play("r")
@@ -69,14 +69,14 @@ def test_drawing_after_the_last_redeal_gives_a_true_reason(spec: str, redeals: i
 
 
 def test_without_a_redeal_option_the_stock_is_turned_once() -> None:
-    game = Game.from_layout(tableau(10), ["KS"], foundations=homes(f1="QS"))
+    game = GameState.from_layout(tableau(10), ["KS"], foundations=homes(f1="QS"))
     game.play("s")
     refuse(game, "r", "Forty Thieves allows no redeal: the stock is turned only once")
     refuse(game, "s", "the stock is empty")
 
 
 def test_takeback_option_returns_a_foundation_card_for_15_points_never_below_0() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KS", "QS"]),
         [],
         "forty-thieves+takeback",
@@ -101,7 +101,7 @@ def test_takeback_option_returns_a_foundation_card_for_15_points_never_below_0()
 
 
 def test_without_takeback_foundation_cards_stay_there() -> None:
-    game = Game.from_layout(tableau(10, ["KS", "QS"]), [], foundations=homes(f1="JS"))
+    game = GameState.from_layout(tableau(10, ["KS", "QS"]), [], foundations=homes(f1="JS"))
     game.play("t1-f1")
     assert not [m for m in game.legal_moves() if m.startswith("f")]
     refuse(game, "f1-t2", "cards on a foundation stay there in Forty Thieves")

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Game, InvalidLayout, InvalidMove
+from games.engine import GameState, InvalidLayout, InvalidMove
 
 from .conftest import ALL_KINGS, RANKS, SUITS, column, homes, refuse, shown_cards, tableau
 
 
 def test_forty_thieves_builds_down_in_suit_one_card_at_a_time() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KD"], ["KC"], ["QC"], ["JC", "TC"]),
         ["QD"],
         "forty-thieves",
@@ -45,7 +45,7 @@ def test_forty_thieves_builds_down_in_suit_one_card_at_a_time() -> None:
 
 def test_forty_thieves_lists_both_spade_foundations_for_an_ace() -> None:
     spades = [f"{r}S" for r in reversed(RANKS[1:])]  # KS down to 2S
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, spades, spades, ["AS"]),
         ["AS"],
         "forty-thieves",
@@ -69,7 +69,7 @@ def test_forty_thieves_lists_both_spade_foundations_for_an_ace() -> None:
 
 
 def test_josephine_moves_a_same_suit_run_in_part_or_whole() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KD"], ["QC", "JC", "TC"], ["KC", "QD"]),
         [],
         "josephine",
@@ -99,8 +99,8 @@ def test_josephine_moves_a_same_suit_run_in_part_or_whole() -> None:
 
 def test_limited_has_twelve_columns_and_builds_in_suit() -> None:
     with pytest.raises(InvalidLayout, match="the layout has 10 columns; limited has 12"):
-        Game.from_layout(tableau(10), [], "limited", foundations=ALL_KINGS)
-    game = Game.from_layout(
+        GameState.from_layout(tableau(10), [], "limited", foundations=ALL_KINGS)
+    game = GameState.from_layout(
         tableau(12, *[[]] * 9, ["QH"], ["QC"], ["KC"]),
         ["KH"],
         "limited",
@@ -119,7 +119,7 @@ def test_limited_has_twelve_columns_and_builds_in_suit() -> None:
 
 
 def test_indian_builds_on_another_suit_and_turns_up_the_card_underneath() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KS", "QS"], ["KH"], ["KS"]),
         [],
         "indian",
@@ -145,7 +145,7 @@ def test_indian_builds_on_another_suit_and_turns_up_the_card_underneath() -> Non
 
 
 def test_streets_builds_in_alternating_colours_one_card_at_a_time() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KS"], ["KD"], ["KH", "QH"]),
         [],
         "streets",
@@ -164,8 +164,8 @@ def test_streets_builds_in_alternating_colours_one_card_at_a_time() -> None:
 
 def test_sixty_thieves_has_three_packs_and_twelve_foundations() -> None:
     with pytest.raises(InvalidLayout, match="sixty-thieves has 12 foundations"):
-        Game.from_layout(tableau(12), [], "sixty-thieves", foundations=ALL_KINGS)
-    game = Game.from_layout(
+        GameState.from_layout(tableau(12), [], "sixty-thieves", foundations=ALL_KINGS)
+    game = GameState.from_layout(
         tableau(12, ["KS"], ["KS"], ["KS"]),
         [],
         "sixty-thieves",
@@ -188,14 +188,14 @@ def test_sixty_thieves_has_three_packs_and_twelve_foundations() -> None:
 
 def test_lucas_starts_with_the_eight_aces_on_the_foundations() -> None:
     no_aces = [r + s for s in SUITS for r in RANKS[1:]] * 2
-    game = Game.from_layout([no_aces[n::13] for n in range(13)], [], "lucas")
+    game = GameState.from_layout([no_aces[n::13] for n in range(13)], [], "lucas")
     assert [f["top"] for f in game.view()["foundations"]] == ["AS", "AH", "AD", "AC"] * 2
     with pytest.raises(InvalidLayout, match="too many AS"):
-        Game.from_layout([no_aces[n::13] for n in range(12)] + [["AS"]], [], "lucas")
+        GameState.from_layout([no_aces[n::13] for n in range(12)] + [["AS"]], [], "lucas")
 
 
 def test_lucas_builds_a_two_onto_a_starting_ace() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(13, [f"{r}S" for r in "KQJT987654"], *[[]] * 11, ["3S", "2S"]),
         [],
         "lucas",
@@ -212,7 +212,7 @@ def test_lucas_builds_a_two_onto_a_starting_ace() -> None:
 
 
 def test_maria_has_nine_columns_and_builds_in_alternating_colours() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(9, ["KS"], ["KH"], ["QC"]),
         ["KC"],
         "maria",
@@ -231,7 +231,7 @@ def test_maria_has_nine_columns_and_builds_in_alternating_colours() -> None:
 
 
 def test_number_ten_moves_alternating_runs_and_turns_up_the_card_underneath() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KD", "KS", "QD", "JS"], ["KC"], ["KH"]),
         ["QS", "KS"],
         "number-ten",
@@ -257,7 +257,7 @@ def test_number_ten_moves_alternating_runs_and_turns_up_the_card_underneath() ->
 
 
 def test_rank_and_file_moves_only_unbroken_alternating_runs() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KS", "KC", "KH", "QC", "JH"], ["KD"], ["KS", "KC", "KD", "QH", "JD"]),
         ["QD"],
         "rank-and-file",
@@ -286,7 +286,7 @@ def test_rank_and_file_moves_only_unbroken_alternating_runs() -> None:
 
 
 def test_little_forty_builds_on_another_suit_whatever_its_colour() -> None:
-    game = Game.from_layout(
+    game = GameState.from_layout(
         tableau(10, ["KH"], ["KS", "QD", "JS"], ["QH"]),
         ["QS", "KD"],
         "little-forty",
@@ -306,7 +306,7 @@ def test_little_forty_builds_on_another_suit_whatever_its_colour() -> None:
 
 def test_little_forty_draws_three_and_redeals_three_times() -> None:
     stock = ["9S", "TS", "JS", "QS", "KS"]
-    game = Game.from_layout(tableau(10), stock, "little-forty", foundations=homes(f1="8S"))
+    game = GameState.from_layout(tableau(10), stock, "little-forty", foundations=homes(f1="8S"))
     game.play("s")
     assert game.view()["waste"] == ["9S", "TS", "JS"]  # the third card turned is on top
     assert game.view()["stock"] == 2

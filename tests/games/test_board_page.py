@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import selectors, services
-from games.engine import Game as Engine
+from games.engine import GameState
 from games.models import Game, User
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,7 @@ def test_the_page_never_shows_the_stock_or_the_daily_code(client: Client, user: 
     state = embedded(html, "game-state")
     assert state["deal"]["code"] is None and state["deal"]["salt"] is None
     # The embedded board is exactly the engine's player view: counts, not cards.
-    view = Engine.load(game.state).view()
+    view = GameState.load(game.state).view()
     assert state["board"] == json.loads(json.dumps(view))
     assert state["board"]["stock"] == len(game.state["stock"]) == 61
     # The stock's order appears nowhere: not as a list, not as a run of data-card.

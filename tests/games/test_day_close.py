@@ -125,9 +125,9 @@ def test_it_refuses_hints_on_a_daily_deal_until_its_day_closes(
 
 
 def test_it_gives_no_dead_end_notice_on_an_open_daily() -> None:
-    from games.engine import Game as Engine
+    from games.engine import GameState
 
-    engine = Engine.from_seed(7, undo_limit=0)
+    engine = GameState.from_seed(7, undo_limit=0)
     engine.replay(["s"] * engine.stock_count)  # the stock spent: where the check would run
     open_daily = Game(deal=Deal(kind=Deal.Kind.DAILY), mode=Game.Mode.PRACTICE)
     assert _is_dead_end(open_daily, engine) is False

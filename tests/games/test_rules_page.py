@@ -15,8 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.engine import VARIANTS
-from games.engine import Game as Engine
+from games.engine import VARIANTS, GameState
 from games.engine.rules import CLASSIC
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +52,7 @@ def test_every_variant_has_a_row_with_the_facts_of_its_rule_set(client: Client) 
         assert row["columns"] == str(rules.columns), name
         assert row["per-column"] == str(rules.per_column), name
         assert row["face-down"] == str(rules.face_down), name
-        assert row["stock"] == str(Engine.from_seed(1, name).view()["stock"]), name
+        assert row["stock"] == str(GameState.from_seed(1, name).view()["stock"]), name
         assert row["draw"] == str(rules.draw), name
         assert row["redeals"] == str(rules.redeals), name
         assert row["foundations"].split(";")[0] == str(rules.foundations), name

@@ -23,7 +23,7 @@ from django.utils import timezone
 from ftsite.asgi import application
 from games import selectors, services, tasks
 from games.daily import daily_seed, utc_today
-from games.engine import Game as Engine
+from games.engine import GameState
 from games.errors import Forbidden, GameOver
 from games.models import Deal, Game, User
 from games.solver import SolveResult, solve
@@ -68,12 +68,12 @@ def verdicts(day: date, count: int) -> list[str]:
     found = []
     for candidate in range(count):
         seed = daily_seed(settings.FT_DAILY_SECRET, day, FAST, candidate)
-        engine = Engine.from_seed(seed, FAST, undo_limit=0)
+        engine = GameState.from_seed(seed, FAST, undo_limit=0)
         found.append(solve(engine, max_seconds=5, max_nodes=NODES).verdict)
     return found
 
 
-def game_of(user: User, engine: Engine, mode: str = Game.Mode.PRACTICE) -> Game:
+def game_of(user: User, engine: GameState, mode: str = Game.Mode.PRACTICE) -> Game:
     deal = services.deal_for_code(code=PRACTICE_CODE)
     return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
 
@@ -97,7 +97,7 @@ def test_certification_skips_candidates_the_solver_does_not_win(certify) -> None
     assert deal.solver_verdict == "win" and 0 < deal.solver_nodes <= NODES
     assert deal.solver_seconds is not None and 1 <= deal.difficulty <= 5
     # The stored line is the engine's win.
-    engine = Engine.from_seed(deal.seed, FAST, undo_limit=0)
+    engine = GameState.from_seed(deal.seed, FAST, undo_limit=0)
     engine.replay(deal.solution.split())
     assert engine.is_won()
     assert services.deal_open_daily(day=day, variant=FAST).pk == deal.pk  # idempotent
@@ -106,7 +106,7 @@ def test_certification_skips_candidates_the_solver_does_not_win(certify) -> None
 def test_certification_takes_the_first_candidate_the_solver_wins() -> None:
     calls: list[int] = []
 
-    def fake(engine: Engine, *, max_seconds: float, max_nodes: int | None) -> SolveResult:
+    def fake(engine: GameState, *, max_seconds: float, max_nodes: int | None) -> SolveResult:
         calls.append(len(calls))
         if len(calls) < 3:
             return SolveResult("lost" if len(calls) == 1 else "unknown", [], 10, 0.1)
@@ -156,18 +156,18 @@ def quick_hints(settings) -> None:
 
 def test_a_hint_is_a_legal_move_and_is_counted(user: User, quick_hints) -> None:
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    legal = Engine.load(game.state).legal_moves()
+    legal = GameState.load(game.state).legal_moves()
     first = services.game_hint(user=user, game_id=game.pk)
     assert first.move in legal and first.hints == 1 and first.version == 0
     services.game_play(user=user, game_id=game.pk, move=first.move)
     game.refresh_from_db()
     second = services.game_hint(user=user, game_id=game.pk)
-    assert second.move in Engine.load(game.state).legal_moves() and second.hints == 2
+    assert second.move in GameState.load(game.state).legal_moves() and second.hints == 2
     assert Game.objects.get(pk=game.pk).hints == 2
 
 
 def test_a_hint_in_a_winnable_endgame_is_the_next_move_of_a_win(user: User, quick_hints) -> None:
-    game = game_of(user, Engine.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
+    game = game_of(user, GameState.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
     hinted = services.game_hint(user=user, game_id=game.pk)
     services.game_play(user=user, game_id=game.pk, move=hinted.move)
     game.refresh_from_db()
@@ -203,7 +203,7 @@ def test_the_api_gives_hints(user: User, quick_hints) -> None:
     assert answer.status_code == 200, answer.content
     body = answer.json()
     assert body["type"] == "hint" and body["hints"] == 1
-    assert body["move"] in Engine.load(game.state).legal_moves()
+    assert body["move"] in GameState.load(game.state).legal_moves()
     refused = client.post(f"/api/v1/games/{ranked.pk}/hint")
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
     state = client.get(f"/api/v1/games/{game.pk}").json()
@@ -214,7 +214,7 @@ def test_the_api_gives_hints(user: User, quick_hints) -> None:
 def test_the_socket_gives_hints_to_the_player_only(user: User, bob: User, settings) -> None:
     settings.FT_HINT_SECONDS = 0.2
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    legal = Engine.load(game.state).legal_moves()
+    legal = GameState.load(game.state).legal_moves()
 
     async def talk() -> tuple[dict[str, Any], dict[str, Any]]:
         async def socket(who: User) -> WebsocketCommunicator:
@@ -255,7 +255,7 @@ def test_the_socket_gives_hints_to_the_player_only(user: User, bob: User, settin
 
 
 def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None:
-    engine = Engine.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
+    engine = GameState.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
     game = game_of(user, engine)
     result = services.game_play(user=user, game_id=game.pk, move="w-t5")
     assert result.status == "active" and result.changes["dead_end"] is True
@@ -267,7 +267,7 @@ def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None
 
 
 def test_the_dead_end_flag_never_shows_while_a_win_is_possible(user: User) -> None:
-    game = game_of(user, Engine.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
+    game = game_of(user, GameState.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
     result = services.game_play(user=user, game_id=game.pk, move="t2-t1")
     assert result.changes["dead_end"] is False
     assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
@@ -278,7 +278,7 @@ def test_the_dead_end_flag_never_shows_while_a_win_is_possible(user: User) -> No
 
 def test_an_undecided_dead_end_says_nothing(user: User, settings) -> None:
     settings.FT_DEAD_END_NODES = 1
-    engine = Engine.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
+    engine = GameState.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
     game = game_of(user, engine)
     assert services.game_play(user=user, game_id=game.pk, move="w-t5").changes["dead_end"] is False
 
@@ -286,7 +286,7 @@ def test_an_undecided_dead_end_says_nothing(user: User, settings) -> None:
 def test_the_game_page_carries_the_dead_end_banner_and_the_hint_button(
     client: Client, user: User
 ) -> None:
-    engine = Engine.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
+    engine = GameState.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
     game = game_of(user, engine)
     client.force_login(user)
     html = client.get(reverse("game", args=[game.pk])).content.decode()
@@ -403,11 +403,11 @@ def test_the_solve_deals_command_needs_something_to_do() -> None:
 
 
 def test_the_dead_end_check_never_speaks_while_a_card_is_face_down() -> None:
-    from games.engine import Game as Engine
+    from games.engine import GameState
     from games.services.play import _is_dead_end
 
     # Indian deals one face-down card per column; spend the stock with draws only.
-    engine = Engine.from_seed(5, "indian")
+    engine = GameState.from_seed(5, "indian")
     engine.replay(["s"] * engine.stock_count)
     assert engine.face_down == 10 and engine.stock_count == 0
     practice = Game(deal=Deal(kind=Deal.Kind.PRACTICE), mode=Game.Mode.PRACTICE)

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services
-from games.engine import Game as Engine
+from games.engine import GameState
 from games.models import Action, Deal, Game, User
 from leaderboards.boards import board_for, redis_client
 from leaderboards.models import Result
@@ -61,7 +61,7 @@ def decided(result: Result) -> bool:
 
 def play_some_and_resign(user: User, game: Game, count: int = 6) -> None:
     """A few legal moves (moves before draws, so the log has some variety), then resign."""
-    legal = Engine.load(game.state).legal_moves()
+    legal = GameState.load(game.state).legal_moves()
     for _ in range(count):
         others = [m for m in legal if m != "s"]
         move = others[0] if others else legal[0]
@@ -124,7 +124,7 @@ def forge(user: User, deal: Deal, log: list[tuple[str, int]], **claim: Any) -> G
             player=user,
             deal=deal,
             mode=Game.Mode.RANKED,
-            state=Engine.from_seed(deal.seed, deal.variant, undo_limit=0).dump(),
+            state=GameState.from_seed(deal.seed, deal.variant, undo_limit=0).dump(),
             version=len(log),
             first_action_at=timezone.now() - timedelta(minutes=3),
             finished_at=timezone.now(),
@@ -143,7 +143,7 @@ def test_a_forged_log_is_rejected_by_the_worker_and_never_ranked(workers, user, 
     honest = ranked_daily_game(user)
     deal = honest.deal
     # bob claims a perfect win, but his log's second move breaks the rules.
-    engine = Engine.from_seed(deal.seed, deal.variant, undo_limit=0)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=0)
     first = next(m for m in engine.legal_moves() if m != "s")
     engine.play(first)
     illegal = next(

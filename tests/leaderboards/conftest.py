@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import RESIGN, format_code, parse_code, parse_variant
-from games.engine import Game as Engine
+from games.engine import RESIGN, GameState, format_code, parse_code, parse_variant
 from leaderboards.log_check import Claim, Logged
 
 WON_GAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "won_games.json"
@@ -63,7 +62,7 @@ class Played:
     """A log replayed by the engine itself: the actions as the server records them."""
 
     log: list[Logged]
-    engine: Engine
+    engine: GameState
     status: str
 
     def claim(self, **changes: object) -> Claim:
@@ -86,7 +85,7 @@ class Played:
 
 def play_log(seed: int, variant: str, moves: Sequence[str], *, undo_limit: int = 0) -> Played:
     """Play ``moves`` (``undo``/``resign`` included) and record each action with its score."""
-    engine = Engine.from_seed(seed, variant, undo_limit=undo_limit)
+    engine = GameState.from_seed(seed, variant, undo_limit=undo_limit)
     log: list[Logged] = []
     status = "active"
     for seq, move in enumerate(moves, start=1):
@@ -105,9 +104,9 @@ def play_log(seed: int, variant: str, moves: Sequence[str], *, undo_limit: int =
 def stuck_moves(seed: int, variant: str = CLASSIC, limit: int = 3000) -> list[str] | None:
     """A simple policy (foundation moves first, then any move reaching an unseen position,
     drawing last) played until the game is stuck; ``None`` if it cycles or wins instead."""
-    engine = Engine.from_seed(seed, variant, undo_limit=0)
+    engine = GameState.from_seed(seed, variant, undo_limit=0)
 
-    def shape(game: Engine) -> str:
+    def shape(game: GameState) -> str:
         dump = game.dump()
         return repr([dump[k] for k in ("columns", "down", "waste", "stock", "foundations")])
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import RESIGN
-from games.engine import Game as Engine
+from games.engine import RESIGN, GameState
 from leaderboards.log_check import Claim, Logged, Rejected, replay_claim
 
 from .conftest import WON_GAMES, Played, WonGame, play_log  # noqa: TID252
@@ -95,7 +94,7 @@ def test_a_practice_log_with_an_undo_is_accepted(won_game: WonGame) -> None:
 
 
 def test_an_illegal_action_inserted_is_refused_by_the_rules(played: Played) -> None:
-    engine = Engine.from_seed(played.engine.seed, played.engine.variant, undo_limit=0)
+    engine = GameState.from_seed(played.engine.seed, played.engine.variant, undo_limit=0)
     illegal = next(
         m
         for m in (f"t{a}-t{b}" for a in range(1, 11) for b in range(1, 11) if a != b)

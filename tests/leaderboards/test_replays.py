@@ -16,8 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.engine import Game as Engine
-from games.engine import format_code, parse_code, parse_variant
+from games.engine import GameState, format_code, parse_code, parse_variant
 from games.engine.cards import RANKS, SUITS
 from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
@@ -68,7 +67,7 @@ def engine_views(game: Game, moves: list[str]) -> list[dict[str, Any]]:
     undo = 0 if game.mode == "ranked" else 100
     views = []
     for k in range(len(moves) + 1):
-        engine = Engine.from_seed(game.deal.seed, game.deal.variant, undo_limit=undo)
+        engine = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=undo)
         engine.replay([m for m in moves[:k] if m != "resign"])
         views.append(engine.view())
     return views
@@ -115,7 +114,7 @@ def test_a_won_game_replays_step_by_step_to_the_won_position(
     assert final["won"] is True
     assert all(f["count"] == 13 for f in final["foundations"])
     assert final["columns"] and all(not c["cards"] for c in final["columns"])
-    assert final == Engine.load(game.state).view()
+    assert final == GameState.load(game.state).view()
 
 
 def test_frames_compose_and_stepping_back_restores_the_previous_view(
@@ -165,7 +164,7 @@ def _code(rank: int, suit: int) -> str:
     return RANKS[rank - 1] + SUITS[suit]
 
 
-def face_up_in_engine(engine: Engine) -> Counter[str]:
+def face_up_in_engine(engine: GameState) -> Counter[str]:
     """Face-up cards as the full dump has them (foundations by their top card)."""
     dump = engine.dump()
     seen: Counter[str] = Counter()
@@ -195,7 +194,7 @@ def test_no_card_appears_in_a_frame_before_the_step_that_turns_it(
     assert parse_variant(game.deal.variant).face_down == 1
     frames = replay_frames(user=user, game_id=game.pk)
     views = composed(frames)
-    engine = Engine.from_seed(game.deal.seed, game.deal.variant, undo_limit=100)
+    engine = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=100)
     first_in_engine: dict[str, int] = {}
     first_in_frames: dict[str, int] = {}
     for k, view in enumerate(views):
@@ -333,7 +332,7 @@ def test_a_won_daily_game_replays_after_close(
         seed_hex=f"{seed:032x}",
         code=format_code(rules, seed) + "-daily",
     )
-    engine = Engine.from_seed(seed, rules.spec, undo_limit=0)
+    engine = GameState.from_seed(seed, rules.spec, undo_limit=0)
     game = Game.objects.create(player=user, deal=deal, mode="ranked", state=engine.dump())
     game = play(user, game, won["moves"].split(), django_capture_on_commit_callbacks)
     Deal.objects.filter(pk=deal.pk).update(revealed_at=now)  # played before the close

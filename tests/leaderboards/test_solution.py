@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import services
 from games.daily import day_end, utc_today
-from games.engine import Game as Engine
+from games.engine import GameState
 from games.models import Deal, User
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_the_solution_replays_in_the_viewer_only_after_the_day_closes(
     assert [step["action"] for step in frames["steps"]] == moves
     assert frames["deal"]["won"] is True and frames["deal"]["code"] == deal.code
     # The frames are player views: applying every change ends on a won board.
-    engine = Engine.from_seed(deal.seed, FAST, undo_limit=0)
+    engine = GameState.from_seed(deal.seed, FAST, undo_limit=0)
     assert frames["initial"] == engine.view()
     engine.replay(moves)
     assert frames["steps"][-1]["score"] == engine.score

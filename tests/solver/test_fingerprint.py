@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from games.engine import Game
+from games.engine import GameState
 from games.solver.fingerprint import THRESHOLD, common_prefix, solver_copy
 
 _WIN = json.loads((Path(__file__).parents[1] / "data" / "classic_win.json").read_text())
@@ -19,7 +19,7 @@ def test_it_recognises_the_solvers_own_line_as_a_copy() -> None:
 
 
 def test_it_does_not_call_a_log_that_parts_early_a_copy() -> None:
-    game = Game.from_seed(SEED, undo_limit=0)
+    game = GameState.from_seed(SEED, undo_limit=0)
     other = next(m for m in game.legal_moves() if m != LINE[0])
     report = solver_copy(SEED, "forty-thieves", [other, *LINE[1:]], certified=LINE, max_seconds=1)
     assert report.share < THRESHOLD and not report.suspicious

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from games.engine import Game
+from games.engine import GameState
 from games.engine.notation import DRAW, format_move
 from games.solver.foresight import (
     THRESHOLD,
@@ -30,7 +30,7 @@ SEEDS = (3, 11, 29)
 def peeker_log(seed: int, limit: int = 400) -> list[str]:
     """A cheat of one card's foresight: among the sensible moves, the one whose
     position the real next card fits best (the greedy move when all tie)."""
-    game = Game.from_seed(seed, VARIANT, undo_limit=0)
+    game = GameState.from_seed(seed, VARIANT, undo_limit=0)
     analysis = _Analysis(game, random.Random(0), samples=0, horizon=1)
     log: list[str] = []
     streak = 0
@@ -119,11 +119,11 @@ def test_it_does_not_flag_the_greedy_player(seed: int) -> None:
 # Honest players see only what a player sees ---------------------------------------------
 
 
-def _with_stock_reordered(seed: int, moves: list[str]) -> tuple[Game, Game]:
+def _with_stock_reordered(seed: int, moves: list[str]) -> tuple[GameState, GameState]:
     """The same position twice, the second with the unseen stock shuffled."""
-    game = Game.from_seed(seed, VARIANT, undo_limit=0)
+    game = GameState.from_seed(seed, VARIANT, undo_limit=0)
     game.replay(moves)
-    other = Game.from_seed(seed, VARIANT, undo_limit=0)
+    other = GameState.from_seed(seed, VARIANT, undo_limit=0)
     other.replay(moves)
     stock = list(other._stock)
     random.Random(1).shuffle(stock)

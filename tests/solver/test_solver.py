@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Game
+from games.engine import GameState
 from games.engine import moves as engine_moves
 from games.engine.cards import format_card
 from games.engine.notation import DRAW
@@ -31,8 +31,8 @@ WON = json.loads((ROOT / "tests" / "data" / "won_games.json").read_text())["game
 ALL_KINGS = ["KS", "KH", "KD", "KC"] * 2
 
 
-def replays_to_win(game: Game, line: list[str]) -> bool:
-    copy = Game.load(game.dump())
+def replays_to_win(game: GameState, line: list[str]) -> bool:
+    copy = GameState.load(game.dump())
     for move in line:
         copy.play(move)
     return copy.is_won()
@@ -40,7 +40,7 @@ def replays_to_win(game: Game, line: list[str]) -> bool:
 
 def layout(tableau, stock=(), variant="forty-thieves", waste=(), foundations=ALL_KINGS):
     columns = [list(c) for c in tableau] + [[] for _ in range(10 - len(tableau))]
-    return Game.from_layout(
+    return GameState.from_layout(
         columns, list(stock), variant, waste=list(waste), foundations=list(foundations)
     )
 
@@ -115,10 +115,10 @@ def test_the_same_block_is_lost_under_other_build_rules() -> None:
 # A naive exhaustive search (no pruning) agrees with the solver ------------------------
 
 
-def naive_winnable(game: Game, limit: int = 20_000) -> bool | None:
+def naive_winnable(game: GameState, limit: int = 20_000) -> bool | None:
     """Depth-first over every legal move with a full-state visited set."""
     seen = set()
-    stack = [Game.load(game.dump())]
+    stack = [GameState.load(game.dump())]
     while stack:
         g = stack.pop()
         state = (tuple(map(tuple, g._piles)), tuple(g._stock), tuple(g._found), g._redeals_left)
@@ -130,7 +130,7 @@ def naive_winnable(game: Game, limit: int = 20_000) -> bool | None:
         if g.is_won():
             return True
         for move in engine_moves.legal(g):
-            child = Game.load(g.dump())
+            child = GameState.load(g.dump())
             engine_moves.apply(child, move)
             stack.append(child)
     return False
@@ -142,7 +142,7 @@ def endgames(draw):
         st.sampled_from(["forty-thieves", "josephine", "streets", "forty-thieves+kings", "indian"])
     )
     rng = random.Random(draw(st.integers(0, 10**9)))
-    rules = Game.from_seed(1, variant).rules
+    rules = GameState.from_seed(1, variant).rules
     tops, loose = [], []
     for k in range(8):
         rank = rng.choice([10, 11, 12, 12, 13, 13])
@@ -158,14 +158,14 @@ def endgames(draw):
     columns = [[] for _ in range(rules.columns)]
     for card in loose:
         columns[rng.randrange(used)].append(card)
-    return Game.from_layout(
+    return GameState.from_layout(
         columns, stock, variant, waste=waste, foundations=[t if t else None for t in tops]
     )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(endgames())
-def test_verdicts_agree_with_a_naive_exhaustive_search(game: Game) -> None:
+def test_verdicts_agree_with_a_naive_exhaustive_search(game: GameState) -> None:
     truth = naive_winnable(game)
     result = solve(game, max_seconds=5)
     if truth is None:
@@ -182,22 +182,22 @@ def test_verdicts_agree_with_a_naive_exhaustive_search(game: Game) -> None:
 
 @pytest.mark.parametrize("entry", WON, ids=[entry["code"] for entry in WON])
 def test_the_recorded_winnable_deals_are_solved_from_the_start(entry) -> None:
-    game = Game.from_code(entry["code"])
+    game = GameState.from_code(entry["code"])
     result = solve(game, max_seconds=20)
     assert result.verdict == "win", entry["code"]
-    assert replays_to_win(Game.from_code(entry["code"]), result.line)
+    assert replays_to_win(GameState.from_code(entry["code"]), result.line)
 
 
 @pytest.mark.parametrize("seed", [2, 4, 19])
 def test_classic_deals_lines_replay(seed: int) -> None:
-    game = Game.from_seed(seed)
+    game = GameState.from_seed(seed)
     result = solve(game, max_seconds=10)
     assert result.verdict == "win"
-    assert replays_to_win(Game.from_seed(seed), result.line)
+    assert replays_to_win(GameState.from_seed(seed), result.line)
 
 
 def test_solve_never_changes_the_callers_game() -> None:
-    game = Game.from_seed(2)
+    game = GameState.from_seed(2)
     game.play("s")
     before = game.dump()
     solve(game, max_seconds=1)
@@ -233,7 +233,7 @@ def test_solve_never_changes_the_callers_game() -> None:
 def test_the_fast_generator_lists_exactly_the_engines_moves(seed, variant, rng_seed) -> None:
     # Same list, same order, at every position of a random game (foundation
     # moves, empty columns, the waste, redeals, face-down cards included).
-    game = Game.from_seed(seed, variant, undo_limit=0)
+    game = GameState.from_seed(seed, variant, undo_limit=0)
     legal = make_generator(game)
     rng = random.Random(rng_seed)
     for _ in range(300):
@@ -247,9 +247,9 @@ def test_the_fast_generator_lists_exactly_the_engines_moves(seed, variant, rng_s
 
 
 def test_the_fast_generator_is_used_only_where_single_cards_move() -> None:
-    assert make_generator(Game.from_seed(1, "josephine")) is engine_moves.legal
-    assert make_generator(Game.from_seed(1, "forty-thieves+takeback")) is engine_moves.legal
-    assert make_generator(Game.from_seed(1)) is not engine_moves.legal
+    assert make_generator(GameState.from_seed(1, "josephine")) is engine_moves.legal
+    assert make_generator(GameState.from_seed(1, "forty-thieves+takeback")) is engine_moves.legal
+    assert make_generator(GameState.from_seed(1)) is not engine_moves.legal
 
 
 # The beam phase ----------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_the_fast_generator_is_used_only_where_single_cards_move() -> None:
 
 def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
     # Seed 7 is won by the beam (about 2 s), not by a few seconds of restarts.
-    game = Game.from_seed(7, undo_limit=0)
+    game = GameState.from_seed(7, undo_limit=0)
     beam = Beam(
         game,
         know=Knowledge(game),
@@ -269,7 +269,7 @@ def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
     )
     line = beam.run()
     assert line is not None
-    fresh = Game.from_seed(7)
+    fresh = GameState.from_seed(7)
     for move in line:
         engine_moves.apply(fresh, move)
     assert fresh.is_won()
@@ -289,7 +289,7 @@ def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
 
 
 def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
-    game = Game.from_seed(3, undo_limit=0)
+    game = GameState.from_seed(3, undo_limit=0)
     before = score(game)
     engine_moves.apply(game, engine_moves.legal(game)[0])  # the draw
     assert engine_moves.legal(game) and score(game) < before
@@ -299,19 +299,19 @@ def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
 
 
 def test_a_tiny_node_budget_gives_unknown_with_the_exact_count() -> None:
-    result = solve(Game.from_seed(1), max_nodes=10)
+    result = solve(GameState.from_seed(1), max_nodes=10)
     assert isinstance(result, SolveResult)
     assert (result.verdict, result.line, result.nodes) == ("unknown", [], 10)
 
 
 @pytest.mark.parametrize("budget", [777, 12_345])
 def test_node_budget_is_exact_across_restarts(budget: int) -> None:
-    result = solve(Game.from_seed(1), max_nodes=budget, max_seconds=60)
+    result = solve(GameState.from_seed(1), max_nodes=budget, max_seconds=60)
     assert result.verdict == "unknown" and result.nodes == budget
 
 
 def test_the_time_budget_holds() -> None:
-    result = solve(Game.from_seed(1), max_seconds=0.5)
+    result = solve(GameState.from_seed(1), max_seconds=0.5)
     assert result.verdict == "unknown"
     assert result.seconds < 0.5 + 0.25
 
@@ -340,7 +340,7 @@ def test_luby_sequence() -> None:
     rng_seed=st.integers(0, 10**6),
 )
 def test_hint_is_always_a_legal_move(seed, variant, steps, rng_seed) -> None:
-    game = Game.from_seed(seed, variant)
+    game = GameState.from_seed(seed, variant)
     rng = random.Random(rng_seed)
     for _ in range(steps):
         legal = game.legal_moves()
@@ -362,4 +362,4 @@ def test_hint_on_a_won_line_is_its_first_move() -> None:
 
 
 def test_is_dead_is_undecided_while_the_stock_has_cards() -> None:
-    assert is_dead(Game.from_seed(1)) is None
+    assert is_dead(GameState.from_seed(1)) is None
