@@ -168,6 +168,9 @@ FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
 # Hints: the solver's budget per hint, in seconds (a decimal such as 0.5 is allowed).
+# Processes of each server process's solver pool (games.solver_pool): hints are solved there,
+# away from the thread that serves moves. 0: a worker thread instead (tests, make run).
+FT_SOLVER_PROCESSES = env_int("FT_SOLVER_PROCESSES", 0 if REDIS_URL is None else 1, minimum=0)
 FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
 # The dead-end check after each move once the stock is spent: a node budget (and a time cap
 # in milliseconds) so it never stalls a move; when undecided nothing is said.

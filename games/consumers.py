@@ -27,6 +27,7 @@ from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
 from games.payloads import accepted_message
 from games.sightings import client_address
+from games.solver_pool import hint_async
 from games.throttles import Rate, throttle_check, who
 
 logger = logging.getLogger(__name__)
@@ -283,11 +284,14 @@ class GameConsumer(AsyncWebsocketConsumer):
                 message.id,
             )
         if message.type == "hint":
-            # The solver runs for up to FT_HINT_SECONDS: in a worker thread, never on the
-            # event loop. Nothing is played, so nothing is broadcast.
-            hinted = await database_sync_to_async(services.game_hint)(
+            # The solver runs for up to FT_HINT_SECONDS in the solver pool: never on the
+            # event loop, nor on the one thread every socket's database calls share.
+            # Nothing is played, so nothing is broadcast.
+            job = await database_sync_to_async(services.game_hint_begin)(
                 user=self.user, game_id=self.game_id
             )
+            move = await hint_async(job.state, settings.FT_HINT_SECONDS)
+            hinted = await database_sync_to_async(services.game_hint_finish)(job=job, move=move)
             await self.send_message(
                 {
                     "type": "hint",

@@ -7,6 +7,7 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -330,15 +331,29 @@ def _is_dead_end(game: Game, engine: GameState) -> bool:
     return verdict is True
 
 
+@dataclass(frozen=True)
+class HintJob:
+    """A hint the player may have: the position to solve, and the game it belongs to."""
+
+    game_id: str
+    state: dict[str, Any]
+    version: int
+
+
 def game_hint(*, user: User, game_id: object) -> HintResult:
     """A hint for the player's practice game: the next move of a winning line the solver
     finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
-    is no move). Each hint given is counted on the game.
-
-    The search runs without the row lock (it takes up to a second); the count is then
-    added atomically. Ranked and finished games get no hints, nor a practice game of a
-    daily deal whose day has not closed.
+    is no move). Each hint given is counted on the game. (The websocket runs the same three
+    steps with the search in the solver pool: ``games.solver_pool``.)
     """
+    job = game_hint_begin(user=user, game_id=game_id)
+    move = hint(GameState.load(job.state), max_seconds=settings.FT_HINT_SECONDS)
+    return game_hint_finish(job=job, move=move)
+
+
+def game_hint_begin(*, user: User, game_id: object) -> HintJob:
+    """Check that ``user`` may have a hint now and take the position to solve. Ranked and
+    finished games get no hints, nor a practice game of a daily deal still open."""
     game = access_game(user=user, game_id=game_id, purpose="play")
     if game.mode == Game.Mode.RANKED:
         raise Forbidden("ranked games have no hints")
@@ -356,12 +371,15 @@ def game_hint(*, user: User, game_id: object) -> HintResult:
             "no hints on a daily deal until its day closes (at 00:00 UTC): they would help"
             " the day's board"
         )
-    engine = GameState.load(game.state)
-    move = hint(engine, max_seconds=settings.FT_HINT_SECONDS)
+    return HintJob(game_id=str(game.pk), state=game.state, version=game.version)
+
+
+def game_hint_finish(*, job: HintJob, move: str | None) -> HintResult:
+    """Count a hint given (atomically: the search ran without the row lock)."""
     if move is not None:
-        Game.objects.filter(pk=game.pk).update(hints=F("hints") + 1)
-        game.refresh_from_db(fields=["hints"])
-    return HintResult(game_id=str(game.pk), move=move, hints=game.hints, version=game.version)
+        Game.objects.filter(pk=job.game_id).update(hints=F("hints") + 1)
+    hints = Game.objects.filter(pk=job.game_id).values_list("hints", flat=True).first() or 0
+    return HintResult(game_id=job.game_id, move=move, hints=hints, version=job.version)
 
 
 def _check_client_id(client_id: object) -> str:
