@@ -116,7 +116,7 @@ def api_token_list(*, user: User) -> list[dict[str, Any]]:
 from datetime import timedelta  # noqa: E402
 
 from django.conf import settings  # noqa: E402
-from django.db.models import Exists, OuterRef  # noqa: E402
+from django.db.models import Q  # noqa: E402
 
 from games.models import Sighting  # noqa: E402
 
@@ -125,14 +125,21 @@ def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
     """The other accounts seen on one of ``user_id``'s devices, or on one of its networks
     with the same browser, mapped to the kinds that link them (``{"device", "network"}``).
 
-    One query (the sightings table joined to itself on kind and digest). Only sightings
-    within the retention window count, even before the daily prune has deleted older ones.
+    Two indexed queries, whatever the size of the table: the user's own digests (by the
+    unique user/kind/digest index), then who else has them (by the kind/digest index).
+    Only sightings within the retention window count, even before the daily prune.
     """
     cutoff = timezone.now() - timedelta(days=settings.FT_SIGHTING_DAYS)
     kept = Sighting.objects.filter(last_seen__gte=cutoff)
-    mine = kept.filter(user_id=user_id, kind=OuterRef("kind"), digest=OuterRef("digest"))
-    pairs = kept.filter(Exists(mine)).exclude(user_id=user_id).values_list("user_id", "kind")
+    mine: dict[str, list[str]] = {}
+    for kind, digest in kept.filter(user_id=user_id).values_list("kind", "digest"):
+        mine.setdefault(kind, []).append(digest)
+    if not mine:
+        return {}
+    shared = Q()
+    for kind, digests in mine.items():
+        shared |= Q(kind=kind, digest__in=digests)
     linked: dict[int, set[str]] = {}
-    for other, kind in pairs.distinct():
+    for other, kind in kept.filter(shared).exclude(user_id=user_id).values_list("user_id", "kind"):
         linked.setdefault(other, set()).add(kind)
     return linked

@@ -53,14 +53,15 @@ def result_verify(*, game_id: object) -> Result | None:
             result = None if result_id is None else Result.objects.get(pk=result_id)
             if result is not None and result.status != Result.Status.PENDING:
                 return result
-            status, reason = _check(game)
+            rows = _logged_rows(game)
+            status, reason = _check(game, rows)
             if result is None:
                 result = _new_result(game, status=status, reason=reason)
             else:  # a pending row left by an older version or by hand: decide it now
                 result.status, result.reason, result.verified_at = status, reason, timezone.now()
                 result.save(update_fields=["status", "reason", "verified_at"])
             if result.status == Result.Status.VERIFIED and result.ranked:
-                _screen_and_rank(result, game)
+                _screen_and_rank(result, game, [(m, a) for _, m, _, a, by in rows if not by])
     except IntegrityError:
         # Another delivery decided while this one waited for the lock: the join above read
         # the tables as they were before the wait, so its result only showed at the insert.
@@ -68,10 +69,10 @@ def result_verify(*, game_id: object) -> Result | None:
     return result
 
 
-def _screen_and_rank(result: Result, game: Game) -> None:
+def _screen_and_rank(result: Result, game: Game, log: list[tuple]) -> None:
     """The fair-play screen, in the verdict's transaction; then, after the commit, the
     board (unless held) and, for a win, the foresight analysis on its own queue."""
-    held = fairplay_screen(result=result, game=game)
+    held = fairplay_screen(result=result, game=game, log=log)
     if not held:
         transaction.on_commit(lambda: _rank(result))
     if result.won and settings.FT_FORESIGHT_SECONDS > 0:
@@ -149,12 +150,12 @@ def _skip_commit_flush() -> None:
             cursor.execute("SET LOCAL synchronous_commit = off")
 
 
-def _check(game: Game) -> tuple[str, str]:
-    """The verdict on a game's claim: (status, reason)."""
-    late = _played_after_close(game)
+def _check(game: Game, rows: list[tuple]) -> tuple[str, str]:
+    """The verdict on a game's claim, from its log ``rows``: (status, reason)."""
+    late = _played_after_close(game, rows)
     if late is not None:
         return Result.Status.REJECTED, late
-    log = _logged_actions(game)
+    log = [Logged(seq, move, score) for seq, move, score, _, _ in rows]
     claim = Claim(
         seed=game.deal.seed,
         variant=game.deal.variant,
@@ -171,7 +172,7 @@ def _check(game: Game) -> tuple[str, str]:
     return Result.Status.VERIFIED, ""
 
 
-def _played_after_close(game: Game) -> str | None:
+def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
     """Why a ranked daily game's log is too late to count, or ``None``.
 
     Once a daily deal closes its code and solution are public, so a player action stamped
@@ -181,31 +182,31 @@ def _played_after_close(game: Game) -> str | None:
     deal = game.deal
     if game.mode != Game.Mode.RANKED or not deal.is_daily or deal.closes_at is None:
         return None
-    late = (
-        Action.objects.filter(game_id=game.pk, by_system=False, created_at__gte=deal.closes_at)
-        .order_by("seq")
-        .values_list("seq", "move", "created_at")
-        .first()
-    )
-    if late is None:
-        return None
-    seq, move, at = late
-    return (
-        f"action {seq} ({move!r}) was played at {at:%Y-%m-%d %H:%M:%S} UTC, after the deal"
-        f" closed at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
-    )
+    for seq, move, _, at, by_system in rows:
+        if not by_system and at >= deal.closes_at:
+            return (
+                f"action {seq} ({move!r}) was played at {at:%Y-%m-%d %H:%M:%S} UTC, after the"
+                f" deal closed at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
+            )
+    return None
 
 
-def _logged_actions(game: Game) -> list[Logged]:
-    """The game's log in order, as tuples straight from the rows (hand-written for the
-    reason given in :func:`_lock_game`: half the time of the ORM's values_list)."""
+def _logged_rows(game: Game) -> list[tuple]:
+    """The game's log in order as ``(seq, move, score, created_at, by_system)`` tuples,
+    straight from the rows (hand-written for the reason given in :func:`_lock_game`:
+    half the time of the ORM's values_list); one read serves the replay, the close check
+    and the fair-play screen."""
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT seq, move, score FROM {Action._meta.db_table} WHERE game_id = %s ORDER BY seq",
+            "SELECT seq, move, score, created_at, by_system"
+            f" FROM {Action._meta.db_table} WHERE game_id = %s ORDER BY seq",
             [Game._meta.pk.get_db_prep_value(game.pk, connection)],
         )
-        return list(map(Logged._make, cursor.fetchall()))
+        rows = cursor.fetchall()
+    if connection.vendor != "postgresql":  # SQLite: text or naive datetimes, 0/1 booleans
+        rows = [(s, m, c, _to_datetime(a, connection), bool(b)) for s, m, c, a, b in rows]
+    return rows
 
 
 def _new_result(game: Game, *, status: str, reason: str) -> Result:

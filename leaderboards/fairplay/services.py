@@ -8,6 +8,8 @@ Boards are told after the commit, like every other board change.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -27,15 +29,23 @@ Review = Result.Review
 DECISIONS = (Review.CLEARED, Review.DISQUALIFIED)
 
 
-def fairplay_screen(*, result: Result, game: Game) -> list[str]:
+def fairplay_screen(
+    *, result: Result, game: Game, log: list[tuple[str, datetime]] | None = None
+) -> list[str]:
     """The checks a verified ranked result passes inside its verification's transaction:
     linked accounts that saw the stock, machine pace, and (recorded, not held) a scouting
-    pattern. Returns the reasons it was held for (empty: it goes on the board)."""
-    log = list(
-        Action.objects.filter(game_id=game.pk, by_system=False)
-        .order_by("seq")
-        .values_list("move", "created_at")
-    )
+    pattern. Returns the reasons it was held for (empty: it goes on the board).
+
+    ``log`` is the player's own actions, ``(move, created_at)`` in order, when the caller
+    has read them already (verification has). Evidence is written only when there is some
+    to keep (a link, a hold) or a win to analyse: the common result costs no write here.
+    """
+    if log is None:
+        log = list(
+            Action.objects.filter(game_id=game.pk, by_system=False)
+            .order_by("seq")
+            .values_list("move", "created_at")
+        )
     stamps = [int(at.timestamp() * 1000) for _, at in log]
     timing = timing_of(stamps)
     finished = game.finished_at or timezone.now()
@@ -45,10 +55,11 @@ def fairplay_screen(*, result: Result, game: Game) -> list[str]:
         reasons.append("linked")
     if timing.machine and settings.FT_PACE_CHECK:
         reasons.append("machine")
-    FairPlayCheck.objects.update_or_create(
-        result=result,
-        defaults={"reasons": reasons, "linked": linked, "timing": timing.to_dict()},
-    )
+    if reasons or linked or result.won:
+        FairPlayCheck.objects.update_or_create(
+            result=result,
+            defaults={"reasons": reasons, "linked": linked, "timing": timing.to_dict()},
+        )
     stock = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
     scouting_record(
         game=game, turned=sum(move == "s" for move, _ in log), stock=stock, seconds=timing.seconds

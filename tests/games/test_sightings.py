@@ -238,14 +238,21 @@ def test_it_names_every_kind_that_links_two_accounts(user: User, bob: User) -> N
 
 
 @pytest.mark.django_db
-def test_it_links_in_one_query(user: User, bob: User, django_assert_num_queries) -> None:
+def test_it_links_in_two_indexed_queries_however_many_sightings(
+    user: User, bob: User, django_assert_num_queries
+) -> None:
     token = a_token()
     for who in (user, bob):
         services.sighting_record(
             user_id=who.pk, device_token=token, address="203.0.113.7", user_agent=UA
         )
+    with django_assert_num_queries(2):
+        assert set(selectors.accounts_linked_to(user_id=bob.pk)) == {user.pk}
+
+
+def test_a_player_never_seen_costs_one_query(user: User, django_assert_num_queries) -> None:
     with django_assert_num_queries(1):
-        selectors.accounts_linked_to(user_id=user.pk)
+        assert selectors.accounts_linked_to(user_id=user.pk) == {}
 
 
 @pytest.mark.django_db
