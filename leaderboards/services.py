@@ -197,14 +197,20 @@ def _logged_rows(game: Game) -> list[tuple]:
     half the time of the ORM's values_list); one read serves the replay, the close check
     and the fair-play screen."""
     connection = transaction.get_connection()
+    # Only a ranked game needs the stamps (the close check, the pace): parsing a few
+    # hundred timestamps is most of the cost of the read.
+    ranked = game.mode == Game.Mode.RANKED
+    columns = "created_at, by_system" if ranked else "NULL, FALSE"
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT seq, move, score, created_at, by_system"
+            f"SELECT seq, move, score, {columns}"
             f" FROM {Action._meta.db_table} WHERE game_id = %s ORDER BY seq",
             [Game._meta.pk.get_db_prep_value(game.pk, connection)],
         )
         rows = cursor.fetchall()
-    if connection.vendor != "postgresql":  # SQLite: text or naive datetimes, 0/1 booleans
+    if (
+        ranked and connection.vendor != "postgresql"
+    ):  # SQLite: text or naive datetimes, 0/1 booleans
         rows = [(s, m, c, _to_datetime(a, connection), bool(b)) for s, m, c, a, b in rows]
     return rows
 
