@@ -316,8 +316,15 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_action(self, event: dict[str, Any]) -> None:
         """An action the services committed: to every socket of the game, this one included."""
-        if self.role is not None:
+        if self.role is None:
+            return
+        try:
             await self.send_message(event["message"])
+        except Exception as err:  # noqa: BLE001 - see below
+            # The socket closed while the broadcast was on its way (the server stack raises
+            # its own "Disconnected"): the client resyncs when it reconnects, and one
+            # socket's failed send must not end the consumer with a traceback.
+            logger.info("a broadcast to a closing socket of game %s: %s", self.game_id, err)
 
     async def count_for_user(self) -> None:
         """Count the message against the limit of all the user's sockets together (several

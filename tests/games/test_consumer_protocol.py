@@ -144,3 +144,16 @@ async def test_an_unexpected_error_is_logged_and_refused_without_killing_the_soc
     assert "a bug" in caplog.text
     assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
     await ws.disconnect()
+
+
+@run_async
+async def test_a_broadcast_to_a_socket_that_just_closed_is_logged_not_raised(caplog) -> None:
+    consumer = GameConsumer()
+    consumer.role, consumer.game_id = "watcher", "g1"
+
+    async def closed(message: dict[str, Any]) -> None:
+        raise RuntimeError("Attempt to send on a closed protocol")
+
+    consumer.send_message = closed  # type: ignore[method-assign]
+    await consumer.game_action({"message": {"type": "action", "version": 3}})
+    assert "a broadcast to a closing socket of game g1" in caplog.text
