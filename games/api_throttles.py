@@ -12,7 +12,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja.throttling import BaseThrottle
 
-from games.sightings import client_address
+from games.sightings import request_address, signed_in_user
 from games.throttles import Rate, RateLimited, throttle_check, who
 
 
@@ -26,15 +26,11 @@ class ApiThrottle(BaseThrottle):
         self._local = threading.local()
 
     def allow_request(self, request: HttpRequest) -> bool:
-        user = getattr(request, "auth", None) or getattr(request, "user", None)
-        if user is not None and getattr(user, "is_authenticated", False):
+        user = signed_in_user(request=request)
+        if user is not None:
             rate, ident, name = settings.FT_RATE_API_USER, who(user_id=user.pk), "api-user"
         else:
-            address = client_address(
-                remote=request.META.get("REMOTE_ADDR"),
-                forwarded_for=request.META.get("HTTP_X_FORWARDED_FOR", ""),
-                proxies=settings.FT_TRUSTED_PROXIES,
-            )
+            address = request_address(request=request)
             rate, ident, name = settings.FT_RATE_API_ANONYMOUS, who(address=address), "api-anon"
         try:
             throttle_check(name=name, rate=Rate.parse(rate), ident=ident, what="API calls")

@@ -21,7 +21,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
 from games import services
-from games.sightings import client_address, device_token_valid, sighting_digests
+from games.sightings import (
+    device_token_valid,
+    request_address,
+    sighting_digests,
+    signed_in_user,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -67,25 +72,6 @@ def device_cookie_set(*, response: HttpResponse) -> None:
         httponly=True,
         samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE,
-    )
-
-
-def signed_in_user(*, request: HttpRequest) -> Any | None:
-    """The user an API token authenticated (``request.auth``, set by django-ninja), else the
-    session's signed-in user; ``None`` for an anonymous visitor."""
-    for candidate in (getattr(request, "auth", None), getattr(request, "user", None)):
-        if getattr(candidate, "is_authenticated", False) is True and candidate.pk is not None:
-            return candidate
-    return None
-
-
-def request_address(*, request: HttpRequest) -> str | None:
-    """The client's address: ``REMOTE_ADDR``, or from X-Forwarded-For behind
-    ``FT_TRUSTED_PROXIES`` proxies (see ``games.sightings.client_address`` for why)."""
-    return client_address(
-        remote=request.META.get("REMOTE_ADDR"),
-        forwarded_for=request.META.get("HTTP_X_FORWARDED_FOR", ""),
-        proxies=settings.FT_TRUSTED_PROXIES,
     )
 
 

@@ -13,8 +13,10 @@ import hashlib
 import hmac
 import ipaddress
 import re
+from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
 
 # The kinds (the values of games.models.Sighting.Kind).
 DEVICE = "device"
@@ -107,3 +109,22 @@ def sighting_digests(
     if network is not None:
         digests[NETWORK] = network
     return digests
+
+
+def signed_in_user(*, request: HttpRequest) -> Any | None:
+    """The user an API token authenticated (``request.auth``, set by django-ninja), else the
+    session's signed-in user; ``None`` for an anonymous visitor."""
+    for candidate in (getattr(request, "auth", None), getattr(request, "user", None)):
+        if getattr(candidate, "is_authenticated", False) is True and candidate.pk is not None:
+            return candidate
+    return None
+
+
+def request_address(*, request: HttpRequest) -> str | None:
+    """The client's address: ``REMOTE_ADDR``, or from X-Forwarded-For behind
+    ``FT_TRUSTED_PROXIES`` proxies (see ``games.sightings.client_address`` for why)."""
+    return client_address(
+        remote=request.META.get("REMOTE_ADDR"),
+        forwarded_for=request.META.get("HTTP_X_FORWARDED_FOR", ""),
+        proxies=settings.FT_TRUSTED_PROXIES,
+    )

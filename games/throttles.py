@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpRequest
 
 from games.errors import ServiceError
+from games.sightings import request_address
 
 
 class RateLimited(ServiceError):
@@ -90,15 +92,7 @@ def throttle_check(*, name: str, rate: Rate, ident: str, what: str) -> None:
         )
 
 
-def login_client(request: object) -> str:
+def login_client(request: HttpRequest) -> str:
     """Who a failed sign-in is counted against (django-axes' ``AXES_CLIENT_IP_CALLABLE``):
     the keyed hash of the client's address, never the address itself."""
-    from games.sightings import client_address
-
-    meta = getattr(request, "META", {})
-    address = client_address(
-        remote=meta.get("REMOTE_ADDR"),
-        forwarded_for=meta.get("HTTP_X_FORWARDED_FOR", ""),
-        proxies=settings.FT_TRUSTED_PROXIES,
-    )
-    return who(address=address)
+    return who(address=request_address(request=request))
