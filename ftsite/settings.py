@@ -10,83 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
-import re
 import sys
 import warnings
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-# ---------------------------------------------------------------------------
-# Typed environment helpers
-# ---------------------------------------------------------------------------
-
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
-
-
-def _raw(name: str) -> str | None:
-    """Return the variable's value, treating empty/blank strings as unset."""
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return None
-    return value.strip()
-
-
-def env_str(
-    name: str, default: str | None = None, *, required: bool = False, why: str = ""
-) -> str | None:
-    """Read a string variable; with ``required`` an unset variable is an error."""
-    value = _raw(name)
-    if value is None:
-        if required:
-            reason = why or "in this configuration"
-            raise ImproperlyConfigured(f"{name} is not set; it is required {reason}")
-        return default
-    return value
-
-
-def env_bool(name: str, default: bool) -> bool:
-    """Read a boolean variable (true/false/1/0/yes/no/on/off, case-insensitive)."""
-    value = _raw(name)
-    if value is None:
-        return default
-    lowered = value.lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use true/false/1/0/yes/no")
-
-
-def env_int(
-    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
-) -> int:
-    """Read an integer variable, optionally bounded (inclusive)."""
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(
-            f"{name}={value!r} is not an integer; use a whole number such as 60"
-        ) from None
-    if minimum is not None and number < minimum:
-        raise ImproperlyConfigured(f"{name}={value!r} is too small; use a value >= {minimum}")
-    if maximum is not None and number > maximum:
-        raise ImproperlyConfigured(f"{name}={value!r} is too large; use a value <= {maximum}")
-    return number
-
-
-def env_list(name: str, default: list[str] | None = None) -> list[str]:
-    """Read a comma-separated list; blank items are dropped."""
-    value = _raw(name)
-    if value is None:
-        return list(default or [])
-    return [item.strip() for item in value.split(",") if item.strip()]
-
+from ftsite.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_rate,
+    env_seconds,
+    env_str,
+)
 
 # ---------------------------------------------------------------------------
 # Core
@@ -143,20 +80,6 @@ FT_TRUSTED_PROXIES = env_int("FT_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
 # verdict independent of the machine's speed. FT_RATE_SECONDS is the budget for rating a
 # practice deal's difficulty (0 = never rated); FT_RATE_PRACTICE_ON_START enqueues that rating
 # when a practice game of an unrated deal starts (off by default where tasks run inline).
-
-
-def env_seconds(name: str, default: float, *, maximum: float = 600.0) -> float:
-    """Read a duration in seconds (decimals allowed), from 0 to ``maximum``."""
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a number of seconds") from None
-    if not 0 <= number <= maximum:
-        raise ImproperlyConfigured(f"{name}={value!r} is out of range; use 0 to {maximum:g}")
-    return number
 
 
 # On the embedded default (no beat ahead of time) a person waits for the first open of the
@@ -383,23 +306,11 @@ else:
 # Rate limits (count/period: 100/20s, 30/min, 5/h), each refusal documented in
 # docs/protocol.md with a retry hint. Socket messages count across all of a user's sockets;
 # API calls per user (or per address when anonymous).
-FT_RATE_SOCKET_MESSAGES = env_str("FT_RATE_SOCKET_MESSAGES", "150/20s")
-FT_RATE_HINTS = env_str("FT_RATE_HINTS", "20/min")
-FT_RATE_PRACTICE_STARTS = env_str("FT_RATE_PRACTICE_STARTS", "20/min")
-FT_RATE_API_USER = env_str("FT_RATE_API_USER", "300/min")
-FT_RATE_API_ANONYMOUS = env_str("FT_RATE_API_ANONYMOUS", "60/min")
-for _name in (
-    "FT_RATE_SOCKET_MESSAGES",
-    "FT_RATE_HINTS",
-    "FT_RATE_PRACTICE_STARTS",
-    "FT_RATE_API_USER",
-    "FT_RATE_API_ANONYMOUS",
-):
-    if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?(s|sec|m|min|h|hour|d)", globals()[_name]):
-        raise ImproperlyConfigured(
-            f"{_name}={globals()[_name]!r} is not a rate: write count/period, e.g. 100/20s"
-            " or 30/min (periods s, min, h, d)"
-        )
+FT_RATE_SOCKET_MESSAGES = env_rate("FT_RATE_SOCKET_MESSAGES", "150/20s")
+FT_RATE_HINTS = env_rate("FT_RATE_HINTS", "20/min")
+FT_RATE_PRACTICE_STARTS = env_rate("FT_RATE_PRACTICE_STARTS", "20/min")
+FT_RATE_API_USER = env_rate("FT_RATE_API_USER", "300/min")
+FT_RATE_API_ANONYMOUS = env_rate("FT_RATE_API_ANONYMOUS", "60/min")
 
 # ---------------------------------------------------------------------------
 # Channels

@@ -1,0 +1,100 @@
+"""The typed readers of environment variables that ``ftsite/settings.py`` is written with:
+each returns a value of its type or raises ``ImproperlyConfigured`` naming the variable,
+what it holds and what is expected."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _raw(name: str) -> str | None:
+    """Return the variable's value, treating empty/blank strings as unset."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(
+    name: str, default: str | None = None, *, required: bool = False, why: str = ""
+) -> str | None:
+    """Read a string variable; with ``required`` an unset variable is an error."""
+    value = _raw(name)
+    if value is None:
+        if required:
+            reason = why or "in this configuration"
+            raise ImproperlyConfigured(f"{name} is not set; it is required {reason}")
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Read a boolean variable (true/false/1/0/yes/no/on/off, case-insensitive)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use true/false/1/0/yes/no")
+
+
+def env_int(
+    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """Read an integer variable, optionally bounded (inclusive)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an integer; use a whole number such as 60"
+        ) from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} is too small; use a value >= {minimum}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={value!r} is too large; use a value <= {maximum}")
+    return number
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    """Read a comma-separated list; blank items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_seconds(name: str, default: float, *, maximum: float = 600.0) -> float:
+    """Read a duration in seconds (decimals allowed), from 0 to ``maximum``."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number of seconds") from None
+    if not 0 <= number <= maximum:
+        raise ImproperlyConfigured(f"{name}={value!r} is out of range; use 0 to {maximum:g}")
+    return number
+
+
+def env_rate(name: str, default: str) -> str:
+    """Read a rate limit written count/period (``100/20s``, ``30/min``, ``5/h``)."""
+    value = _raw(name) or default
+    if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?(s|sec|m|min|h|hour|d)", value):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate: write count/period, e.g. 100/20s"
+            " or 30/min (periods s, min, h, d)"
+        )
+    return value
