@@ -29,23 +29,15 @@ Review = Result.Review
 DECISIONS = (Review.CLEARED, Review.DISQUALIFIED)
 
 
-def fairplay_screen(
-    *, result: Result, game: Game, log: list[tuple[str, datetime]] | None = None
-) -> list[str]:
+def fairplay_screen(*, result: Result, game: Game, log: list[tuple[str, datetime]]) -> list[str]:
     """The checks a verified ranked result passes inside its verification's transaction:
     linked accounts that saw the stock, machine pace, and (recorded, not held) a scouting
     pattern. Returns the reasons it was held for (empty: it goes on the board).
 
-    ``log`` is the player's own actions, ``(move, created_at)`` in order, when the caller
-    has read them already (verification has). Evidence is written only when there is some
+    ``log`` is the player's own actions, ``(move, created_at)`` in order, as verification
+    read them with the rest of the game's log. Evidence is written only when there is some
     to keep (a link, a hold) or a win to analyse: the common result costs no write here.
     """
-    if log is None:
-        log = list(
-            Action.objects.filter(game_id=game.pk, by_system=False)
-            .order_by("seq")
-            .values_list("move", "created_at")
-        )
     stamps = [int(at.timestamp() * 1000) for _, at in log]
     timing = timing_of(stamps)
     finished = game.finished_at or timezone.now()
