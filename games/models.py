@@ -195,7 +195,11 @@ class Game(models.Model):
     @property
     def undo_limit(self) -> int:
         """How deep the engine's take-back history is: none in a ranked game."""
-        return 0 if self.mode == self.Mode.RANKED else PRACTICE_UNDO
+        return self.undo_limit_for(self.mode)
+
+    @classmethod
+    def undo_limit_for(cls, mode: str) -> int:
+        return 0 if mode == cls.Mode.RANKED else PRACTICE_UNDO
 
     @property
     def duration(self) -> timedelta | None:

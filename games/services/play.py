@@ -114,8 +114,7 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    undo = Game(mode=mode).undo_limit
-    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=undo)
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=Game.undo_limit_for(mode))
     return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
 
 
