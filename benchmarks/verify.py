@@ -82,6 +82,7 @@ from django.utils import timezone  # noqa: E402
 from benchmarks.engine import play_policy  # noqa: E402
 from games import services  # noqa: E402
 from games.engine import GameState  # noqa: E402
+from games.live import engine_for  # noqa: E402
 from games.models import Action, Deal, Game, User  # noqa: E402
 from leaderboards.boards import board_for  # noqa: E402
 from leaderboards.models import Result  # noqa: E402
@@ -128,7 +129,6 @@ def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rn
         score=engine.score,
         moves=engine.moves,
         version=len(actions),
-        state=engine.dump(),
         first_action_at=now - timedelta(minutes=20),
         finished_at=now,
     )
@@ -264,7 +264,7 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
     games = []
     for user in users:
         game = services.game_start_daily(user=user)
-        engine = GameState.load(game.state)
+        engine = engine_for(game).copy()
         log = play_policy(engine, rng, 60)
         if engine.is_won() or engine.is_stuck():
             log = log[:-1]  # stop one move short: the resign below is the finishing move

@@ -95,10 +95,15 @@ FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
 # away from the thread that serves moves. 0: a worker thread instead (tests, make run).
 FT_SOLVER_PROCESSES = env_int("FT_SOLVER_PROCESSES", 0 if REDIS_URL is None else 1, minimum=0)
 FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
-# The dead-end check after each move once the stock is spent: a node budget (and a time cap
-# in milliseconds) so it never stalls a move; when undecided nothing is said.
+# The dead-end check after each move once the stock is spent, in the solver pool after the
+# move was answered: a node budget and a time cap in milliseconds; when undecided nothing is
+# said. At most FT_DEAD_END_WAITING checks wait for the pool (one per game); more are skipped.
 FT_DEAD_END_NODES = env_int("FT_DEAD_END_NODES", 20_000, minimum=0)
 FT_DEAD_END_MS = env_int("FT_DEAD_END_MS", 300, minimum=0)
+FT_DEAD_END_WAITING = env_int("FT_DEAD_END_WAITING", 64, minimum=0)
+# Games whose engines a server process keeps between actions (games.live): about 10 KB
+# each with a practice game's take-back history; the least recently used are dropped.
+FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

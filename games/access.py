@@ -43,6 +43,12 @@ def access_game(
         raise NotFound("there is no such game")
     if system:
         return game
+    return check_game_access(user=user, game=game, purpose=purpose)
+
+
+def check_game_access(*, user: User | AnonymousUser | None, game: Game, purpose: Purpose) -> Game:
+    """The rules of :func:`access_game` for a game already read (the move path holds its
+    games in memory, ``games.live``); returns ``game`` or raises the refusal."""
     if user is None:
         user = AnonymousUser()
     if purpose == "play":

@@ -151,11 +151,9 @@ class GameAdmin(ReadOnlyAdmin):
                 )
             },
         ),
-        # The engine's full dump, hidden cards included: folded away by default.
-        (_("Engine state"), {"classes": ("collapse",), "fields": ("state",)}),
     )
     # Everything is read-only: games change only through the services.
-    readonly_fields = (*fieldsets[0][1]["fields"], "state")
+    readonly_fields = fieldsets[0][1]["fields"]
 
 
 @admin.register(Action)

@@ -19,7 +19,7 @@ from channels.layers import get_channel_layer
 from games.payloads import action_message
 
 if TYPE_CHECKING:
-    from games.results import ActResult
+    from games.results import ActResult, DeadEndCheck
 
 
 def game_group(game_id: str) -> str:
@@ -27,10 +27,17 @@ def game_group(game_id: str) -> str:
     return f"game-{game_id}"
 
 
-def game_action(result: ActResult) -> None:
-    group_send(
-        game_group(result.game_id), {"type": "game.action", "message": action_message(result)}
-    )
+def game_action(result: ActResult, *, origin: str = "") -> None:
+    """An accepted action to the game's sockets; ``origin`` (the channel of the socket that
+    sent it, which has already answered its sender) skips it."""
+    event = {"type": "game.action", "message": action_message(result), "origin": origin}
+    group_send(game_group(result.game_id), event)
+
+
+def game_dead_end(check: DeadEndCheck) -> None:
+    """The solver's proof that no win is left from the game's position ``check.version``."""
+    message = {"type": "dead_end", "version": check.version}
+    group_send(game_group(check.game_id), {"type": "game.action", "message": message})
 
 
 logger = logging.getLogger(__name__)

@@ -7,6 +7,7 @@ service results (or refusals) into frames, and protects the socket (size, rate, 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -27,7 +28,7 @@ from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
 from games.payloads import accepted_message
 from games.sightings import client_address
-from games.solver_pool import hint_async
+from games.solver_pool import dead_end_queue, hint_async
 from games.throttles import Rate, throttle_check, who
 
 logger = logging.getLogger(__name__)
@@ -158,7 +159,9 @@ def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
     return role_in(user=user, game=game), str(game.pk)
 
 
-def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult:
+def _act(
+    user: User, game_id: str, message: ClientMessage, origin: str, others_listening: bool
+) -> services.ActResult:
     return services.game_act(
         user=user,
         game_id=game_id,
@@ -166,6 +169,8 @@ def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult
         move=message.move,
         client_id=message.id or "",
         version=message.version,
+        origin=origin,
+        others_listening=others_listening,
     )
 
 
@@ -209,6 +214,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user") or AnonymousUser()
         self.recent: deque[float] = deque()
+        self.peers: set[str] = set()
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
@@ -216,6 +222,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             # Join before reading the state, so no action falls between hello and the feed.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.announce_self()
             game = await database_sync_to_async(selectors.game_state)(
                 user=self.user, game_id=game_id
             )
@@ -234,6 +241,32 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            event = {"type": "peer.left", "channel": self.channel_name}
+            await self.channel_layer.group_send(self.group, event)
+
+    # Who else listens to the game -------------------------------------------------------
+    # A move is answered to its sender directly; it goes to the game's group (a round trip
+    # to Redis per move, and one message per member) only when another socket listens:
+    # another tab, a watcher, on any server process. Each socket says so on joining and
+    # leaving; a socket that died without a word (a killed process) stays a peer, which
+    # costs only the broadcast it would have had anyway.
+
+    async def announce_self(self) -> None:
+        event = {"type": "peer.joined", "channel": self.channel_name}
+        await self.channel_layer.group_send(self.group, event)
+
+    async def peer_joined(self, event: dict[str, Any]) -> None:
+        channel = event["channel"]
+        if channel != self.channel_name and self.group is not None:
+            self.peers.add(channel)
+            reply = {"type": "peer.present", "channel": self.channel_name}
+            await self.channel_layer.send(channel, reply)
+
+    async def peer_present(self, event: dict[str, Any]) -> None:
+        self.peers.add(event["channel"])
+
+    async def peer_left(self, event: dict[str, Any]) -> None:
+        self.peers.discard(event["channel"])
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.role is None:  # refused or closing: nothing more is read
@@ -302,8 +335,30 @@ class GameConsumer(AsyncWebsocketConsumer):
                 }
             )
             return
-        result = await database_sync_to_async(_act)(self.user, self.game_id, message)
+        result = await database_sync_to_async(_act)(
+            self.user, self.game_id, message, self.channel_name, bool(self.peers)
+        )
         await self.send_message(accepted_message(result, message.id))
+        if result.dead_end_check is not None:
+            self.check_dead_end(result.dead_end_check)
+
+    def check_dead_end(self, check: services.DeadEndCheck) -> None:
+        """Have the solver pool decide whether the new position is lost; the verdict comes
+        after the acknowledgement, in its own ``dead_end`` message to the game's sockets
+        (recorded from this loop, so the broadcast leaves from the server's own loop)."""
+        loop = asyncio.get_running_loop()
+
+        def then(check: services.DeadEndCheck, verdict: bool | None) -> None:
+            if verdict is True:
+                loop.call_soon_threadsafe(loop.create_task, self.record_dead_end(check))
+
+        dead_end_queue().submit(check, then)
+
+    async def record_dead_end(self, check: services.DeadEndCheck) -> None:
+        try:
+            await database_sync_to_async(services.game_dead_end_record)(check=check, dead=True)
+        except Exception:
+            logger.exception("recording the dead end of game %s failed", self.game_id)
 
     def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
         code = err.code
@@ -315,8 +370,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         return refusal(code, err.reason, message.id, **extra)
 
     async def game_action(self, event: dict[str, Any]) -> None:
-        """An action the services committed: to every socket of the game, this one included."""
-        if self.role is None:
+        """An action the services committed: to every socket of the game but the one that
+        sent it (which answered its sender itself)."""
+        origin = event.get("origin")
+        if self.role is None or (origin and origin == self.channel_name):
             return
         try:
             await self.send_message(event["message"])

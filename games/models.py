@@ -141,7 +141,9 @@ PRACTICE_UNDO = 100
 
 
 class Game(models.Model):
-    """One player's play of one deal. The server holds the full engine state."""
+    """One player's play of one deal: its deal and its log of actions are the game (the
+    position is the deal replayed through the log, ``games.live``); the rest is a summary
+    kept by each action's write."""
 
     class Mode(models.TextChoices):
         RANKED = "ranked", _("ranked")
@@ -166,8 +168,6 @@ class Game(models.Model):
     dead_end = models.BooleanField(
         default=False, help_text=_("no win is possible any more (decided after the last action)")
     )
-    # The engine's full dump (hidden cards included): never sent to a client.
-    state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
     first_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

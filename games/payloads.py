@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.engine import GameState
+from games.live import engine_for
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
     """The whole state of a game as its player (or a watcher) may see it."""
-    engine = engine or GameState.load(game.state)
+    engine = engine or engine_for(game)
     deal = game.deal
     finished = game.is_finished
     return {

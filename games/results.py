@@ -9,6 +9,16 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class DeadEndCheck:
+    """A position to ask the solver about after the action was answered: whether any win
+    is left (``games.solver.is_dead``). ``state`` is the engine's dump, for the pool."""
+
+    game_id: str
+    version: int
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class ActResult:
     """What an accepted action did, for the player's acknowledgement and the watchers."""
 
@@ -20,6 +30,9 @@ class ActResult:
     status: str
     changes: dict[str, Any] = field(default_factory=dict)
     duplicate: bool = False
+    # Set when the new position may be a dead end: the interface that answered the action
+    # has the solver decide it afterwards (never on the move path).
+    dead_end_check: DeadEndCheck | None = None
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,21 @@ embedded defaults), in a worker thread that is not the database thread.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from django.conf import settings
+from django.db import close_old_connections
 
 from games.engine import GameState
-from games.solver import hint
+from games.results import DeadEndCheck
+from games.solver import hint, is_dead
+
+logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _executor: Executor | None = None
@@ -48,3 +54,99 @@ async def hint_async(state: dict[str, Any], seconds: float) -> str | None:
     """Solve a hint in the pool without blocking the event loop or the database thread."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(solver_executor(), hint_for_state, state, seconds)
+
+
+# Dead-end checks -------------------------------------------------------------------------
+
+Verdict = bool | None
+
+
+def dead_end_for_state(state: dict[str, Any], seconds: float, nodes: int) -> Verdict:
+    """The solver's dead-end verdict for an engine dump (runs in the pool: pure, no Django)."""
+    return is_dead(GameState.load(state), max_seconds=seconds, max_nodes=nodes or None)
+
+
+class DeadEndQueue:
+    """Dead-end checks for the solver pool, bounded so that no crowd can queue up work.
+
+    One check per game at a time: a newer position of a game whose check is running waits
+    in its place (replacing any older one waiting: only the latest position matters). At
+    most ``running`` checks at once in all, and ``waiting`` more; past that a check is
+    skipped, which costs only the courtesy of the notice (the next move asks again).
+    """
+
+    def __init__(self, *, running: int, waiting: int) -> None:
+        self.running, self.waiting = running, waiting
+        self._lock = threading.Lock()
+        self._busy: set[str] = set()  # games with a check in the pool
+        self._next: dict[str, tuple[DeadEndCheck, Callable[[DeadEndCheck, Verdict], None]]] = {}
+
+    def submit(self, check: DeadEndCheck, then: Callable[[DeadEndCheck, Verdict], None]) -> bool:
+        """Queue ``check``; ``then(check, verdict)`` is called in a pool thread when it is
+        decided. Returns False when it was skipped."""
+        with self._lock:
+            if check.game_id in self._busy or len(self._busy) >= self.running:
+                if check.game_id not in self._next and len(self._next) >= self.waiting:
+                    return False
+                self._next[check.game_id] = (check, then)
+                return True
+            self._busy.add(check.game_id)
+        self._start(check, then)
+        return True
+
+    def _start(self, check: DeadEndCheck, then: Callable[[DeadEndCheck, Verdict], None]) -> None:
+        future = solver_executor().submit(
+            dead_end_for_state,
+            check.state,
+            settings.FT_DEAD_END_MS / 1000,
+            settings.FT_DEAD_END_NODES,
+        )
+        future.add_done_callback(lambda done: self._finished(check, then, done))
+
+    def _finished(
+        self,
+        check: DeadEndCheck,
+        then: Callable[[DeadEndCheck, Verdict], None],
+        done: Future[Verdict],
+    ) -> None:
+        try:
+            then(check, None if done.exception() else done.result())
+        except Exception:
+            logger.exception("recording the dead-end verdict of game %s failed", check.game_id)
+        with self._lock:
+            self._busy.discard(check.game_id)
+            waiting = self._next.pop(check.game_id, None)
+            if waiting is None and self._next and len(self._busy) < self.running:
+                waiting = self._next.pop(next(iter(self._next)))
+            if waiting is not None:
+                self._busy.add(waiting[0].game_id)
+        if waiting is not None:
+            self._start(*waiting)
+
+
+_queue: DeadEndQueue | None = None
+
+
+def dead_end_queue() -> DeadEndQueue:
+    """The process's dead-end queue, made on first use."""
+    global _queue
+    with _lock:
+        if _queue is None:
+            running = max(1, settings.FT_SOLVER_PROCESSES)
+            _queue = DeadEndQueue(running=running, waiting=settings.FT_DEAD_END_WAITING)
+        return _queue
+
+
+def dead_end_in_background(check: DeadEndCheck) -> None:
+    """Decide ``check`` in the pool and record the verdict from a pool thread (for actions
+    that came without a socket: the API, the plain form, the server's own)."""
+    dead_end_queue().submit(check, _record_here)
+
+
+def _record_here(check: DeadEndCheck, verdict: Verdict) -> None:
+    from games.services import game_dead_end_record  # the services use this module
+
+    try:
+        game_dead_end_record(check=check, dead=verdict)
+    finally:
+        close_old_connections()  # this thread is not a request's: nothing closes it else

@@ -163,7 +163,6 @@ def _check(game: Game, rows: list[tuple]) -> tuple[str, str]:
         status=game.status,
         score=game.score,
         moves=game.moves,
-        state=game.state,
     )
     try:
         replay_claim(claim, log)

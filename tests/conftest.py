@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, time
 
 import pytest
@@ -70,3 +71,14 @@ def now() -> datetime:
     """Noon (UTC) of the real today: the middle of a day whose deal is still open by the
     real clock, which the play service checks (a ranked move after the close is refused)."""
     return datetime.combine(datetime.now(UTC).date(), time(12), tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_live_games() -> Iterator[None]:
+    """Each test starts with no game engines held in memory (``games.live``): a test's
+    rolled-back games must not linger in the next one's process cache."""
+    from games.live import live_clear
+
+    live_clear()
+    yield
+    live_clear()

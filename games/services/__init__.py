@@ -1,14 +1,14 @@
 """Writes: every change to deals, games and API tokens goes through these functions.
 
-Split by subject (``deals``, ``play``, ``sightings``, ``tokens``); callers use this package:
-``from games import services; services.game_play(...)``.
+Split by subject (``deals``, ``play``, ``sightings``, ``tokens``); callers
+use this package: ``from games import services; services.game_play(...)``.
 """
 
 from __future__ import annotations
 
 from games.engine import RESIGN
 from games.models import PRACTICE_UNDO
-from games.results import ActResult, HintResult
+from games.results import ActResult, DeadEndCheck, HintResult
 from games.services.deals import (
     DAILY_VARIANT,
     Certificate,
@@ -24,9 +24,6 @@ from games.services.deals import (
 from games.services.play import (
     ACTION_KINDS,
     game_act,
-    game_hint,
-    game_hint_begin,
-    game_hint_finish,
     game_play,
     game_resign,
     game_resign_at_close,
@@ -35,6 +32,13 @@ from games.services.play import (
     game_undo,
 )
 from games.services.sightings import sighting_record, sightings_prune
+from games.services.solver_help import (
+    HintJob,
+    game_dead_end_record,
+    game_hint,
+    game_hint_begin,
+    game_hint_finish,
+)
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 
 __all__ = [
@@ -44,6 +48,7 @@ __all__ = [
     "PRACTICE_UNDO",
     "RESIGN",
     "ActResult",
+    "DeadEndCheck",
     "Certificate",
     "DealNotCertified",
     "HintResult",
@@ -57,6 +62,8 @@ __all__ = [
     "deal_random",
     "deal_rate",
     "difficulty_for",
+    "HintJob",
+    "game_dead_end_record",
     "game_hint",
     "game_hint_begin",
     "game_hint_finish",

@@ -27,6 +27,7 @@ from games.errors import (
     NotFound,
     ServiceError,
 )
+from games.live import live_forget_deal
 from games.models import Deal, Game
 from games.solver import SolveResult, solve
 
@@ -217,6 +218,7 @@ def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
         ).values_list("id", flat=True):
             game_resign_at_close(game_id=game_id)
         Deal.objects.filter(pk=deal.pk).update(revealed_at=now)
+        live_forget_deal(deal_id=deal.pk)  # other processes catch up by the clock (games.live)
         closed += 1
     return closed
 

@@ -7,17 +7,15 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import broadcast
-from games.access import access_game
+from games.access import check_game_access
 from games.daily import utc_today
 from games.engine import (
     RESIGN,
@@ -36,15 +34,17 @@ from games.errors import (
     GameOver,
     NotFound,
     Refused,
-    SolverLocked,
     StaleVersion,
 )
-from games.models import Action, Deal, Game, User
+from games.live import LiveGame, live_forget, live_game
+from games.models import Deal, Game, User
 from games.payloads import board_changes
-from games.results import ActResult, HintResult
+from games.results import ActResult, DeadEndCheck
 from games.services.deals import DAILY_VARIANT, deal_for_code, deal_open_daily, deal_random
+from games.services.log import Entry, log_append
 from games.signals import announce_game_finished
-from games.solver import hint, is_dead
+from games.solver import dead_end_decidable
+from games.solver_pool import dead_end_in_background
 from games.throttles import Rate, throttle_check, who
 
 
@@ -114,8 +114,8 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=Game.undo_limit_for(mode))
-    return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
+    # The log is the game: a new one is its deal and no actions (``games.live``).
+    return Game.objects.create(player=user, deal=deal, mode=mode)
 
 
 #: The actions a player sends (websocket ``type``, API ``type``, the plain form's choice).
@@ -130,16 +130,21 @@ def game_act(
     move: str | None = None,
     client_id: str = "",
     version: int | None = None,
+    origin: str = "",
+    others_listening: bool = True,
 ) -> ActResult:
     """One action of a player, whichever interface it came through: a ``move`` (in the
-    notation), an ``undo`` or a ``resign``."""
+    notation), an ``undo`` or a ``resign``. A socket passes its channel as ``origin`` and
+    whether any other socket listens to the game (see ``_act``)."""
     ids = {"user": user, "game_id": game_id, "client_id": client_id, "version": version}
+    socket = {"origin": origin, "others_listening": others_listening}
     if kind == "move":
-        return game_play(move=move or "", **ids)
-    if kind == "undo":
-        return game_undo(**ids)
-    if kind == "resign":
-        return game_resign(**ids)
+        if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
+            # undo and resign are actions of their own, never moves in the notation.
+            raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
+        return _act(action=move, **ids, **socket)
+    if kind in (UNDO, RESIGN):
+        return _act(action=kind, **ids, **socket)
     raise BadRequest(f"{kind!r} is not an action: one of {', '.join(ACTION_KINDS)}")
 
 
@@ -147,10 +152,9 @@ def game_play(
     *, user: User, game_id: str, move: str, client_id: str = "", version: int | None = None
 ) -> ActResult:
     """Play one move in the engine's notation."""
-    if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
-        # undo and resign are actions of their own, never moves in the notation.
-        raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
-    return _act(game_id=game_id, user=user, action=move, client_id=client_id, version=version)
+    return game_act(
+        user=user, game_id=game_id, kind="move", move=move, client_id=client_id, version=version
+    )
 
 
 def game_undo(
@@ -183,45 +187,119 @@ def game_resign_at_close(*, game_id: object) -> ActResult | None:
         return None
 
 
+#: Tries of an action that lost a race to a writer in another process before the client
+#: is told to resync (each retry rebuilds the game from its log).
+_ATTEMPTS = 3
+
+
 def _act(
     *,
-    game_id: str,
+    game_id: object,
     user: User | None,
     action: str,
     client_id: str = "",
     version: int | None = None,
     system: bool = False,
+    origin: str = "",
+    others_listening: bool = True,
 ) -> ActResult:
-    """Apply one action under the game's row lock; ``system`` is the server itself.
+    """Apply one action; ``system`` is the server itself.
 
-    The steps: lock the game; answer a re-sent message id with what it did; refuse an
-    action the game cannot take now; let the engine judge it; record it; tell the
-    watchers (and, for a finish, the listeners of ``game_finished``) after the commit.
+    The steps: take the game's live engine (``games.live``); answer a re-sent message id
+    with what it did; refuse an action the game cannot take now; let the engine judge it;
+    append it to the log with one write guarded by the version (``services.log``); tell
+    the watchers (and, for a finish, the listeners of ``game_finished``) after the commit.
+    ``origin`` is the channel of the socket that sent the action: it answers its sender
+    itself, so the broadcast skips it, and none is sent when ``others_listening`` is false.
     """
     client_id = _check_client_id(client_id)
-    with transaction.atomic():
-        game = access_game(user=user, game_id=game_id, purpose="play", lock=True, system=system)
-        done = _already_done(game, client_id)
-        if done is not None:
-            return done
-        now = _now_ms()
-        _check_may_act(game, now=now, version=version, system=system)
-        engine = GameState.load(game.state)
-        before = engine.view()
-        action = _judge(game, engine, action)
-        _record(game, engine, action=action, client_id=client_id, system=system, now=now)
-        result = _result(game, action, _changes(game, engine, before))
-        _announce_after_commit(game, result)
-    return result
+    for _ in range(_ATTEMPTS):
+        entry = live_game(game_id=game_id)
+        with entry.lock:
+            if entry.stale:  # another thread lost a race with it while this one waited
+                continue
+            result = _act_on(
+                entry, user=user, action=action, client_id=client_id, version=version, system=system
+            )
+            if result is None:  # another process wrote first: rebuild from the log
+                _forget(entry)
+                continue
+        if not result.duplicate:
+            _announce_after_commit(entry.game, result, origin, others_listening)
+        return result
+    now_at = Game.objects.filter(pk=entry.game.pk).values_list("version", flat=True).first()
+    raise StaleVersion(
+        "the game kept changing while this action was applied; resync and try again",
+        version=now_at,
+    )
 
 
-def _already_done(game: Game, client_id: str) -> ActResult | None:
+def _act_on(
+    entry: LiveGame,
+    *,
+    user: User | None,
+    action: str,
+    client_id: str,
+    version: int | None,
+    system: bool,
+) -> ActResult | None:
+    """One try of :func:`_act` under the entry's lock; ``None`` when the write lost."""
+    game = entry.game
+    if not system:
+        check_game_access(user=user, game=game, purpose="play")
+    if client_id and client_id in entry.client_ids:
+        return _already_done(game, client_id)
+    now = _now_ms()
+    _check_may_act(game, now=now, version=version, system=system)
+    engine = entry.engine
+    before = engine.view()
+    status, action = _judge(game, engine, action)  # the engine is changed from here on
+    try:
+        line = Entry(
+            seq=game.version + 1,
+            move=action,
+            client_id=client_id,
+            by_system=system,
+            score=engine.score,
+            moves=engine.moves,
+            status=status,
+            at=now,
+            finished_at=now if status != Game.Status.ACTIVE else None,
+        )
+        if not log_append(game_id=game.pk, expected_version=game.version, entry=line):
+            return None
+    except BaseException:
+        _forget(entry)  # the engine is ahead of the log: never reuse it
+        raise
+    _summarise(game, line)
+    if client_id:
+        entry.client_ids.add(client_id)
+    return _result(
+        game,
+        action,
+        _changes(game, engine, before),
+        dead_end_check=_dead_end_check(game, engine),
+    )
+
+
+def _forget(entry: LiveGame) -> None:
+    entry.stale = True
+    live_forget(game_id=entry.game.pk)
+
+
+def _summarise(game: Game, line: Entry) -> None:
+    """Bring the entry's copy of the row to what the write made of it."""
+    game.version = line.seq
+    game.score, game.moves, game.status = line.score, line.moves, line.status
+    game.dead_end = False
+    game.first_action_at = game.first_action_at or line.at
+    game.finished_at = line.finished_at
+
+
+def _already_done(game: Game, client_id: str) -> ActResult:
     """The answer to a re-sent message id: what it did then, applying nothing now."""
-    if not client_id:
-        return None
     done = game.actions.filter(client_id=client_id).first()
-    if done is None:
-        return None
+    assert done is not None  # the id was read from the log
     return _result(game, done.move, {}, version=done.seq, duplicate=True)
 
 
@@ -250,12 +328,14 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
         )
 
 
-def _judge(game: Game, engine: GameState, action: str) -> str:
-    """Apply ``action`` to ``engine`` (the engine judges moves and take-backs) and set
-    the game's status; returns the action as the log writes it."""
+def _judge(game: Game, engine: GameState, action: str) -> tuple[str, str]:
+    """Apply ``action`` to ``engine`` (the engine judges moves and take-backs); returns
+    the game's status after it and the action as the log writes it. A refused action
+    leaves the engine as it was."""
+    status = Game.Status.ACTIVE
     try:
         if action == RESIGN:
-            game.status = Game.Status.RESIGNED
+            status = Game.Status.RESIGNED
         elif action == UNDO:
             if game.mode == Game.Mode.RANKED:
                 raise Forbidden("ranked games have no undo")
@@ -265,120 +345,51 @@ def _judge(game: Game, engine: GameState, action: str) -> str:
             action = format_move(parse_move(action))
     except EngineError as err:
         raise Refused(err) from None
+    if status == Game.Status.RESIGNED:
+        return status, action
     if engine.is_won():
-        game.status = Game.Status.WON
-    elif engine.is_stuck():
-        game.status = Game.Status.LOST
-    return action
-
-
-def _record(
-    game: Game, engine: GameState, *, action: str, client_id: str, system: bool, now: datetime
-) -> None:
-    """Append the action to the log and save the game's new state and summary."""
-    game.version += 1
-    game.state = engine.dump()
-    game.dead_end = not game.is_finished and _is_dead_end(game, engine)
-    game.score, game.moves = engine.score, engine.moves
-    game.first_action_at = game.first_action_at or now
-    if game.is_finished:
-        game.finished_at = now
-    Action.objects.create(
-        game=game,
-        seq=game.version,
-        move=action,
-        client_id=client_id,
-        by_system=system,
-        score=game.score,
-        created_at=now,
-    )
-    game.save()
+        return Game.Status.WON, action
+    if engine.is_stuck():
+        return Game.Status.LOST, action
+    return status, action
 
 
 def _changes(game: Game, engine: GameState, before: dict[str, Any]) -> dict[str, Any]:
     changes = board_changes(before, engine.view())
     # The new legal moves let the board highlight targets without knowing a rule.
     changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
-    # True only when the solver proved that no win is left (stock spent, no redeal).
-    changes["dead_end"] = game.dead_end
     return changes
 
 
-def _announce_after_commit(game: Game, result: ActResult) -> None:
+def _announce_after_commit(
+    game: Game, result: ActResult, origin: str, others_listening: bool
+) -> None:
     """After the commit only, and robust: a broker or layer hiccup must not undo an
     accepted move; the verification sweep re-enqueues anything that was lost."""
-    transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
+    if others_listening:
+        transaction.on_commit(lambda: broadcast.game_action(result, origin=origin), robust=True)
     if game.is_finished:
         finished_id = str(game.pk)
         # Games announces; leaderboards listens and enqueues the verification.
         transaction.on_commit(lambda: announce_game_finished(finished_id), robust=True)
+    if result.dead_end_check is not None and not origin:
+        # No socket to run the check on its own loop (the API, a form, the server): the
+        # solver pool decides it in the background and the verdict is broadcast.
+        check = result.dead_end_check
+        transaction.on_commit(lambda: dead_end_in_background(check), robust=True)
 
 
-def _is_dead_end(game: Game, engine: GameState) -> bool:
-    """Whether no win is possible any more: decided exactly once the stock is spent and no
-    redeal is left (``is_dead`` answers None before that, at once), within a small budget
-    so a move never stalls; undecided counts as "no". Never while a card is face down: the
-    verdict would tell the player something about a card they have not seen. Never on a
-    daily deal still open: the notice is solver help (see ``Deal.solver_help_open``)."""
-    if engine.face_down or not game.deal.solver_help_open:
-        return False
-    verdict = is_dead(
-        engine,
-        max_seconds=settings.FT_DEAD_END_MS / 1000,
-        max_nodes=settings.FT_DEAD_END_NODES or None,
-    )
-    return verdict is True
-
-
-@dataclass(frozen=True)
-class HintJob:
-    """A hint the player may have: the position to solve, and the game it belongs to."""
-
-    game_id: str
-    state: dict[str, Any]
-    version: int
-
-
-def game_hint(*, user: User, game_id: object) -> HintResult:
-    """A hint for the player's practice game: the next move of a winning line the solver
-    finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
-    is no move). Each hint given is counted on the game. (The websocket runs the same three
-    steps with the search in the solver pool: ``games.solver_pool``.)
-    """
-    job = game_hint_begin(user=user, game_id=game_id)
-    move = hint(GameState.load(job.state), max_seconds=settings.FT_HINT_SECONDS)
-    return game_hint_finish(job=job, move=move)
-
-
-def game_hint_begin(*, user: User, game_id: object) -> HintJob:
-    """Check that ``user`` may have a hint now and take the position to solve. Ranked and
-    finished games get no hints, nor a practice game of a daily deal still open."""
-    game = access_game(user=user, game_id=game_id, purpose="play")
-    if game.mode == Game.Mode.RANKED:
-        raise Forbidden("ranked games have no hints")
-    # A hint costs up to a second of solver time: counted per player, across sockets and API.
-    throttle_check(
-        name="hint",
-        rate=Rate.parse(settings.FT_RATE_HINTS),
-        ident=who(user_id=user.pk),
-        what="hints",
-    )
-    if game.is_finished:
-        raise GameOver(f"this game is over ({game.status})")
-    if not game.deal.solver_help_open:
-        raise SolverLocked(
-            "no hints on a daily deal until its day closes (at 00:00 UTC): they would help"
-            " the day's board"
-        )
-    return HintJob(game_id=str(game.pk), state=game.state, version=game.version)
-
-
-def game_hint_finish(*, job: HintJob, move: str | None) -> HintResult:
-    """Count a hint given (atomically: the search ran without the row lock)."""
-    if move is not None:
-        Game.objects.filter(pk=job.game_id).update(hints=F("hints") + 1)
-    hints = Game.objects.filter(pk=job.game_id).values_list("hints", flat=True).first() or 0
-    return HintResult(game_id=job.game_id, move=move, hints=hints, version=job.version)
+def _dead_end_check(game: Game, engine: GameState) -> DeadEndCheck | None:
+    """The position to ask the solver about, when no win may be left: once the stock is
+    spent and no redeal is left (before that the answer is "no" at once). Never while a
+    card is face down: the verdict would tell the player something about a card they have
+    not seen. Never on a daily deal still open: the notice is solver help (see
+    ``Deal.solver_help_open``)."""
+    if game.is_finished or engine.face_down or not game.deal.solver_help_open:
+        return None
+    if not dead_end_decidable(engine):
+        return None
+    return DeadEndCheck(game_id=str(game.pk), version=game.version, state=engine.dump())
 
 
 def _check_client_id(client_id: object) -> str:
@@ -396,6 +407,7 @@ def _result(
     *,
     version: int | None = None,
     duplicate: bool = False,
+    dead_end_check: DeadEndCheck | None = None,
 ) -> ActResult:
     return ActResult(
         game_id=str(game.pk),
@@ -406,4 +418,5 @@ def _result(
         status=game.status,
         changes=changes,
         duplicate=duplicate,
+        dead_end_check=dead_end_check,
     )

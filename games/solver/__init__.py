@@ -32,7 +32,7 @@ from .key import make_key_function
 from .movegen import make_generator
 from .search import Search
 
-__all__ = ["SolveResult", "hint", "is_dead", "solve"]
+__all__ = ["SolveResult", "dead_end_decidable", "hint", "is_dead", "solve"]
 
 
 @dataclass
@@ -228,6 +228,12 @@ def hint(game: GameState, *, max_seconds: float = 1.0) -> str | None:
         if best_score is None or score > best_score:
             best, best_score = move, score
     return format_move(best)
+
+
+def dead_end_decidable(game: GameState) -> bool:
+    """Whether :func:`is_dead` can decide the position: the stock spent and no redeal
+    left (before that it answers ``None`` at once, so a caller need not ask)."""
+    return not (game._stock or (game._redeals_left and game._piles[0]))
 
 
 def is_dead(

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.engine import GameState
+from games.live import engine_for
 from games.models import Deal, Game, User
 
 from .conftest import Api, assert_refused, token_for
@@ -198,7 +198,7 @@ def test_a_resent_id_is_answered_again_but_applied_once(ada, practice) -> None:
     ada.post(path, {"type": "move", "move": "s", "id": "c1"})
     again = ada.post(path, {"type": "move", "move": "s", "id": "c1"}).json()
     assert again["duplicate"] is True and again["version"] == 1 and again["changes"] == {}
-    assert GameState.load(Game.objects.get(pk=practice["id"]).state).stock_count == 63
+    assert engine_for(Game.objects.get(pk=practice["id"])).stock_count == 63
 
 
 def test_undo_takes_back_a_practice_move_but_a_ranked_game_has_none(ada, practice, daily) -> None:

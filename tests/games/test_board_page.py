@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import selectors, services
-from games.engine import GameState
+from games.live import engine_for
 from games.models import Game, User
 
 pytestmark = pytest.mark.django_db
@@ -108,16 +108,17 @@ def test_the_page_never_shows_the_stock_or_the_daily_code(client: Client, user: 
     raw = htmllib.unescape(html)
     # The deal's secrets, before the day closes.
     deal = game.deal
-    for secret in (deal.code, deal.seed_hex, deal.salt, str(game.state["seed"])):
+    dump = engine_for(game).dump()
+    for secret in (deal.code, deal.seed_hex, deal.salt, str(dump["seed"])):
         assert secret and (len(secret) < 8 or secret not in raw)
     state = embedded(html, "game-state")
     assert state["deal"]["code"] is None and state["deal"]["salt"] is None
     # The embedded board is exactly the engine's player view: counts, not cards.
-    view = GameState.load(game.state).view()
+    view = engine_for(game).view()
     assert state["board"] == json.loads(json.dumps(view))
-    assert state["board"]["stock"] == len(game.state["stock"]) == 61
+    assert state["board"]["stock"] == len(dump["stock"]) == 61
     # The stock's order appears nowhere: not as a list, not as a run of data-card.
-    stock = game.state["stock"]
+    stock = dump["stock"]
     for start in range(0, len(stock) - 3, 3):
         run = stock[start : start + 4]
         assert json.dumps(run)[1:-1] not in raw

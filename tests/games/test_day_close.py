@@ -17,7 +17,7 @@ from games import services
 from games.errors import DayClosed, SolverLocked
 from games.models import Action, Deal, Game, User
 from games.payloads import game_payload
-from games.services.play import _is_dead_end
+from games.services.play import _dead_end_check
 from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import Api, token_for
@@ -130,7 +130,9 @@ def test_it_gives_no_dead_end_notice_on_an_open_daily() -> None:
     engine = GameState.from_seed(7, undo_limit=0)
     engine.replay(["s"] * engine.stock_count)  # the stock spent: where the check would run
     open_daily = Game(deal=Deal(kind=Deal.Kind.DAILY), mode=Game.Mode.PRACTICE)
-    assert _is_dead_end(open_daily, engine) is False
+    assert _dead_end_check(open_daily, engine) is None
+    practice = Game(deal=Deal(kind=Deal.Kind.PRACTICE), mode=Game.Mode.PRACTICE)
+    assert _dead_end_check(practice, engine) is not None  # the same position elsewhere is asked
 
 
 def test_the_board_of_an_open_daily_practice_has_no_hint_button(

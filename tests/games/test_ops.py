@@ -80,7 +80,6 @@ def test_close_daily_after_the_day_reveals_and_ends_its_games(user: User) -> Non
         player=user,
         deal=deal,
         mode=Game.Mode.RANKED,
-        state=services.game_start_practice(user=user, code="FT1-N-0000007").state,
     )
     output = run("close_daily", "--date", PAST_DAY.isoformat())
     assert output.startswith(f"{PAST_DAY}: closed 1 deal")
@@ -191,7 +190,7 @@ def test_the_admin_game_page_shows_the_move_log(
     response = admin_client.get(reverse("admin:games_game_change", args=[game.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "collapse" in html and 'name="state"' not in html  # read-only, folded
+    assert 'name="status"' not in html and 'name="score"' not in html  # read-only
     search = admin_client.get(reverse("admin:games_action_changelist"), {"q": str(game.pk)})
     assert search.status_code == 200 and search.context["cl"].result_count == 1
     nonsense = admin_client.get(reverse("admin:games_action_changelist"), {"q": "nonsense"})

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from games import services
-from games.engine import GameState
 from games.errors import (
     BadRequest,
     DayClosed,
@@ -18,13 +19,14 @@ from games.errors import (
     Refused,
     StaleVersion,
 )
+from games.live import engine_for
 from games.models import Action, Deal, Game
 
 pytestmark = pytest.mark.django_db
 
 
 def first_legal_non_draw(game: Game) -> str:
-    engine = GameState.load(game.state)
+    engine = engine_for(game)
     return next(m for m in engine.legal_moves() if m != "s")
 
 
@@ -67,7 +69,7 @@ def test_a_resent_message_id_is_never_applied_twice(user, now) -> None:
     again = services.game_play(user=user, game_id=game.pk, move="s", client_id="m1")
     assert again.duplicate and again.version == 1
     game.refresh_from_db()
-    assert game.version == 1 and GameState.load(game.state).stock_count == 63
+    assert game.version == 1 and engine_for(game).stock_count == 63
 
 
 def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(user) -> None:
@@ -161,9 +163,10 @@ def test_closing_the_day_reveals_the_code_and_ends_unfinished_ranked_games(user,
 
 
 def test_a_win_is_recorded_as_won(user) -> None:
-    deal = services.deal_for_code(code="FT1-N-0000001")
-    tops = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "QC"]
-    engine = GameState.from_layout([["KC"]] + [[]] * 9, [], foundations=tops, undo_limit=100)
-    game = Game.objects.create(player=user, deal=deal, mode="practice", state=engine.dump())
-    result = services.game_play(user=user, game_id=game.pk, move="t1-f8")
+    won = json.loads((Path(__file__).parent.parent / "data" / "classic_win.json").read_text())
+    game = services.game_start_practice(user=user, code="FT1-N-045DRXRH12V7ARRD8RT69WAGC4")
+    *moves, last = won["moves"].split()
+    for move in moves:
+        services.game_play(user=user, game_id=game.pk, move=move)
+    result = services.game_play(user=user, game_id=game.pk, move=last)
     assert result.status == "won"

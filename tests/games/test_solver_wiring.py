@@ -8,6 +8,7 @@ import json
 import re
 from datetime import date, timedelta
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,8 +26,10 @@ from games import selectors, services, tasks
 from games.daily import daily_seed, utc_today
 from games.engine import GameState
 from games.errors import Forbidden, GameOver
+from games.live import engine_for
 from games.models import Deal, Game, User
 from games.solver import SolveResult, solve
+from games.solver_pool import dead_end_for_state
 
 pytestmark = pytest.mark.django_db
 
@@ -34,26 +37,34 @@ FAST = "indian"  # a variant the solver wins in well under a second
 NODES = 1_000  # small enough that some indian candidates are "unknown", others won
 PRACTICE_CODE = "FT1-N-0000007"
 
-# A hand-built endgame (stock empty, no redeal): both club foundations need an 8 that lies
-# under a king of spades, the spade foundations need a queen under a king of clubs, and the
-# same cycle holds hearts and diamonds. Two 9s of clubs wait in the waste; moving them about
-# never frees a column, so no win is possible, though moves remain.
-DEAD_TOPS = ["JS", "JH", "JD", "7C", "JS", "JH", "JD", "7C"]
-DEAD_COLUMNS = [
-    ["8C", "KS"],
-    ["8C", "KS"],
-    ["QS", "KC"],
-    ["QS", "KC"],
-    ["QC", "JC", "TC"],
-    ["QC", "JC", "TC"],
-    ["QH", "KD"],
-    ["QH", "KD"],
-    ["QD", "KH"],
-    ["QD", "KH"],
-]
-# Winnable: the last two clubs, the king in column 1 and the queen in column 2.
-LIVE_TOPS = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "JC"]
-LIVE_COLUMNS = [["KC"], ["QC"]] + [[]] * 8
+# Endgames reached by play (the log is the game: no position is built by hand). A random
+# player's game of deal 4 with the stock spent: no win is left, moves remain, and the
+# solver needs more than one node to prove it.
+DEAD_CODE = "FT1-N-0000004"
+DEAD_LOG = (Path(__file__).parent.parent / "data" / "dead_end_log.txt").read_text().split()
+DEAD_LAST = "t4-t7"  # a move that stays in the dead end
+# The classic win (tests/data/classic_win.json) near its end: winnable.
+CLASSIC = json.loads((Path(__file__).parent.parent / "data" / "classic_win.json").read_text())
+LIVE_CODE = "FT1-N-045DRXRH12V7ARRD8RT69WAGC4"
+LIVE_LOG = CLASSIC["moves"].split()[:-8]  # a few moves from the win, the stock spent
+
+
+def endgame(user: User, code: str, log: list[str]) -> Game:
+    """A practice game of ``code`` played through ``log`` by the services."""
+    game = services.game_start_practice(user=user, code=code)
+    for move in log:
+        services.game_play(user=user, game_id=game.pk, move=move)
+    return Game.objects.get(pk=game.pk)
+
+
+def decide_dead_end(result: services.ActResult) -> bool:
+    """What the solver pool would do after the answer: decide and record the verdict."""
+    check = result.dead_end_check
+    assert check is not None
+    verdict = dead_end_for_state(
+        check.state, settings.FT_DEAD_END_MS / 1000, settings.FT_DEAD_END_NODES
+    )
+    return services.game_dead_end_record(check=check, dead=verdict)
 
 
 @pytest.fixture
@@ -71,11 +82,6 @@ def verdicts(day: date, count: int) -> list[str]:
         engine = GameState.from_seed(seed, FAST, undo_limit=0)
         found.append(solve(engine, max_seconds=5, max_nodes=NODES).verdict)
     return found
-
-
-def game_of(user: User, engine: GameState, mode: str = Game.Mode.PRACTICE) -> Game:
-    deal = services.deal_for_code(code=PRACTICE_CODE)
-    return Game.objects.create(player=user, deal=deal, mode=mode, state=engine.dump())
 
 
 # Certified daily deals ---------------------------------------------------------------------
@@ -156,18 +162,18 @@ def quick_hints(settings) -> None:
 
 def test_a_hint_is_a_legal_move_and_is_counted(user: User, quick_hints) -> None:
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    legal = GameState.load(game.state).legal_moves()
+    legal = engine_for(game).legal_moves()
     first = services.game_hint(user=user, game_id=game.pk)
     assert first.move in legal and first.hints == 1 and first.version == 0
     services.game_play(user=user, game_id=game.pk, move=first.move)
     game.refresh_from_db()
     second = services.game_hint(user=user, game_id=game.pk)
-    assert second.move in GameState.load(game.state).legal_moves() and second.hints == 2
+    assert second.move in engine_for(game).legal_moves() and second.hints == 2
     assert Game.objects.get(pk=game.pk).hints == 2
 
 
 def test_a_hint_in_a_winnable_endgame_is_the_next_move_of_a_win(user: User, quick_hints) -> None:
-    game = game_of(user, GameState.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
+    game = endgame(user, LIVE_CODE, LIVE_LOG)
     hinted = services.game_hint(user=user, game_id=game.pk)
     services.game_play(user=user, game_id=game.pk, move=hinted.move)
     game.refresh_from_db()
@@ -203,7 +209,7 @@ def test_the_api_gives_hints(user: User, quick_hints) -> None:
     assert answer.status_code == 200, answer.content
     body = answer.json()
     assert body["type"] == "hint" and body["hints"] == 1
-    assert body["move"] in GameState.load(game.state).legal_moves()
+    assert body["move"] in engine_for(game).legal_moves()
     refused = client.post(f"/api/v1/games/{ranked.pk}/hint")
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
     state = client.get(f"/api/v1/games/{game.pk}").json()
@@ -214,7 +220,7 @@ def test_the_api_gives_hints(user: User, quick_hints) -> None:
 def test_the_socket_gives_hints_to_the_player_only(user: User, bob: User, settings) -> None:
     settings.FT_HINT_SECONDS = 0.2
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    legal = GameState.load(game.state).legal_moves()
+    legal = engine_for(game).legal_moves()
 
     async def talk() -> tuple[dict[str, Any], dict[str, Any]]:
         async def socket(who: User) -> WebsocketCommunicator:
@@ -255,10 +261,12 @@ def test_the_socket_gives_hints_to_the_player_only(user: User, bob: User, settin
 
 
 def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None:
-    engine = GameState.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
-    game = game_of(user, engine)
-    result = services.game_play(user=user, game_id=game.pk, move="w-t5")
-    assert result.status == "active" and result.changes["dead_end"] is True
+    game = endgame(user, DEAD_CODE, DEAD_LOG)
+    result = services.game_play(user=user, game_id=game.pk, move=DEAD_LAST)
+    # The answer does not wait for the solver: the verdict comes after it.
+    assert result.status == "active" and "dead_end" not in result.changes
+    assert result.dead_end_check is not None and result.dead_end_check.version == result.version
+    assert decide_dead_end(result) is True
     state = selectors.game_state(user=user, game_id=game.pk)
     assert state["dead_end"] is True and state["legal_moves"]
     # The player may end it; a finished game has no dead-end notice.
@@ -266,34 +274,41 @@ def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None
     assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
 
 
-def test_the_dead_end_flag_never_shows_while_a_win_is_possible(user: User) -> None:
-    game = game_of(user, GameState.from_layout(LIVE_COLUMNS, [], foundations=LIVE_TOPS))
-    result = services.game_play(user=user, game_id=game.pk, move="t2-t1")
-    assert result.changes["dead_end"] is False
+def test_a_verdict_for_an_older_position_marks_nothing(user: User) -> None:
+    game = endgame(user, DEAD_CODE, DEAD_LOG)
+    result = services.game_play(user=user, game_id=game.pk, move=DEAD_LAST)
+    services.game_undo(user=user, game_id=game.pk)  # the position the check was for is gone
+    assert decide_dead_end(result) is False
     assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
-    # Nor before the stock is spent (not an endgame: never decided there).
+
+
+def test_the_dead_end_flag_never_shows_while_a_win_is_possible(user: User) -> None:
+    game = endgame(user, LIVE_CODE, LIVE_LOG)
+    result = services.game_play(user=user, game_id=game.pk, move=CLASSIC["moves"].split()[-8])
+    assert decide_dead_end(result) is False
+    assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
+    # Nor before the stock is spent (not an endgame: never asked there).
     fresh = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    assert services.game_play(user=user, game_id=fresh.pk, move="s").changes["dead_end"] is False
+    assert services.game_play(user=user, game_id=fresh.pk, move="s").dead_end_check is None
 
 
 def test_an_undecided_dead_end_says_nothing(user: User, settings) -> None:
     settings.FT_DEAD_END_NODES = 1
-    engine = GameState.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
-    game = game_of(user, engine)
-    assert services.game_play(user=user, game_id=game.pk, move="w-t5").changes["dead_end"] is False
+    game = endgame(user, DEAD_CODE, DEAD_LOG)
+    result = services.game_play(user=user, game_id=game.pk, move=DEAD_LAST)
+    assert decide_dead_end(result) is False
 
 
 def test_the_game_page_carries_the_dead_end_banner_and_the_hint_button(
     client: Client, user: User
 ) -> None:
-    engine = GameState.from_layout(DEAD_COLUMNS, [], waste=["9C", "9C"], foundations=DEAD_TOPS)
-    game = game_of(user, engine)
+    game = endgame(user, DEAD_CODE, DEAD_LOG)
     client.force_login(user)
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     banner = re.search(r'<div class="ft-dead-end" data-testid="dead-end"[^>]*>', html)
     assert banner and "hidden" in banner.group(0)
     assert 'data-action="hint"' in html
-    services.game_play(user=user, game_id=game.pk, move="w-t5")
+    decide_dead_end(services.game_play(user=user, game_id=game.pk, move=DEAD_LAST))
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     banner = re.search(r'<div class="ft-dead-end" data-testid="dead-end"[^>]*>', html)
     assert banner and "hidden" not in banner.group(0)
@@ -404,11 +419,11 @@ def test_the_solve_deals_command_needs_something_to_do() -> None:
 
 def test_the_dead_end_check_never_speaks_while_a_card_is_face_down() -> None:
     from games.engine import GameState
-    from games.services.play import _is_dead_end
+    from games.services.play import _dead_end_check
 
     # Indian deals one face-down card per column; spend the stock with draws only.
     engine = GameState.from_seed(5, "indian")
     engine.replay(["s"] * engine.stock_count)
     assert engine.face_down == 10 and engine.stock_count == 0
     practice = Game(deal=Deal(kind=Deal.Kind.PRACTICE), mode=Game.Mode.PRACTICE)
-    assert _is_dead_end(practice, engine) is False
+    assert _dead_end_check(practice, engine) is None

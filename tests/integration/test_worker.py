@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine import GameState
+from games.live import engine_for
 from games.models import Action, Deal, Game, User
 from leaderboards.boards import board_for, redis_client
 from leaderboards.models import Result
@@ -61,7 +62,7 @@ def decided(result: Result) -> bool:
 
 def play_some_and_resign(user: User, game: Game, count: int = 6) -> None:
     """A few legal moves (moves before draws, so the log has some variety), then resign."""
-    legal = GameState.load(game.state).legal_moves()
+    legal = engine_for(game).legal_moves()
     for _ in range(count):
         others = [m for m in legal if m != "s"]
         move = others[0] if others else legal[0]
@@ -124,7 +125,6 @@ def forge(user: User, deal: Deal, log: list[tuple[str, int]], **claim: Any) -> G
             player=user,
             deal=deal,
             mode=Game.Mode.RANKED,
-            state=GameState.from_seed(deal.seed, deal.variant, undo_limit=0).dump(),
             version=len(log),
             first_action_at=timezone.now() - timedelta(minutes=3),
             finished_at=timezone.now(),

@@ -73,7 +73,6 @@ class Played:
             "status": self.status,
             "score": self.engine.score,
             "moves": self.engine.moves,
-            "state": self.engine.dump(),
         }
         fields.update(changes)
         return Claim(**fields)  # type: ignore[arg-type]
@@ -221,7 +220,7 @@ def make_result(db: None) -> Callable[..., object]:
                 deal.refresh_from_db()
         mode = mode or (Game.Mode.RANKED if day is not None else Game.Mode.PRACTICE)
         outcome = outcome or ("won" if won else "resigned")
-        game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome, state={})
+        game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome)
         return Result.objects.create(
             game=game,
             player=player,

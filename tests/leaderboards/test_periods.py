@@ -22,7 +22,7 @@ def play(player: User, day: date, *, won: bool = True, **more: object) -> Result
     deal = deal_open_daily(day=day)
     mode = more.pop("mode", Game.Mode.RANKED)
     outcome = Game.Status.WON if won else Game.Status.LOST
-    game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome, state={})
+    game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome)
     fields: dict[str, object] = {
         "game": game,
         "player": player,

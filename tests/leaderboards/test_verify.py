@@ -195,18 +195,6 @@ def change_an_actions_score(game: Game) -> None:
     Action.objects.filter(game=game, seq=1).update(score=10)
 
 
-def point_at_another_deal(game: Game) -> None:
-    other = game_services.deal_open_daily(day=game.deal.day + timedelta(days=1))
-    Game.objects.filter(pk=game.pk).update(deal=other)
-
-
-def change_the_final_state(game: Game) -> None:
-    state = dict(game.state)
-    state["waste"] = state["waste"][:-1]
-    state["stock"] = [game.state["waste"][-1], *state["stock"]]
-    Game.objects.filter(pk=game.pk).update(state=state)
-
-
 def undo_in_a_ranked_game(game: Game) -> None:
     Action.objects.filter(game=game, seq=3).update(move="undo")
 
@@ -221,8 +209,6 @@ FORGERIES = {
     "move count changed": (change_the_move_count, "claims move count 4; the replay gives 3"),
     "status changed": (change_the_status, "claims status won; the replay gives resigned"),
     "action score changed": (change_an_actions_score, "action 1 ('s') records score 10"),
-    "another deal": (point_at_another_deal, "final position differs"),
-    "final state changed": (change_the_final_state, "final position differs"),
 }
 
 

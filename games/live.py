@@ -1,0 +1,154 @@
+"""The games being played in this process, each with its engine, rebuilt from its move log.
+
+The move log is the game: a position is its deal replayed through its actions (the engine
+replays millions of moves a second, so even a long practice game rebuilds in a
+millisecond or two), and nothing else about a position is stored. A process keeps the
+engines of the games it serves here between actions, so an action costs the engine's few
+microseconds and one guarded write (``games.services.log``) instead of a locked read, a
+whole-state load and dump and a full save.
+
+Any process may act on any game (two tabs on two servers, the API, the close of a day):
+every write names the version it expects, so an entry that lost a race to another process
+fails its write, is dropped here and is rebuilt from the log. An entry is only ever
+trusted together with that guard; reads for pages use it only when its version is the
+row's.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.engine import RESIGN, GameState
+from games.errors import NotFound
+from games.models import Action, Game
+
+
+@dataclass
+class LiveGame:
+    """One game as this process holds it: the row (deal and player loaded, summary fields
+    kept current by each write), its engine, and the client message ids in its log."""
+
+    game: Game
+    engine: GameState
+    client_ids: set[str]
+    # Held while an action is judged and written: the sockets of one process share an
+    # entry, and the API's threads may act on it too.
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    # Set (under the lock) when the entry was dropped after a failed or lost write: a
+    # thread that waited for the lock must take a fresh entry instead.
+    stale: bool = False
+
+
+_entries: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
+_entries_lock = threading.Lock()
+
+
+def game_pk(game_id: object) -> uuid.UUID:
+    """The game id as a UUID; a refusal that names the bad id otherwise."""
+    try:
+        return uuid.UUID(str(game_id))
+    except ValueError:
+        raise NotFound(f"{game_id!r} is not a game id") from None
+
+
+def live_game(*, game_id: object) -> LiveGame:
+    """The game's live entry: the one this process holds, else rebuilt from the log.
+
+    The entry may be behind another process's write; the caller's write is guarded by
+    the version, and on a failed write it calls :func:`live_forget` and asks again.
+    """
+    pk = game_pk(game_id)
+    with _entries_lock:
+        entry = _entries.get(pk)
+        if entry is not None:
+            _entries.move_to_end(pk)
+    if entry is not None:
+        _catch_up_on_the_close(entry.game)
+        return entry
+    entry = _load(pk)
+    with _entries_lock:
+        # Another thread may have loaded it meanwhile: one entry per game, or two locks.
+        entry = _entries.setdefault(pk, entry)
+        _entries.move_to_end(pk)
+        while len(_entries) > settings.FT_LIVE_GAMES:
+            _entries.popitem(last=False)
+    return entry
+
+
+def _catch_up_on_the_close(game: Game) -> None:
+    """A daily deal held since before its close may have been revealed since (by another
+    process): the reveal opens the solver's help on its practice games. Read once the
+    close has passed, until the reveal is seen."""
+    deal = game.deal
+    if deal.is_daily and deal.revealed_at is None and deal.has_closed(timezone.now()):
+        deal.refresh_from_db(fields=["revealed_at"])
+
+
+def live_forget_deal(*, deal_id: int) -> None:
+    """Drop the entries of a deal's games (its close changed the deal under them)."""
+    with _entries_lock:
+        for pk in [pk for pk, e in _entries.items() if e.game.deal_id == deal_id]:
+            del _entries[pk]
+
+
+def live_forget(*, game_id: object) -> None:
+    """Drop the game's entry (after a lost race, or when its game changed elsewhere)."""
+    with _entries_lock:
+        _entries.pop(game_pk(game_id), None)
+
+
+def live_mark_dead_end(*, game_id: object, version: int) -> None:
+    """Note the solver's proof that no win is left on the held copy of the game's row, if
+    it is still at ``version`` (the database row was marked by the caller)."""
+    with _entries_lock:
+        entry = _entries.get(game_pk(game_id))
+    if entry is not None and entry.game.version == version:
+        entry.game.dead_end = True
+
+
+def live_clear() -> None:
+    """Forget every entry (tests, and a process that changed games behind the entries)."""
+    with _entries_lock:
+        _entries.clear()
+
+
+def engine_for(game: Game) -> GameState:
+    """The position of ``game`` (its row already read): this process's live engine when it
+    is at the row's version, else replayed from the log. The caller must not change it."""
+    with _entries_lock:
+        entry = _entries.get(game.pk)
+    if entry is not None and entry.game.version == game.version:
+        return entry.engine
+    return replay_log(game, [move for move, _ in _log_of(game.pk)])
+
+
+def replay_log(game: Game, moves: list[str]) -> GameState:
+    """The position after ``moves`` (the log, resign included) from the game's deal."""
+    deal = game.deal
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=game.undo_limit)
+    # A resign ends the game without changing the board: the engine has no move for it.
+    engine.replay([m for m in moves if m != RESIGN])
+    return engine
+
+
+def _load(pk: uuid.UUID) -> LiveGame:
+    game = Game.objects.select_related("deal", "player").filter(pk=pk).first()
+    if game is None:
+        raise NotFound("there is no such game")
+    log = _log_of(pk)
+    if len(log) != game.version:
+        # The row and its log are written by one statement; a mismatch is a bug or a
+        # hand edit, and acting on it would break the (game, seq) sequence.
+        raise RuntimeError(f"game {pk} is at version {game.version} with {len(log)} actions")
+    engine = replay_log(game, [move for move, _ in log])
+    return LiveGame(game=game, engine=engine, client_ids={c for _, c in log if c})
+
+
+def _log_of(pk: uuid.UUID) -> list[tuple[str, str]]:
+    return list(Action.objects.filter(game_id=pk).order_by("seq").values_list("move", "client_id"))

@@ -1,0 +1,119 @@
+"""Appending one action to a game's log together with the game's new summary.
+
+The one write an action costs. On PostgreSQL it is a single statement (an ``UPDATE`` of
+the game guarded by the version it expects, feeding the ``INSERT`` of the action), so it
+commits on its own, takes one round trip and needs no row lock held across Python code;
+elsewhere (SQLite, the embedded default) the same two statements run in one transaction.
+Either way the write is all or nothing, and it answers ``False`` (writing nothing) when
+another writer got there first: the game is no longer at the expected version, or the
+client message id is already in the log (the ``client_message_applied_once`` constraint).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import DateTimeField, F, Value
+from django.db.models.functions import Coalesce
+
+from games.models import Action, Game
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one action writes: the log's new line and the game's summary after it."""
+
+    seq: int
+    move: str
+    client_id: str
+    by_system: bool
+    score: int
+    moves: int
+    status: str
+    at: datetime
+    finished_at: datetime | None
+
+
+def log_append(*, game_id: object, expected_version: int, entry: Entry) -> bool:
+    """Write ``entry`` if the game is still at ``expected_version``; ``False`` otherwise
+    (nothing written). The game's dead-end mark is cleared: it belonged to the position
+    before this action."""
+    try:
+        if connection.vendor == "postgresql":
+            return _append_postgresql(game_id, expected_version, entry)
+        return _append_portable(game_id, expected_version, entry)
+    except IntegrityError:
+        # The id (or, after a lost race, the seq) is already in the log: a writer in
+        # another process applied it; the caller rebuilds from the log and finds out which.
+        return False
+
+
+_GAME = Game._meta.db_table
+_ACTION = Action._meta.db_table
+_SQL = f"""
+WITH g AS (
+    UPDATE {_GAME}
+       SET version = %(seq)s, score = %(score)s, moves = %(moves)s, status = %(status)s,
+           dead_end = false, first_action_at = COALESCE(first_action_at, %(at)s),
+           finished_at = %(finished_at)s
+     WHERE id = %(game)s AND version = %(expected)s
+ RETURNING id
+)
+INSERT INTO {_ACTION} (game_id, seq, move, client_id, by_system, score, created_at)
+SELECT id, %(seq)s, %(move)s, %(client_id)s, %(by_system)s, %(score)s, %(at)s FROM g
+"""
+
+
+def _append_postgresql(game_id: object, expected: int, entry: Entry) -> bool:
+    params = {
+        "game": game_id,
+        "expected": expected,
+        "seq": entry.seq,
+        "score": entry.score,
+        "moves": entry.moves,
+        "status": entry.status,
+        "at": entry.at,
+        "finished_at": entry.finished_at,
+        "move": entry.move,
+        "client_id": entry.client_id,
+        "by_system": entry.by_system,
+    }
+    if connection.in_atomic_block:
+        # Inside a caller's transaction (tests, a command): a savepoint, so a refused
+        # insert leaves that transaction usable.
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(_SQL, params)
+            return cursor.rowcount == 1
+    # Autocommit: the statement commits by itself, one round trip in all.
+    with connection.cursor() as cursor:
+        cursor.execute(_SQL, params)
+        return cursor.rowcount == 1
+
+
+def _append_portable(game_id: object, expected: int, entry: Entry) -> bool:
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game_id, version=expected).update(
+            version=entry.seq,
+            score=entry.score,
+            moves=entry.moves,
+            status=entry.status,
+            dead_end=False,
+            first_action_at=Coalesce(
+                F("first_action_at"), Value(entry.at, output_field=DateTimeField())
+            ),
+            finished_at=entry.finished_at,
+        )
+        if not updated:
+            return False
+        Action.objects.create(
+            game_id=game_id,
+            seq=entry.seq,
+            move=entry.move,
+            client_id=entry.client_id,
+            by_system=entry.by_system,
+            score=entry.score,
+            created_at=entry.at,
+        )
+    return True

@@ -1,0 +1,91 @@
+"""The solver's help to a player: hints, and the notice that no win is left.
+
+Both cost solver time (up to a second for a hint, ``FT_DEAD_END_MS`` for a dead end), so
+neither runs on the move path: the socket runs the search in the solver pool
+(``games.solver_pool``) and these services only check, count and record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+
+from games import broadcast
+from games.access import access_game
+from games.engine import GameState
+from games.errors import Forbidden, GameOver, SolverLocked
+from games.live import engine_for, live_mark_dead_end
+from games.models import Game, User
+from games.results import DeadEndCheck, HintResult
+from games.solver import hint
+from games.throttles import Rate, throttle_check, who
+
+
+def game_dead_end_record(*, check: DeadEndCheck, dead: bool | None) -> bool:
+    """Record the solver's verdict on a position: only a proof that no win is left
+    (``dead`` true) marks the game, and only if it is still at that position; the game's
+    sockets are told. Returns whether it was marked."""
+    if dead is not True:
+        return False
+    marked = Game.objects.filter(
+        pk=check.game_id, version=check.version, status=Game.Status.ACTIVE
+    ).update(dead_end=True)
+    if marked:
+        live_mark_dead_end(game_id=check.game_id, version=check.version)
+        transaction.on_commit(lambda: broadcast.game_dead_end(check), robust=True)
+    return bool(marked)
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A hint the player may have: the position to solve, and the game it belongs to."""
+
+    game_id: str
+    state: dict[str, Any]
+    version: int
+
+
+def game_hint(*, user: User, game_id: object) -> HintResult:
+    """A hint for the player's practice game: the next move of a winning line the solver
+    finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
+    is no move). Each hint given is counted on the game. (The websocket runs the same three
+    steps with the search in the solver pool: ``games.solver_pool``.)
+    """
+    job = game_hint_begin(user=user, game_id=game_id)
+    move = hint(GameState.load(job.state), max_seconds=settings.FT_HINT_SECONDS)
+    return game_hint_finish(job=job, move=move)
+
+
+def game_hint_begin(*, user: User, game_id: object) -> HintJob:
+    """Check that ``user`` may have a hint now and take the position to solve. Ranked and
+    finished games get no hints, nor a practice game of a daily deal still open."""
+    game = access_game(user=user, game_id=game_id, purpose="play")
+    if game.mode == Game.Mode.RANKED:
+        raise Forbidden("ranked games have no hints")
+    # A hint costs up to a second of solver time: counted per player, across sockets and API.
+    throttle_check(
+        name="hint",
+        rate=Rate.parse(settings.FT_RATE_HINTS),
+        ident=who(user_id=user.pk),
+        what="hints",
+    )
+    if game.is_finished:
+        raise GameOver(f"this game is over ({game.status})")
+    if not game.deal.solver_help_open:
+        raise SolverLocked(
+            "no hints on a daily deal until its day closes (at 00:00 UTC): they would help"
+            " the day's board"
+        )
+    return HintJob(game_id=str(game.pk), state=engine_for(game).dump(), version=game.version)
+
+
+def game_hint_finish(*, job: HintJob, move: str | None) -> HintResult:
+    """Count a hint given (atomically: the search ran without the row lock)."""
+    if move is not None:
+        Game.objects.filter(pk=job.game_id).update(hints=F("hints") + 1)
+    hints = Game.objects.filter(pk=job.game_id).values_list("hints", flat=True).first() or 0
+    return HintResult(game_id=job.game_id, move=move, hints=hints, version=job.version)

@@ -1,0 +1,125 @@
+"""The games a process holds between actions (games.live) and the one guarded write per
+action (games.services.log): another process's writes are never overwritten, a write
+that fails leaves no engine ahead of its log, and the store stays bounded."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import OperationalError
+from django.utils import timezone
+
+from games import live, services
+from games.errors import Refused
+from games.live import engine_for, live_game
+from games.models import Action, Game, User
+from games.services.log import Entry, log_append
+
+pytestmark = pytest.mark.django_db
+
+CODE = "FT1-N-0000007"
+
+
+def written_elsewhere(game: Game, *, move: str, client_id: str = "") -> None:
+    """What another server process does: one guarded write, unseen by this process."""
+    row = Game.objects.get(pk=game.pk)
+    engine = engine_for(row).copy()
+    engine.play(move)
+    entry = Entry(
+        seq=row.version + 1,
+        move=move,
+        client_id=client_id,
+        by_system=False,
+        score=engine.score,
+        moves=engine.moves,
+        status="active",
+        at=timezone.now(),
+        finished_at=None,
+    )
+    assert log_append(game_id=row.pk, expected_version=row.version, entry=entry)
+
+
+def test_an_action_after_another_process_wrote_is_judged_on_the_rebuilt_game(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_play(user=user, game_id=game.pk, move="s")  # this process holds it now
+    written_elsewhere(game, move="s")
+    result = services.game_play(user=user, game_id=game.pk, move="s")
+    assert result.version == 3 and result.changes["stock"] == 61
+    assert list(Action.objects.filter(game=game).values_list("seq", "move")) == [
+        (1, "s"),
+        (2, "s"),
+        (3, "s"),
+    ]
+
+
+def test_the_version_guard_refuses_a_write_for_an_old_version(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_play(user=user, game_id=game.pk, move="s")
+    stale = Entry(
+        seq=1,
+        move="s",
+        client_id="late",
+        by_system=False,
+        score=0,
+        moves=1,
+        status="active",
+        at=timezone.now(),
+        finished_at=None,
+    )
+    assert log_append(game_id=game.pk, expected_version=0, entry=stale) is False
+    assert Action.objects.filter(game=game).count() == 1
+    assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_a_resent_id_another_process_applied_is_answered_not_applied_again(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_play(user=user, game_id=game.pk, move="s", client_id="c1")
+    written_elsewhere(game, move="s", client_id="c2")  # the client's first try of c2
+    again = services.game_play(user=user, game_id=game.pk, move="s", client_id="c2")
+    assert again.duplicate and again.version == 2
+    assert Game.objects.get(pk=game.pk).version == 2
+
+
+def test_a_write_that_fails_leaves_no_engine_ahead_of_the_log(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_play(user=user, game_id=game.pk, move="s")
+
+    def lost_connection(**_: object) -> bool:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr("games.services.play.log_append", lost_connection)
+    with pytest.raises(OperationalError):
+        services.game_play(user=user, game_id=game.pk, move="s")
+    monkeypatch.undo()
+    # The engine that played the lost move was dropped: the next move starts from the log.
+    result = services.game_play(user=user, game_id=game.pk, move="s")
+    assert result.version == 2 and result.changes["stock"] == 62
+
+
+def test_a_refused_move_leaves_the_held_engine_as_it_was(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    with pytest.raises(Refused):
+        services.game_play(user=user, game_id=game.pk, move="t1-f1")
+    held = live_game(game_id=game.pk)
+    assert held.engine.view() == engine_for(Game.objects.get(pk=game.pk)).view()
+
+
+def test_the_store_keeps_at_most_its_limit_of_games(user: User, settings) -> None:
+    settings.FT_LIVE_GAMES = 2
+    games = [services.game_start_practice(user=user, code=CODE) for _ in range(3)]
+    for game in games:
+        live_game(game_id=game.pk)
+    assert set(live._entries) == {games[1].pk, games[2].pk}
+
+
+def test_a_game_is_rebuilt_from_its_log_alone(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    for move in ("s", "s", "undo", "s"):
+        services.game_act(
+            user=user, game_id=game.pk, kind="move" if move != "undo" else "undo", move=move
+        )
+    held = live_game(game_id=game.pk).engine.dump()
+    live.live_clear()
+    rebuilt = live_game(game_id=game.pk).engine.dump()
+    assert rebuilt == held  # the take-back history too
