@@ -104,6 +104,12 @@ FT_DEAD_END_WAITING = env_int("FT_DEAD_END_WAITING", 64, minimum=0)
 # Games whose engines a server process keeps between actions (games.live): about 10 KB
 # each with a practice game's take-back history; the least recently used are dropped.
 FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
+# Threads per server process applying the sockets' actions (games.move_threads), each with
+# its own database connection: concurrent commits share their disk flushes. SQLite has one
+# writer at a time: one thread there.
+FT_MOVE_THREADS = env_int(
+    "FT_MOVE_THREADS", 1 if DATABASE_URL is None else 8, minimum=1, maximum=64
+)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

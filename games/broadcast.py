@@ -27,10 +27,10 @@ def game_group(game_id: str) -> str:
     return f"game-{game_id}"
 
 
-def game_action(result: ActResult, *, origin: str = "") -> None:
-    """An accepted action to the game's sockets; ``origin`` (the channel of the socket that
-    sent it, which has already answered its sender) skips it."""
-    event = {"type": "game.action", "message": action_message(result), "origin": origin}
+def game_action(result: ActResult) -> None:
+    """An accepted action (from the API, a form, the server) to every socket of the game.
+    (A socket's own actions it sends itself: ``games.consumers``.)"""
+    event = {"type": "game.action", "message": action_message(result)}
     group_send(game_group(result.game_id), event)
 
 

@@ -26,7 +26,8 @@ from games.access import access_game, role_in
 from games.broadcast import game_group
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
-from games.payloads import accepted_message
+from games.move_threads import on_move_thread
+from games.payloads import accepted_message, action_message
 from games.sightings import client_address
 from games.solver_pool import dead_end_queue, hint_async
 from games.throttles import Rate, throttle_check, who
@@ -159,9 +160,8 @@ def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
     return role_in(user=user, game=game), str(game.pk)
 
 
-def _act(
-    user: User, game_id: str, message: ClientMessage, origin: str, others_listening: bool
-) -> services.ActResult:
+def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult:
+    # The socket tells the game's other sockets itself, from its own event loop.
     return services.game_act(
         user=user,
         game_id=game_id,
@@ -169,8 +169,7 @@ def _act(
         move=message.move,
         client_id=message.id or "",
         version=message.version,
-        origin=origin,
-        others_listening=others_listening,
+        from_socket=True,
     )
 
 
@@ -335,10 +334,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                 }
             )
             return
-        result = await database_sync_to_async(_act)(
-            self.user, self.game_id, message, self.channel_name, bool(self.peers)
-        )
+        # On an action thread (games.move_threads), not the one database thread shared by
+        # every socket: writes overlap and share their disk flushes.
+        result = await on_move_thread(_act, self.user, self.game_id, message)
         await self.send_message(accepted_message(result, message.id))
+        if self.peers and not result.duplicate:
+            # Committed: the others may hear of it (this socket answered its sender itself).
+            event = {
+                "type": "game.action",
+                "message": action_message(result),
+                "origin": self.channel_name,
+            }
+            await self.channel_layer.group_send(self.group, event)
         if result.dead_end_check is not None:
             self.check_dead_end(result.dead_end_check)
 

@@ -20,6 +20,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -40,6 +41,8 @@ class LiveGame:
     # Held while an action is judged and written: the sockets of one process share an
     # entry, and the API's threads may act on it too.
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # The engine's player view after the last action (what the next one changes), made once.
+    view: dict[str, Any] | None = None
     # Set (under the lock) when the entry was dropped after a failed or lost write: a
     # thread that waited for the lock must take a fresh entry instead.
     stale: bool = False

@@ -95,12 +95,20 @@ class DeadEndQueue:
         return True
 
     def _start(self, check: DeadEndCheck, then: Callable[[DeadEndCheck, Verdict], None]) -> None:
-        future = solver_executor().submit(
-            dead_end_for_state,
-            check.state,
-            settings.FT_DEAD_END_MS / 1000,
-            settings.FT_DEAD_END_NODES,
-        )
+        try:
+            future = solver_executor().submit(
+                dead_end_for_state,
+                check.state,
+                settings.FT_DEAD_END_MS / 1000,
+                settings.FT_DEAD_END_NODES,
+            )
+        except RuntimeError:  # the pool is shutting down (the process is ending)
+            logger.warning(
+                "no dead-end check for game %s: the solver pool is closed", check.game_id
+            )
+            with self._lock:
+                self._busy.discard(check.game_id)
+            return
         future.add_done_callback(lambda done: self._finished(check, then, done))
 
     def _finished(

@@ -340,11 +340,19 @@ class GameState:
         lines.append(f"Foundations: {found}.")
         return "\n".join(lines)
 
-    def dump(self) -> dict[str, Any]:
-        """The whole state, hidden cards and undo history included, for storage."""
+    def dump(self, *, history: bool = True) -> dict[str, Any]:
+        """The whole state, hidden cards and undo history included, for storage;
+        ``history=False`` leaves the take-backs out (a position for the solver, which
+        never undoes: it loads as a game without undo).
+
+        >>> game = GameState.from_seed(7)
+        >>> game.play("s")
+        >>> len(game.dump()["history"]), GameState.load(game.dump(history=False)).can_undo
+        (1, False)
+        """
         from .state import dump
 
-        return dump(self)
+        return dump(self, history=history)
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> GameState:

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 FORMAT = 1
 
 
-def dump(game: GameState) -> dict[str, Any]:
-    history = game._history
+def dump(game: GameState, *, history: bool = True) -> dict[str, Any]:
+    kept = game._history if history else None
     return {
         "format": FORMAT,
         "variant": game.rules.spec,
@@ -42,8 +42,8 @@ def dump(game: GameState) -> dict[str, Any]:
         "score": game._score,
         "moves": game._moves,
         "redeals_left": game._redeals_left,
-        "undo_limit": history.maxlen if history is not None else 0,
-        "history": [[format_move(m), s, d] for m, s, d in history or ()],
+        "undo_limit": kept.maxlen if kept is not None else 0,
+        "history": [[format_move(m), s, d] for m, s, d in kept or ()],
     }
 
 

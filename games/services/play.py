@@ -130,14 +130,12 @@ def game_act(
     move: str | None = None,
     client_id: str = "",
     version: int | None = None,
-    origin: str = "",
-    others_listening: bool = True,
+    from_socket: bool = False,
 ) -> ActResult:
     """One action of a player, whichever interface it came through: a ``move`` (in the
-    notation), an ``undo`` or a ``resign``. A socket passes its channel as ``origin`` and
-    whether any other socket listens to the game (see ``_act``)."""
+    notation), an ``undo`` or a ``resign``. A socket says ``from_socket`` (see ``_act``)."""
     ids = {"user": user, "game_id": game_id, "client_id": client_id, "version": version}
-    socket = {"origin": origin, "others_listening": others_listening}
+    socket = {"from_socket": from_socket}
     if kind == "move":
         if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
             # undo and resign are actions of their own, never moves in the notation.
@@ -200,8 +198,7 @@ def _act(
     client_id: str = "",
     version: int | None = None,
     system: bool = False,
-    origin: str = "",
-    others_listening: bool = True,
+    from_socket: bool = False,
 ) -> ActResult:
     """Apply one action; ``system`` is the server itself.
 
@@ -209,8 +206,9 @@ def _act(
     with what it did; refuse an action the game cannot take now; let the engine judge it;
     append it to the log with one write guarded by the version (``services.log``); tell
     the watchers (and, for a finish, the listeners of ``game_finished``) after the commit.
-    ``origin`` is the channel of the socket that sent the action: it answers its sender
-    itself, so the broadcast skips it, and none is sent when ``others_listening`` is false.
+    A socket (``from_socket``) tells the game's other sockets and has the dead end decided
+    itself, from its own event loop, after answering its sender; for the other interfaces
+    both happen here after the commit.
     """
     client_id = _check_client_id(client_id)
     for _ in range(_ATTEMPTS):
@@ -225,7 +223,7 @@ def _act(
                 _forget(entry)
                 continue
         if not result.duplicate:
-            _announce_after_commit(entry.game, result, origin, others_listening)
+            _announce_after_commit(entry.game, result, from_socket=from_socket)
         return result
     now_at = Game.objects.filter(pk=entry.game.pk).values_list("version", flat=True).first()
     raise StaleVersion(
@@ -252,7 +250,7 @@ def _act_on(
     now = _now_ms()
     _check_may_act(game, now=now, version=version, system=system)
     engine = entry.engine
-    before = engine.view()
+    before = entry.view or engine.view()
     status, action = _judge(game, engine, action)  # the engine is changed from here on
     try:
         line = Entry(
@@ -274,10 +272,11 @@ def _act_on(
     _summarise(game, line)
     if client_id:
         entry.client_ids.add(client_id)
+    entry.view = engine.view()  # the next action's "before"
     return _result(
         game,
         action,
-        _changes(game, engine, before),
+        _changes(game, engine, before, entry.view),
         dead_end_check=_dead_end_check(game, engine),
     )
 
@@ -354,25 +353,25 @@ def _judge(game: Game, engine: GameState, action: str) -> tuple[str, str]:
     return status, action
 
 
-def _changes(game: Game, engine: GameState, before: dict[str, Any]) -> dict[str, Any]:
-    changes = board_changes(before, engine.view())
+def _changes(
+    game: Game, engine: GameState, before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    changes = board_changes(before, after)
     # The new legal moves let the board highlight targets without knowing a rule.
     changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
     return changes
 
 
-def _announce_after_commit(
-    game: Game, result: ActResult, origin: str, others_listening: bool
-) -> None:
+def _announce_after_commit(game: Game, result: ActResult, *, from_socket: bool) -> None:
     """After the commit only, and robust: a broker or layer hiccup must not undo an
     accepted move; the verification sweep re-enqueues anything that was lost."""
-    if others_listening:
-        transaction.on_commit(lambda: broadcast.game_action(result, origin=origin), robust=True)
+    if not from_socket:
+        transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
     if game.is_finished:
         finished_id = str(game.pk)
         # Games announces; leaderboards listens and enqueues the verification.
         transaction.on_commit(lambda: announce_game_finished(finished_id), robust=True)
-    if result.dead_end_check is not None and not origin:
+    if result.dead_end_check is not None and not from_socket:
         # No socket to run the check on its own loop (the API, a form, the server): the
         # solver pool decides it in the background and the verdict is broadcast.
         check = result.dead_end_check
@@ -389,7 +388,8 @@ def _dead_end_check(game: Game, engine: GameState) -> DeadEndCheck | None:
         return None
     if not dead_end_decidable(engine):
         return None
-    return DeadEndCheck(game_id=str(game.pk), version=game.version, state=engine.dump())
+    state = engine.dump(history=False)  # the solver never takes back
+    return DeadEndCheck(game_id=str(game.pk), version=game.version, state=state)
 
 
 def _check_client_id(client_id: object) -> str:

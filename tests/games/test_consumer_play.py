@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from games import services
@@ -169,3 +170,30 @@ async def test_sync_after_a_reconnect_sends_the_full_state_when_behind(user) -> 
     # A client ahead of the server is wrong, so it gets the truth.
     assert (await ask(back, {"type": "sync", "version": 9}))["type"] == "state"
     await back.disconnect()
+
+
+@run_async
+async def test_a_move_goes_to_the_group_only_while_another_socket_listens(user, bob) -> None:
+    layer = get_channel_layer()
+    sent: list[str] = []
+    group_send = layer.group_send
+
+    async def counting(group: str, event: dict[str, Any]) -> None:
+        sent.append(event["type"])
+        await group_send(group, event)
+
+    layer.group_send = counting
+    try:
+        game = await db(practice_game)(user)
+        player, _ = await join(game.pk, user)
+        await move(player, "c1", "s")
+        assert "game.action" not in sent  # alone: answered, and nothing else sent
+        watcher, _ = await join(game.pk, bob)
+        await move(player, "c2", "s")
+        assert sent.count("game.action") == 1 and (await receive(watcher))["version"] == 2
+        await watcher.disconnect()
+        await move(player, "c3", "s")  # the watcher said goodbye: alone again
+        assert sent.count("game.action") == 1
+        await player.disconnect()
+    finally:
+        layer.group_send = group_send
