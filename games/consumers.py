@@ -30,7 +30,7 @@ from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
 from games.sightings import client_address
 from games.solver_pool import dead_end_queue, hint_async
-from games.throttles import Rate, throttle_check, who
+from games.throttles import Allowance, Rate, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
 
@@ -207,6 +207,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     rate_window = 20.0  # ... in this many seconds (sliding)
 
     role: str | None = None  # None until admitted, and again once closing
+    allowance: Allowance | None = None  # the user's socket messages taken in advance
     group: str | None = None
 
     async def connect(self) -> None:
@@ -392,18 +393,23 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def count_for_user(self) -> None:
         """Count the message against the limit of all the user's sockets together (several
-        sockets must not multiply the per-socket limit); raises ``RateLimited``. The cache
-        may be Redis: off the event loop, and off the one thread the database calls use."""
-        if self.user.is_authenticated:
-            ident = who(user_id=self.user.pk)
-        else:
-            ident = who(address=_scope_address(self.scope))
-        await sync_to_async(throttle_check, thread_sensitive=False)(
-            name="socket",
-            rate=Rate.parse(settings.FT_RATE_SOCKET_MESSAGES),
-            ident=ident,
-            what="messages on your sockets",
-        )
+        sockets must not multiply the per-socket limit); raises ``RateLimited``. Units are
+        taken from the shared count ten at a time (``throttles.Allowance``); the cache may
+        be Redis: off the event loop, and off the threads that apply actions."""
+        if self.allowance is None:
+            if self.user.is_authenticated:
+                ident = who(user_id=self.user.pk)
+            else:
+                ident = who(address=_scope_address(self.scope))
+            self.allowance = Allowance.for_rate(
+                name="socket",
+                rate=Rate.parse(settings.FT_RATE_SOCKET_MESSAGES),
+                ident=ident,
+                what="messages on your sockets",
+            )
+        if self.allowance.needs_refill(now=time.time()):
+            await sync_to_async(throttle_reserve, thread_sensitive=False)(self.allowance)
+        self.allowance.spend()
 
     def flooded(self) -> bool:
         """Count this message; True when it is over the limit of the sliding window."""

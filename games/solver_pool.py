@@ -50,6 +50,11 @@ def solver_executor() -> Executor:
         return _executor
 
 
+def hint_in_pool(state: dict[str, Any], seconds: float) -> str | None:
+    """Solve a hint in the pool, waiting for it (a request's thread: the API, a form)."""
+    return solver_executor().submit(hint_for_state, state, seconds).result()
+
+
 async def hint_async(state: dict[str, Any], seconds: float) -> str | None:
     """Solve a hint in the pool without blocking the event loop or the database thread."""
     loop = asyncio.get_running_loop()

@@ -92,6 +92,64 @@ def throttle_check(*, name: str, rate: Rate, ident: str, what: str) -> None:
         )
 
 
+@dataclass
+class Allowance:
+    """Requests a client (a socket) took from a shared limit in advance, ``batch`` at a
+    time, so most of its requests are counted in memory: one cache round trip per batch
+    instead of two per request (the busiest cost of a move before). The limit still holds
+    across sockets and processes: every unit is counted in the cache when taken, so a user
+    can be refused at most ``batch - 1`` requests early per socket holding unspent units;
+    :meth:`for_rate` keeps a batch to a twentieth of the limit, so small limits are counted
+    one by one.
+
+    >>> allowance = Allowance(name="socket", rate=Rate(150, 20), ident="x", what="messages")
+    >>> allowance.needs_refill(now=0.0)
+    True
+    """
+
+    name: str
+    rate: Rate
+    ident: str
+    what: str
+    batch: int = 10
+    left: int = 0
+    window: int = -1
+
+    @classmethod
+    def for_rate(cls, *, name: str, rate: Rate, ident: str, what: str) -> Allowance:
+        batch = max(1, min(10, rate.count // 20))
+        return cls(name=name, rate=rate, ident=ident, what=what, batch=batch)
+
+    def needs_refill(self, *, now: float) -> bool:
+        return self.left <= 0 or self.window != int(now // self.rate.seconds)
+
+    def spend(self) -> None:
+        self.left -= 1
+
+
+def throttle_reserve(allowance: Allowance) -> None:
+    """Take up to ``allowance.batch`` units of the current window for ``allowance``; raise
+    :class:`RateLimited` when none is left."""
+    rate, now = allowance.rate, time.time()
+    window = int(now // rate.seconds)
+    key = f"ft:throttle:{allowance.name}:{allowance.ident}:{window}"
+    cache.add(key, 0, timeout=rate.seconds + 1)
+    try:
+        count = cache.incr(key, allowance.batch)
+    except ValueError:  # expired between the two calls: a new window
+        cache.add(key, allowance.batch, timeout=rate.seconds + 1)
+        count = allowance.batch
+    allowance.window = window
+    allowance.left = min(allowance.batch, max(0, rate.count - (count - allowance.batch)))
+    if allowance.left <= 0:
+        retry = max(1, int((window + 1) * rate.seconds - now) + 1)
+        raise RateLimited(
+            f"too many {allowance.what}: at most {rate.count} every {rate.seconds} s;"
+            f" try again in {retry} s",
+            retry_after=retry,
+        )
+
+
 def login_client(request: HttpRequest) -> str:
     """Who a failed sign-in is counted against (django-axes' ``AXES_CLIENT_IP_CALLABLE``):
     the keyed hash of the client's address, never the address itself."""

@@ -16,12 +16,11 @@ from django.db.models import F
 
 from games import broadcast
 from games.access import access_game
-from games.engine import GameState
 from games.errors import Forbidden, GameOver, SolverLocked
 from games.live import engine_for, live_mark_dead_end
 from games.models import Game, User
 from games.results import DeadEndCheck, HintResult
-from games.solver import hint
+from games.solver_pool import hint_in_pool
 from games.throttles import Rate, throttle_check, who
 
 
@@ -56,7 +55,9 @@ def game_hint(*, user: User, game_id: object) -> HintResult:
     steps with the search in the solver pool: ``games.solver_pool``.)
     """
     job = game_hint_begin(user=user, game_id=game_id)
-    move = hint(GameState.load(job.state), max_seconds=settings.FT_HINT_SECONDS)
+    # In the solver pool: a second of solving in this thread would hold the interpreter's
+    # lock against every socket and action thread of the process.
+    move = hint_in_pool(job.state, settings.FT_HINT_SECONDS)
     return game_hint_finish(job=job, move=move)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -208,3 +210,26 @@ def test_no_template_has_an_inline_style() -> None:
         if ' style="' in t.read_text() or "<style" in t.read_text()
     ]
     assert offenders == []
+
+
+def test_a_sockets_allowance_takes_units_in_batches_and_the_shared_limit_still_holds() -> None:
+    from games.throttles import Allowance, throttle_reserve
+
+    rate = Rate.parse("200/h")  # an hour's window: the test never straddles two
+    sockets = [
+        Allowance.for_rate(name="t-batch", rate=rate, ident=f"u{uuid.uuid4().hex}", what="x")
+    ]
+    sockets.append(Allowance.for_rate(name="t-batch", rate=rate, ident=sockets[0].ident, what="x"))
+    assert sockets[0].batch == 10  # one cache round trip per ten messages
+    served = 0
+    with pytest.raises(RateLimited):
+        while True:
+            allowance = sockets[served % 2]
+            if allowance.needs_refill(now=time.time()):
+                throttle_reserve(allowance)
+            allowance.spend()
+            served += 1
+    # Every unit was counted in the shared cache: two sockets together got the limit, no more.
+    assert served <= 200 and served >= 200 - 2 * (sockets[0].batch - 1)
+    # A small limit is counted one by one.
+    assert Allowance.for_rate(name="n", rate=Rate.parse("5/min"), ident="i", what="x").batch == 1
