@@ -322,6 +322,8 @@ FT_RATE_HINTS = env_rate("FT_RATE_HINTS", "20/min")
 FT_RATE_PRACTICE_STARTS = env_rate("FT_RATE_PRACTICE_STARTS", "20/min")
 FT_RATE_API_USER = env_rate("FT_RATE_API_USER", "300/min")
 FT_RATE_API_ANONYMOUS = env_rate("FT_RATE_API_ANONYMOUS", "60/min")
+# Post-game analyses asked for (each up to FT_ANALYSIS_SECONDS of solver work), per user.
+FT_RATE_ANALYSES = env_rate("FT_RATE_ANALYSES", "10/h")
 
 # ---------------------------------------------------------------------------
 # Channels
@@ -335,7 +337,24 @@ if REDIS_URL is not None:
             # (channels_redis) while redis-py 8 reads with a 5 s socket timeout by default:
             # every idle socket then died with "Timeout reading" (close 1011) after ~5 s.
             # The read timeout must stay well above the blocking pop's.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            # health_check_interval: a connection idle that long is pinged before use, so
+            # the pool's connections from before a Redis restart are replaced, not handed
+            # to a new socket's group_add (which failed, close 4500, for minutes after).
+            # max_connections: redis-py's pool allows 100 by default, and 300 sockets
+            # closing at once (a page reload storm, a process restart) ran out of them.
+            # capacity: messages a channel (and so a server process's sockets together)
+            # may have waiting; at the default 100 a busy process dropped broadcasts.
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "health_check_interval": 10,
+                        "max_connections": 1000,
+                    }
+                ],
+                "capacity": 1500,
+            },
         }
     }
 else:
@@ -392,13 +411,24 @@ if CELERY_VISIBILITY_TIMEOUT < 2 * FT_SOLVER_TASK_TIME_LIMIT:
 # sweep); "solver" (rating practice deals and certifying the next days' deals, seconds of
 # solver work each, queued by anyone who starts a practice game: worker-solver); and
 # "fairplay" (the foresight analysis of ranked wins, up to FT_FORESIGHT_SECONDS each:
-# worker-fairplay).
+# worker-fairplay); and "analysis" (the post-game analysis a player asks for on a replay, up
+# to FT_ANALYSIS_SECONDS each: worker-analysis).
 CELERY_TASK_ROUTES = {
     "games.rate_deal": {"queue": "solver"},
     "games.rate_practice_deals": {"queue": "solver"},
     "games.certify_upcoming": {"queue": "solver"},
     "leaderboards.analyse_foresight": {"queue": "fairplay"},
+    "games.analyse_game": {"queue": "analysis"},
 }
+
+# The post-game analysis of a lost game (games.solver.postmortem), asked for on its replay:
+# the solver gets FT_ANALYSIS_POSITION_SECONDS for each position it is asked about and the
+# analysis FT_ANALYSIS_SECONDS in all. On the embedded defaults Celery runs in-process, so the
+# request that asks waits for the analysis: a shorter budget there.
+FT_ANALYSIS_SECONDS = env_seconds(
+    "FT_ANALYSIS_SECONDS", 20.0 if CELERY_TASK_ALWAYS_EAGER else 60.0, maximum=600.0
+)
+FT_ANALYSIS_POSITION_SECONDS = env_seconds("FT_ANALYSIS_POSITION_SECONDS", 3.0, maximum=60.0)
 
 # Fair play (docs/fairplay.md). The foresight analysis of each verified ranked win gets this
 # many seconds of one core (0: off). Off by default on the embedded defaults, where Celery

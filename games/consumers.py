@@ -8,6 +8,7 @@ service results (or refusals) into frames, and protects the socket (size, rate, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -210,6 +211,19 @@ class GameConsumer(AsyncWebsocketConsumer):
     allowance: Allowance | None = None  # the user's socket messages taken in advance
     group: str | None = None
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The consumer, closing with 4500 ("try again") when the channel layer fails under
+        it (Redis restarting): the server stack would otherwise end the socket with 1011,
+        which the protocol keeps out of the codes a client sees."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            logger.warning(
+                "the socket of game %s failed under it", scope.get("path"), exc_info=True
+            )
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
+
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user") or AnonymousUser()
@@ -239,10 +253,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(_record_sighting)(self.scope, self.user)
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
+        if self.group is None:
+            return
+        try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             event = {"type": "peer.left", "channel": self.channel_name}
             await self.channel_layer.group_send(self.group, event)
+        except Exception as error:  # noqa: BLE001 - a goodbye that fails costs little
+            # The membership expires with the layer's group expiry; a peer that never heard
+            # the goodbye only broadcasts what it need not.
+            logger.warning("leaving the group of game %s failed: %r", self.game_id, error)
 
     # Who else listens to the game -------------------------------------------------------
     # A move is answered to its sender directly; it goes to the game's group (a round trip

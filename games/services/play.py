@@ -34,6 +34,7 @@ from games.errors import (
     GameOver,
     NotFound,
     Refused,
+    ServiceError,
     StaleVersion,
 )
 from games.live import LiveGame, live_forget, live_game
@@ -216,9 +217,23 @@ def _act(
         with entry.lock:
             if entry.stale:  # another thread lost a race with it while this one waited
                 continue
-            result = _act_on(
-                entry, user=user, action=action, client_id=client_id, version=version, system=system
-            )
+            try:
+                result = _act_on(
+                    entry,
+                    user=user,
+                    action=action,
+                    client_id=client_id,
+                    version=version,
+                    system=system,
+                )
+            except ServiceError:
+                if _behind_the_log(entry):
+                    # Refused by a copy another process has moved past (a stale version,
+                    # an id it applied, a move legal only in the newer position): judge
+                    # it again on the game rebuilt from the log, never on an old copy.
+                    _forget(entry)
+                    continue
+                raise
             if result is None:  # another process wrote first: rebuild from the log
                 _forget(entry)
                 continue
@@ -279,6 +294,13 @@ def _act_on(
         _changes(game, engine, before, entry.view),
         dead_end_check=_dead_end_check(game, engine),
     )
+
+
+def _behind_the_log(entry: LiveGame) -> bool:
+    """Whether the database has moved past the entry's copy of the game (refusals are
+    rare: the one read this costs is spent only then)."""
+    version = Game.objects.filter(pk=entry.game.pk).values_list("version", flat=True).first()
+    return version != entry.game.version
 
 
 def _forget(entry: LiveGame) -> None:

@@ -123,3 +123,19 @@ def test_a_game_is_rebuilt_from_its_log_alone(user: User) -> None:
     live.live_clear()
     rebuilt = live_game(game_id=game.pk).engine.dump()
     assert rebuilt == held  # the take-back history too
+
+
+def test_an_old_copy_never_refuses_what_the_log_allows(user: User) -> None:
+    # Played here, then in another process: this process's copy is three versions behind.
+    game = services.game_start_practice(user=user, code=CODE)
+    for i in range(3):
+        services.game_play(user=user, game_id=game.pk, move="s", client_id=f"a{i}")
+    for i in range(3):
+        written_elsewhere(game, move="s", client_id=f"b{i}")
+    # The client's version is the log's: applied, not refused as stale.
+    result = services.game_play(user=user, game_id=game.pk, move="s", client_id="c1", version=6)
+    assert result.version == 7 and not result.duplicate
+    # And an id the other process applied, re-sent here with its version, is answered.
+    written_elsewhere(game, move="s", client_id="b9")
+    again = services.game_play(user=user, game_id=game.pk, move="s", client_id="b9", version=7)
+    assert again.duplicate and again.version == 8

@@ -43,13 +43,15 @@ class Server:
             self.process.kill()
 
 
-def start_server(env: dict[str, str], log_dir: Path, *, ready_path: str = "/healthz") -> Server:
-    """A ``daphne`` process on a free port with ``env``; returns once ``ready_path``
-    answers (within 30 s), or raises with the end of its log."""
+def start_server(
+    env: dict[str, str], log_dir: Path, *, ready_path: str = "/healthz", app: str = ASGI_APP
+) -> Server:
+    """A ``daphne`` process serving ``app`` on a free port with ``env``; returns once
+    ``ready_path`` answers (within 30 s), or raises with the end of its log."""
     port = free_port()
     log = log_dir / f"daphne-{port}.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),
