@@ -95,6 +95,9 @@ FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
 # away from the thread that serves moves. 0: a worker thread instead (tests, make run).
 FT_SOLVER_PROCESSES = env_int("FT_SOLVER_PROCESSES", 0 if REDIS_URL is None else 1, minimum=0)
 FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
+# How much lower the solver pool's processes run than the server's (Unix nice, 0-19): moves
+# come first on a machine with few cores.
+FT_SOLVER_NICE = env_int("FT_SOLVER_NICE", 10, minimum=0, maximum=19)
 # The dead-end check after each move once the stock is spent, in the solver pool after the
 # move was answered: a node budget and a time cap in milliseconds; when undecided nothing is
 # said. At most FT_DEAD_END_WAITING checks wait for the pool (one per game); more are skipped.

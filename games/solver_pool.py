@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -36,6 +37,12 @@ def hint_for_state(state: dict[str, Any], seconds: float) -> str | None:
     return hint(GameState.load(state), max_seconds=seconds)
 
 
+def _lower_priority(nice: int) -> None:
+    """Run the pool's searches below the server's own priority: on a machine with few
+    cores a storm of hints then waits for the moves, not the moves for the hints."""
+    os.nice(nice)
+
+
 def solver_executor() -> Executor:
     """The process's solver pool, made on first use."""
     global _executor
@@ -44,7 +51,12 @@ def solver_executor() -> Executor:
             processes = settings.FT_SOLVER_PROCESSES
             if processes > 0:
                 context = multiprocessing.get_context("spawn")
-                _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+                _executor = ProcessPoolExecutor(
+                    max_workers=processes,
+                    mp_context=context,
+                    initializer=_lower_priority,
+                    initargs=(settings.FT_SOLVER_NICE,),
+                )
             else:
                 _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="solver")
         return _executor
