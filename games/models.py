@@ -287,3 +287,37 @@ class Sighting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.digest[:8]}…"
+
+
+class GameAnalysis(models.Model):
+    """The post-game analysis of one finished game (``games.solver.postmortem``): where a
+    win was last possible, the move that lost it and a winning line from there.
+
+    Made on request (``games.services.analysis_request``) by the ``games.analyse_game``
+    task on the ``analysis`` queue, and kept: a second request reads this row. ``done`` and
+    ``total`` are the task's progress (positions decided, of about how many).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0, help_text=_("positions decided so far"))
+    total = models.PositiveIntegerField(
+        default=0, help_text=_("positions the analysis expects to decide (an estimate)")
+    )
+    # games.solver.postmortem.Postmortem.to_dict(), once done.
+    result = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True, help_text=_("why it failed"))
+    requested_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status})"

@@ -166,3 +166,19 @@ def prune_sightings() -> int:
     """Delete the fair-play sightings past their retention (``FT_SIGHTING_DAYS``); returns
     how many. Daily from beat; idempotent."""
     return services.sightings_prune()
+
+
+@shared_task(
+    name="games.analyse_game",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    # The analysis keeps to FT_ANALYSIS_SECONDS by itself; the limits are only a backstop.
+    time_limit=settings.FT_ANALYSIS_SECONDS + 120,
+    soft_time_limit=settings.FT_ANALYSIS_SECONDS + 60,
+)
+def analyse_game(game_id: str) -> str | None:
+    """The post-game analysis a player asked for (on the ``analysis`` queue); progress and
+    result are on the game's ``GameAnalysis`` row, which the replay page polls."""
+    row = services.analysis_run(game_id=game_id)
+    return None if row is None else row.status

@@ -37,6 +37,8 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("privacy/", views.privacy, name="privacy"),
     path("healthz", views.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico whatever the page says (and for pages without a <head>).
+    path("favicon.ico", views.favicon, name="favicon"),
     path("play/daily/", views.play_daily, name="play_daily"),
     path("practice/", views.practice, name="practice"),
     path("games/", views.my_games, name="my_games"),

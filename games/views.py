@@ -21,6 +21,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -167,8 +168,13 @@ BUILD_WORDS = {
 
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules; the variants table is the engine's ``VARIANTS``, so a new variant
-    appears on the page by itself."""
-    return render(request, "rules.html", {"variants": [_variant_row(r) for r in VARIANTS.values()]})
+    appears on the page by itself. The analysis's budget comes from the settings."""
+    context = {
+        "variants": [_variant_row(r) for r in VARIANTS.values()],
+        "analysis_seconds": f"{settings.FT_ANALYSIS_SECONDS:g}",
+        "analysis_position_seconds": f"{settings.FT_ANALYSIS_POSITION_SECONDS:g}",
+    }
+    return render(request, "rules.html", context)
 
 
 def _variant_row(rules: RuleSet) -> dict[str, Any]:
@@ -193,6 +199,12 @@ def privacy(request: HttpRequest) -> HttpResponse:
             "device_cookie_days": DEVICE_COOKIE_MAX_AGE // (24 * 60 * 60),
         },
     )
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico: the site's icon is an SVG among the static files (base.html links it)."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 @never_cache

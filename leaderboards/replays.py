@@ -3,7 +3,8 @@
 The frames are built from ``GameState.view()`` only, which leaves out the stock's
 order and face-down cards, so a replay can never show a card before the step
 that turns it. Only a verified log is replayed: a pending or rejected claim is
-not something to show as a game.
+not something to show as a game. The post-game analysis (``games.services.analysis``) is
+shown with the replay, once asked for: :func:`analysis_frames`.
 
 Who may replay (the issue leaves the owner's case open; decided here):
 ``access_game(purpose="watch")`` first, then a game of a daily deal that has
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -24,7 +26,7 @@ from games.access import access_replay
 from games.engine import RESIGN, UNDO, EngineError, GameState
 from games.engine.cards import RANK_NAMES, RANKS, SUITS
 from games.errors import NotFound
-from games.models import Deal, User
+from games.models import Deal, Game, GameAnalysis, User
 from games.payloads import board_changes
 from leaderboards.models import Result
 from leaderboards.share import VerificationPending, variant_title
@@ -200,3 +202,50 @@ def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
         "initial": initial,
         "steps": steps,
     }
+
+
+def analysis_frames(*, user: User | AnonymousUser, game_id: object) -> dict[str, Any]:
+    """What the replay page shows of a game's post-game analysis: ``status`` (``none``
+    when not asked for; ``won`` and ``locked`` when it cannot be: a won game, a daily deal
+    before its close), the progress, and once done the result (``Postmortem.to_dict``)
+    with the losing move in words and the winning line as replay steps from the last
+    winnable position (``line_steps``). Refusals: the replay's."""
+    game = access_replay(user=user, game_id=game_id)
+    if game.status == Game.Status.WON:
+        return {"status": "won"}
+    if not game.deal.solver_help_open:
+        return {"status": "locked"}
+    row = GameAnalysis.objects.filter(game=game).first()
+    if row is None:
+        return {"status": "none"}
+    data: dict[str, Any] = {
+        "status": row.status,
+        "done": row.done,
+        "total": row.total,
+        "reason": row.reason,
+    }
+    if row.status == GameAnalysis.Status.DONE and row.result:
+        data["result"] = _result_with_frames(game, row.result)
+    return data
+
+
+def _result_with_frames(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
+    """The stored result, with the losing move's words and the winning line's steps (built
+    here from the log: the row keeps only moves)."""
+    result = dict(stored)
+    win_step = result.get("win_step")
+    if win_step is None:
+        return result
+    deal = game.deal
+    log = list(game.actions.order_by("seq").values_list("move", flat=True))
+    engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=game.undo_limit)
+    try:
+        engine.replay([move for move in log[:win_step] if move != RESIGN])
+    except EngineError:
+        raise NotFound("this game's log no longer replays") from None
+    losing = result.get("losing")
+    if losing:
+        result["losing"] = {**losing, "words": action_words(losing["move"], engine.view())}
+    line = [(seq, move, None) for seq, move in enumerate(result.get("line", []), start=1)]
+    result["line_steps"] = build_steps(engine, line, broken="the winning line no longer replays")
+    return result

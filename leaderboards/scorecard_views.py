@@ -1,4 +1,5 @@
-"""Thin pages for scorecards, share text and replays: parse, call one selector, render.
+"""Thin pages for scorecards, share text, replays and their analysis: parse, call a selector,
+render.
 
 A :class:`~games.errors.ServiceError` is never a server error here: it becomes
 its status page (or, for the plain-text share, its status with the reason).
@@ -7,15 +8,18 @@ its status page (or, for the plain-text share, its status with the reason).
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
+from games import services
 from games.errors import NotAuthenticated, ServiceError
-from leaderboards.replays import replay_frames, solution_frames
+from leaderboards.replays import analysis_frames, replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.share import VerificationPending, share_text_for_game
 
@@ -68,9 +72,11 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_GET
 def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """Step through a finished, verified game; the frames are embedded as JSON."""
+    """Step through a finished, verified game on the board; the frames and the post-game
+    analysis (its state, or its result) are embedded as JSON."""
     try:
         frames = replay_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+        analysis = analysis_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
     except NotAuthenticated:
         return redirect_to_login(request.get_full_path())
     except VerificationPending as err:
@@ -80,8 +86,46 @@ def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     return render(
         request,
         "replays/replay.html",
-        {"frames": frames, "game": frames["game"], "steps": frames["steps"]},
+        {
+            "frames": frames,
+            "game": frames["game"],
+            "steps": frames["steps"],
+            "board_state": _board_state(frames),
+            "analysis": analysis,
+        },
     )
+
+
+def _board_state(frames: dict[str, Any]) -> dict[str, Any]:
+    """What the board's table template reads: the first frame's piles, seen by a watcher."""
+    return {"board": frames["initial"], "role": "watcher"}
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """A game's post-game analysis as JSON (the replay page polls it); POST asks for it.
+
+    Refusals are JSON ``{"code", "reason"}`` with their status (429 with ``Retry-After``).
+    A form POST without JavaScript goes back to the replay, or to the refusal page.
+    """
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    try:
+        if request.method == "POST":
+            services.analysis_request(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+        data = analysis_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+    except ServiceError as err:
+        if not wants_json:
+            return _refusal(request, err)
+        response = JsonResponse(
+            {"code": err.code, "reason": err.reason, **err.extra}, status=err.status
+        )
+        if "retry_after" in err.extra:
+            response["Retry-After"] = str(err.extra["retry_after"])
+        return response
+    if request.method == "POST" and not wants_json:
+        return redirect(reverse("leaderboards:replay", args=[game_id]) + "#analysis")
+    return JsonResponse(data)
 
 
 @require_GET
@@ -94,5 +138,10 @@ def deal_solution(request: HttpRequest, deal_id: int) -> HttpResponse:
     return render(
         request,
         "replays/solution.html",
-        {"frames": frames, "deal": frames["deal"], "steps": frames["steps"]},
+        {
+            "frames": frames,
+            "deal": frames["deal"],
+            "steps": frames["steps"],
+            "board_state": _board_state(frames),
+        },
     )

@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern] = [
     path("players/<str:username>/", scorecard_views.scorecard, name="scorecard"),
     path("games/<uuid:game_id>/share/", scorecard_views.share, name="share"),
     path("games/<uuid:game_id>/replay/", scorecard_views.replay, name="replay"),
+    path("games/<uuid:game_id>/analysis/", scorecard_views.analysis, name="analysis"),
     path("deals/<int:deal_id>/solution/", scorecard_views.deal_solution, name="deal_solution"),
     # Fair play: how it works, and the staff's review of held results.
     path("fair-play/", TemplateView.as_view(template_name="fairplay.html"), name="fairplay"),

@@ -20,7 +20,16 @@ COMPOSE = ROOT / "compose.yaml"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "ftsite" / "settings.py"
 
-APP_SERVICES = ("migrate", "web1", "web2", "worker", "worker-solver", "worker-fairplay", "beat")
+APP_SERVICES = (
+    "migrate",
+    "web1",
+    "web2",
+    "worker",
+    "worker-solver",
+    "worker-fairplay",
+    "worker-analysis",
+    "beat",
+)
 WEB_SERVICES = ("web1", "web2")
 
 
@@ -107,6 +116,9 @@ def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
     fairplay = shell_commands(services["worker-fairplay"]["command"])[0]
     assert fairplay[:4] == ["celery", "-A", "ftsite", "worker"]
     assert fairplay[fairplay.index("-Q") + 1] == "fairplay"
+    analysis = shell_commands(services["worker-analysis"]["command"])[0]
+    assert analysis[:4] == ["celery", "-A", "ftsite", "worker"]
+    assert analysis[analysis.index("-Q") + 1] == "analysis"
     assert shell_commands(services["beat"]["command"])[0][:4] == ["celery", "-A", "ftsite", "beat"]
     assert {services[name]["ports"][0] for name in WEB_SERVICES} == {"8001:8000", "8002:8000"}
 
@@ -125,7 +137,7 @@ def test_postgres_redis_and_web_have_healthchecks(services: dict[str, Any]) -> N
 
 def test_the_start_order_waits_for_health_and_migrations(services: dict[str, Any]) -> None:
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web1", "web2", "worker", "worker-solver", "worker-fairplay", "beat"):
+    for name in APP_SERVICES[1:]:
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name

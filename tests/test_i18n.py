@@ -375,7 +375,7 @@ def test_the_javascript_catalog_answers_in_the_page_language(client: Client) -> 
     text = response.content.decode()
     assert '"You won!": "Hai vinto!"' in text
     assert '"Stock": "Tallone"' in text
-    assert '"%(player)s resigned": "%(player)s ha abbandonato"' in text
+    assert '"Ranked games have no undo.": "Nelle partite classificate non si annulla."' in text
     assert '"spades": "picche"' in text and '"Reconnecting\\u2026": "Riconnessione' in text
     assert "django.gettext" in text or "globals.gettext" in text
 

@@ -57,3 +57,22 @@ def test_a_player_is_shown_by_display_name_else_username(user: User) -> None:
     user.display_name = "Ada L."
     assert user.public_name == "Ada L."
     assert str(user) == "Ada L."
+
+
+def test_every_page_links_the_site_icon_and_favicon_ico_finds_it(client: Client) -> None:
+    html = client.get(reverse("home")).content.decode()
+    assert re.search(r'<link rel="icon" href="[^"]*favicon\.svg" type="image/svg\+xml">', html)
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("favicon.svg")
+
+
+def test_variants_show_by_the_engines_names_and_a_resignation_as_a_loss() -> None:
+    from games.templatetags.games_tags import outcome, variant_title
+
+    assert variant_title("josephine") == "Josephine"
+    assert variant_title("forty-thieves") == "Forty Thieves"
+    assert variant_title("little-forty+redeal1") == "Little Forty"
+    assert variant_title("no-such-variant") == "no-such-variant"
+    assert outcome("resigned") == outcome("lost") == "lost"
+    assert outcome("won") == "won" and outcome("active") == "active"

@@ -1,6 +1,6 @@
 """Writes: every change to deals, games and API tokens goes through these functions.
 
-Split by subject (``deals``, ``play``, ``sightings``, ``tokens``); callers
+Split by subject (``analysis``, ``deals``, ``play``, ``sightings``, ``tokens``); callers
 use this package: ``from games import services; services.game_play(...)``.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 from games.engine import RESIGN
 from games.models import PRACTICE_UNDO
 from games.results import ActResult, DeadEndCheck, HintResult
+from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.deals import (
     DAILY_VARIANT,
     Certificate,
@@ -42,6 +43,9 @@ from games.services.solver_help import (
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 
 __all__ = [
+    "NothingToAnalyse",
+    "analysis_request",
+    "analysis_run",
     "ACTION_KINDS",
     "game_act",
     "DAILY_VARIANT",

@@ -36,8 +36,9 @@ LUCAS = "FT1-C-0000001"
 NO_HORIZONTAL_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
 # A card move in the notation, exactly as moves.js reads it.
 MOVE = re.compile(r"^(w|[tf]\d+)-([tf]\d+)(?:x(\d+))?$")
-# input.js: a second tap on the same pile within 350 ms is a double-tap. The test keeps
-# a wider margin before tapping a pile it tapped just before (and drags instead).
+# moves.js: a second tap within 350 ms on the card a tap could not move is a double-tap.
+# The test keeps a wider margin before tapping a pile it tapped just before (and drags
+# instead); test_taps.py taps quickly.
 DOUBLE_TAP_S = 0.5
 # Where a card is grabbed: its top-left corner, visible even when cards fan over it.
 GRAB = {"x": 10, "y": 8}
@@ -135,8 +136,8 @@ class Player:
         """Play ``move`` (legal in ``game``, the engine's copy of the page's game)."""
         gesture = gesture or self.choose(game, move)
         before = self.board.version
-        # A card still sliding from the last move can swallow a tap (issue 13 makes the
-        # board take taps during the slide); this test is about what each gesture does.
+        # The board takes taps during a card's slide too (test_taps.py); this test is
+        # about what each gesture does, on a board at rest.
         self.board.settled()
         if gesture == "stock":
             self.board.pile("stock").click()

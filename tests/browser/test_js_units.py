@@ -123,6 +123,16 @@ def test_it_applies_the_next_version_and_merges_only_the_changed_piles(call: Cal
     assert after["role"] == "player" and after["board"]["waste"] == ["7D"]
 
 
+def test_a_dead_end_notice_marks_only_the_position_it_was_proved_for(call: Call) -> None:
+    game = game_state()  # at version 3
+    marked = call("state.js", "withDeadEnd", game, {"type": "dead_end", "version": 3})
+    assert marked["dead_end"] is True and marked["version"] == 3
+    # The player moved on before the solver answered: the notice is about the past.
+    assert call("state.js", "withDeadEnd", game, {"type": "dead_end", "version": 2}) == game
+    over = game_state(status="won")
+    assert call("state.js", "withDeadEnd", over, {"type": "dead_end", "version": 3}) == over
+
+
 def test_it_ignores_a_version_it_already_holds(call: Call) -> None:
     game = game_state()
     for version in (3, 2, None):
@@ -235,6 +245,49 @@ def test_it_sends_a_tap_to_a_foundation_first_then_the_longest_column(call: Call
     assert call("moves.js", "smartTarget", game, "w", 1, {"columns": True}) == "f2"
 
 
+def test_a_second_tap_is_a_double_only_on_the_card_the_first_could_not_move(call: Call) -> None:
+    still = {"pile": "t3", "card": "7S", "time": 1000, "moved": False}
+    moved = {**still, "moved": True}
+    tap = {"pile": "t3", "card": "7S"}
+    assert call("moves.js", "isDoubleTap", still, tap, 1200) is True
+    assert call("moves.js", "isDoubleTap", still, tap, 1400) is False  # too late: a new tap
+    # The first tap moved its card: the second is a tap of its own, on what it uncovered.
+    assert call("moves.js", "isDoubleTap", moved, tap, 1100) is False
+    assert call("moves.js", "isDoubleTap", still, {"pile": "t3", "card": "8S"}, 1100) is False
+    assert call("moves.js", "isDoubleTap", still, {"pile": "t4", "card": "7S"}, 1100) is False
+    assert call("moves.js", "isDoubleTap", None, tap, 1100) is False
+
+
+def test_a_tap_is_worked_out_on_the_board_it_lands_on(call: Call) -> None:
+    board = board_view(
+        columns=[{"down": 0, "cards": ["KS", "QS"]}, {"down": 0, "cards": ["3H", "2H"]}],
+        waste=["JS"],
+    )
+    game = game_state(board=board, legal_moves=["s", "t2-f2", "w-t1", "t1-t2x2"])
+    # The waste card goes to a column when no foundation takes it; a column card only home.
+    assert call("moves.js", "tapMove", game, {"pile": "w", "card": "JS", "count": 1}) == "w-t1"
+    assert call("moves.js", "tapMove", game, {"pile": "t2", "card": "2H", "count": 1}) == "t2-f2"
+    assert call("moves.js", "tapMove", game, {"pile": "t1", "card": "QS", "count": 1}) is None
+    # A double-tap may go to a column too; a run is the run from the card tapped.
+    run = {"pile": "t1", "card": "KS", "count": 2}
+    assert call("moves.js", "tapMove", game, run, {"double": True}) == "t1-t2x2"
+    # The card tapped went away meanwhile (an earlier tap sent it): the tap is for the top.
+    gone = {"pile": "t2", "card": "4H", "count": 1}
+    assert call("moves.js", "tapMove", game, gone) == "t2-f2"
+    # Nothing to take.
+    empty = game_state(board=board_view(waste=[]), legal_moves=["s"])
+    assert call("moves.js", "tapMove", empty, {"pile": "w", "card": None, "count": 1}) is None
+
+
+def test_the_stock_draws_redeals_and_stops_when_the_game_is_over(call: Call) -> None:
+    assert call("moves.js", "drawMove", game_state()) == "s"
+    spent = game_state(board=board_view(stock=0), legal_moves=["r", "t2-f2"])
+    assert call("moves.js", "drawMove", spent) == "r"
+    no_redeal = game_state(board=board_view(stock=0), legal_moves=["t2-f2"])
+    assert call("moves.js", "drawMove", no_redeal) == "s"  # sent: the server says why not
+    assert call("moves.js", "drawMove", game_state(status="won")) is None
+
+
 # Applying changes (changes.js), for the board and the replay viewer alike --------------
 
 
@@ -325,6 +378,42 @@ def test_it_sends_one_action_at_a_time_stamped_with_its_version(page: Any, live_
         {"type": "resign"},  # a resignation names no version
     ]
     assert log["refused"] == ["undo"]  # beyond the queue's room: dropped, and told so
+
+
+def test_it_chooses_a_deferred_action_when_its_turn_comes(page: Any, live_url: str) -> None:
+    _open_units_page(page, live_url)
+    log = page.evaluate(
+        """async () => {
+          const { ActionQueue } = await import("/static/js/board/queue.js");
+          const sent = [];
+          const socket = { isOpen: true, act: (m) => { sent.push(m); return `id${sent.length}`; } };
+          let version = 1;
+          let top = "AS";
+          const dropped = [];
+          const queue = new ActionQueue(socket, { canSend: () => true, version: () => version });
+          const idle = queue.busy;
+          queue.enqueue({ type: "move", move: "t1-f1" });
+          // Two taps while the first is on its way: chosen only when their turn comes.
+          queue.enqueue(() => ({ type: "move", move: `${top}?` }));
+          queue.enqueue(() => null, { onRefused: () => dropped.push("nothing left") });
+          const busy = queue.busy;
+          const whileWaiting = sent.length;
+          top = "2S";
+          version = 2;
+          queue.answered({ id: "id1" });
+          queue.pump();
+          queue.answered({ id: "id2" });
+          queue.pump();
+          return { idle, busy, whileWaiting, sent, dropped, after: queue.busy };
+        }"""
+    )
+    assert log["idle"] is False and log["busy"] is True and log["after"] is False
+    assert log["whileWaiting"] == 1
+    assert log["sent"] == [
+        {"type": "move", "move": "t1-f1", "version": 1},
+        {"type": "move", "move": "2S?", "version": 2},  # the board after the first answer
+    ]
+    assert log["dropped"] == ["nothing left"]  # a tap with nothing to do sends nothing
 
 
 # Translation (i18n.js) through Django's JavaScript catalog --------------------------------

@@ -170,7 +170,7 @@ def clear_celery_and_boards() -> None:
 
     app.control.purge()
     with app.connection_for_write() as connection:  # purge() knows only the default queue
-        for queue in ("solver", "fairplay"):
+        for queue in ("solver", "fairplay", "analysis"):
             connection.default_channel.queue_purge(queue)
     client = redis_client()
     for key in client.scan_iter("ft:board:*"):

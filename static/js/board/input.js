@@ -5,23 +5,23 @@
 
 import { suitOf } from "./cards.js";
 import { cardsAt } from "./describe.js";
-import { formatMove, legalCounts, legalTargets, smartTarget } from "./moves.js";
+import { formatMove, isDoubleTap, legalCounts, legalTargets, smartTarget, tapMove } from "./moves.js";
 
 const DRAG_THRESHOLD_PX = 6; // less than this between down and up is a tap
-const DOUBLE_TAP_MS = 350;
 const ANSWER_WAIT_MS = 1200; // a dropped card waits this long for the server, then goes home
 
 export class Input {
   /**
    * @param {BoardView} view
-   * @param {object} game  { get(): current game state, play(move, callbacks), draw(),
-   *                         undo(), selected(selection or null) } (main.js's controller)
+   * @param {object} game  { get(): current game state, play(move or () => move,
+   *                         callbacks), busy(), draw(), undo(), selected(selection or
+   *                         null) } (main.js's controller)
    */
   constructor(view, game) {
     this.view = view;
     this.game = game;
     this.drag = null; // the gesture in progress
-    this.lastTap = null; // for double-taps: {pile, time, consumed}
+    this.lastTap = null; // for double-taps: {pile, card, time, moved}
     this.selection = null; // keyboard: {pile, count}
     const table = view.table;
     table.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -44,25 +44,31 @@ export class Input {
 
   // Pointer: tap, double-tap, drag ---------------------------------------------
 
-  /** What a press on `target` would pick up: {pile, count, elements} or null. */
-  sourceAt(target) {
+  /**
+   * What a press at (x, y) on `target` would pick up: {pile, count, card, elements} or
+   * null. Cards sliding to their place let presses through (CSS), so a press is read
+   * from where the cards are going: the card whose place is under the pointer.
+   */
+  sourceAt(target, x, y) {
     const pileEl = target.closest("[data-pile]");
-    if (!pileEl) return null;
+    if (!pileEl || !this.view.table.contains(pileEl)) return null;
     const pile = pileEl.dataset.pile;
-    if (pile === "stock") return { pile, count: 0, elements: [] };
-    const card = target.closest(".ft-card[data-card]");
-    if (!card) return null;
-    const run = Number(card.dataset.run || 0);
-    // Only the top of the waste (or of a foundation that may give it back) moves.
-    if (run < 1) return null;
+    if (pile === "stock") return { pile, count: 0, card: null, elements: [] };
     const cards = Array.from(pileEl.querySelectorAll(".ft-card[data-card]"));
-    const elements = cards.slice(cards.indexOf(card));
-    return { pile, count: run, elements };
+    // Only the waste's top card plays: a press anywhere on the waste is a press on it
+    // (or, the waste still empty, on the card a draw on its way will bring).
+    const card =
+      pile === "w" ? cards[cards.length - 1] : target.closest(".ft-card[data-card]") || this.view.cardAt(pileEl, x, y);
+    if (!card) return pile === "w" ? { pile, count: 1, card: null, elements: [] } : null;
+    const run = Number(card.dataset.run || 0);
+    // Only a face-up run (or a foundation card that may come back) moves.
+    if (run < 1) return null;
+    return { pile, count: run, card: card.dataset.card, elements: cards.slice(cards.indexOf(card)) };
   }
 
   onPointerDown(e) {
     if (!this.active || e.button > 0 || this.drag) return;
-    const source = this.sourceAt(e.target);
+    const source = this.sourceAt(e.target, e.clientX, e.clientY);
     if (!source) return;
     e.preventDefault(); // no text selection, no focus flicker; keyboard focus is ours
     this.drag = { ...source, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false };
@@ -71,7 +77,7 @@ export class Input {
 
   onPointerMove(e) {
     const d = this.drag;
-    if (!d || e.pointerId !== d.id || d.pile === "stock") return;
+    if (!d || e.pointerId !== d.id || !d.elements.length) return;
     const dx = e.clientX - d.x;
     const dy = e.clientY - d.y;
     if (!d.moving) {
@@ -146,27 +152,36 @@ export class Input {
   }
 
   /**
-   * A tap sends the card to a foundation that accepts it (the waste card, failing
-   * that, to a column that does). A second tap on the same pile soon after is a
-   * double-tap: to a foundation, else the longest accepting column, else an empty one.
-   * When the first tap already moved the card, the second is swallowed: it would
-   * otherwise act on the card that was under it.
+   * A tap is decided at once (moves.js: isDoubleTap, tapMove). A single tap sends the
+   * card to a foundation that accepts it (the waste card, failing that, to a column
+   * that does); a second tap on the card a tap just could not move is a double-tap: to
+   * a foundation, else the longest accepting column, else an empty one. A tap that
+   * moved its card leaves nothing to double: another tap right after is a tap on the
+   * card it uncovered, and is never lost.
    */
   tap(d) {
+    const now = performance.now();
     if (d.pile === "stock") {
+      this.lastTap = null;
       this.game.draw();
       return;
     }
-    const now = performance.now();
-    const last = this.lastTap;
-    if (last && last.pile === d.pile && now - last.time < DOUBLE_TAP_MS) {
+    const tap = { pile: d.pile, card: d.card, count: d.count };
+    if (isDoubleTap(this.lastTap, tap, now)) {
       this.lastTap = null;
-      if (!last.consumed) this.doubleAction(d.pile, d.count, d.elements);
+      this.doubleAction(d.pile, d.count, d.elements);
       return;
     }
-    const target = smartTarget(this.state, d.pile, d.count, { columns: d.pile === "w" });
-    this.lastTap = { pile: d.pile, time: now, consumed: Boolean(target) };
-    if (target) this.game.play(formatMove(d.pile, target, d.count));
+    if (this.game.busy()) {
+      // An earlier action is still on its way: this tap is for the board its answer
+      // brings, and is worked out then.
+      this.lastTap = { ...tap, time: now, moved: true };
+      this.game.play(() => tapMove(this.state, tap));
+      return;
+    }
+    const move = tapMove(this.state, tap);
+    this.lastTap = { ...tap, time: now, moved: Boolean(move) };
+    if (move) this.game.play(move);
   }
 
   doubleAction(pile, count, elements) {

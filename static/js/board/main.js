@@ -3,22 +3,33 @@
 // server accepted and nothing else (no optimistic moves).
 //
 // The parts, one job each: state.js (the state and its versions, pure), changes.js
-// (applying the server's changes, pure), moves.js (reading the notation, pure), queue.js
-// (one action in flight), input.js (gestures and keys), hints.js, notices.js (messages to
-// the player), result.js (the result dialog), controls.js (buttons), render.js (drawing),
-// socket.js (the websocket), describe.js (the board in words).
+// (applying the server's changes, pure), moves.js (reading the notation and deciding
+// taps, pure), queue.js (one action in flight), input.js (gestures and keys), hints.js,
+// notices.js (messages to the player), result.js (the result dialog), controls.js
+// (buttons), render.js (drawing), socket.js (the websocket), describe.js (the board in
+// words).
 
 import { wirePlayerControls, wireViewControls } from "./controls.js";
 import { describeAction, describeBoard, pileWords } from "./describe.js";
 import { t } from "./i18n.js";
 import { Hints } from "./hints.js";
 import { Input } from "./input.js";
+import { drawMove } from "./moves.js";
 import { Notices } from "./notices.js";
 import { ActionQueue } from "./queue.js";
 import { BoardView } from "./render.js";
 import { ResultDialog } from "./result.js";
 import { GameSocket } from "./socket.js";
-import { applyAction, clock, elapsedSeconds, justFinished, normalise, replaceState, withHints } from "./state.js";
+import {
+  applyAction,
+  clock,
+  elapsedSeconds,
+  justFinished,
+  normalise,
+  replaceState,
+  withDeadEnd,
+  withHints,
+} from "./state.js";
 
 function readJson(id) {
   const el = document.getElementById(id);
@@ -75,7 +86,7 @@ class BoardPage {
         askHint: () => this.hints.ask(),
       });
     }
-    wireViewControls(this.root, { describe: () => this.notices.announce(describeBoard(this.game)) });
+    wireViewControls(this.root, { describe: () => this.notices.describe(describeBoard(this.game)) });
     this.notices.deadEnd(this.game);
     this.hints.updateButton();
     // A finished game opens on its result (a reload, a link from "My games").
@@ -84,15 +95,15 @@ class BoardPage {
 
   /** What input.js may do with the game: read it, and ask for actions. */
   controller() {
+    // A move, or a function choosing it when its turn comes (on the board by then).
+    const message = (move) => (move ? { type: "move", move } : null);
     return {
       get: () => this.game,
-      play: (move, callbacks) => this.queue.enqueue({ type: "move", move }, callbacks),
-      draw: () => {
-        // An empty stock with a redeal left turns the waste over; otherwise a draw
-        // (sent even on an empty stock: the server says why not).
-        const move = this.game.board.stock === 0 && this.game.legal_moves.includes("r") ? "r" : "s";
-        this.queue.enqueue({ type: "move", move });
-      },
+      play: (move, callbacks) =>
+        this.queue.enqueue(typeof move === "function" ? () => message(move()) : message(move), callbacks),
+      busy: () => this.queue.busy,
+      // Chosen at its turn too: a tap on the stock just emptied by the last draw redeals.
+      draw: () => this.queue.enqueue(() => message(drawMove(this.game))),
       undo: () => this.undo(),
       selected: (selection) => {
         this.notices.announce(
@@ -106,6 +117,7 @@ class BoardPage {
 
   undo() {
     if (this.game.mode === "practice") this.queue.enqueue({ type: "undo" });
+    else if (this.isPlayer && this.game.status === "active") this.notices.remind(t("Ranked games have no undo."));
   }
 
   serverNow() {
@@ -143,6 +155,11 @@ class BoardPage {
         break;
       case "action":
         this.takeAction(msg);
+        break;
+      case "dead_end":
+        // The solver's verdict on a position, after the answer to the move that made it.
+        this.game = withDeadEnd(this.game, msg);
+        this.notices.deadEnd(this.game);
         break;
       case "hint":
         this.hints.answered(msg);

@@ -72,3 +72,56 @@ export function smartTarget(game, src, count, { columns }) {
   }
   return best;
 }
+
+/**
+ * What a tap on the stock sends: a draw, or with the stock empty and a redeal left, the
+ * redeal (a draw goes even on an empty stock: the server says why not); null once over.
+ */
+export function drawMove(game) {
+  if (game.status !== "active") return null;
+  return game.board.stock === 0 && game.legal_moves.includes("r") ? "r" : "s";
+}
+
+// Taps ---------------------------------------------------------------------------------
+// A tap is decided at once: it is a single tap unless it is the second on the very card
+// an earlier tap, a moment before, could not move (then it is a double-tap). A tap that
+// moved its card leaves nothing to double: the next tap is for the card under it.
+
+export const DOUBLE_TAP_MS = 350;
+
+/**
+ * Whether `tap` ({pile, card}) completes a double-tap begun by `last` ({pile, card, time,
+ * moved}, or null) at time `now` (ms).
+ */
+export function isDoubleTap(last, tap, now, windowMs = DOUBLE_TAP_MS) {
+  if (!last || last.moved || !tap.card) return false;
+  return last.pile === tap.pile && last.card === tap.card && now - last.time < windowMs;
+}
+
+/**
+ * The move a tap on `tap.card` of `tap.pile` makes in `game`, or null. The card is looked
+ * for where it was tapped: if an earlier action took it away meanwhile (a second tap while
+ * the first was on its way), the tap is for the pile's top card now. A tap sends the card
+ * to a foundation (the waste card, failing that, to a column); a double-tap to a
+ * foundation, else the best column.
+ */
+export function tapMove(game, tap, { double = false } = {}) {
+  const count = tapCount(game.board, tap);
+  if (!count) return null;
+  const target = smartTarget(game, tap.pile, count, { columns: double || tap.pile === "w" });
+  return target ? formatMove(tap.pile, target, count) : null;
+}
+
+/** How many cards a tap on `tap.card` picks up from `tap.pile` now (0: none). */
+function tapCount(board, { pile, card, count = 1 }) {
+  if (pile === "w") return board.waste.length ? 1 : 0;
+  const k = Number(pile.slice(1)) - 1;
+  if (pile[0] === "f") return board.foundations[k]?.top ? 1 : 0;
+  const cards = board.columns[k]?.cards || [];
+  if (!cards.length) return 0;
+  // The card where it was (counted from the top), else wherever it is now: the run from
+  // it. Gone (an earlier action took it): the top card.
+  if (cards[cards.length - count] === card) return count;
+  const index = cards.lastIndexOf(card);
+  return index >= 0 ? cards.length - index : 1;
+}

@@ -1,5 +1,6 @@
 // Messages to the player: the reminder line (a refusal's reason, a hint), the live
-// description for screen readers, the connection status and the dead-end notice.
+// description for screen readers, the board in words on demand (for everyone to read),
+// the connection status and the dead-end notice.
 
 import { t } from "./i18n.js";
 
@@ -19,6 +20,7 @@ export class Notices {
     this.description = root.querySelector('[data-testid="description"]');
     this.connectionEl = root.querySelector('[data-testid="connection"]');
     this.deadEndEl = root.querySelector('[data-testid="dead-end"]');
+    this.describedEl = root.querySelector('[data-testid="described"]');
     this.reminderTimer = null;
   }
 
@@ -37,6 +39,17 @@ export class Notices {
     requestAnimationFrame(() => {
       this.description.textContent = text;
     });
+  }
+
+  /** The whole board in words, shown in a dialog: read by sighted players and screen readers alike. */
+  describe(text) {
+    const dialog = this.describedEl;
+    if (!dialog?.showModal) {
+      this.announce(text);
+      return;
+    }
+    dialog.querySelector('[data-described="text"]').textContent = text;
+    if (!dialog.open) dialog.showModal();
   }
 
   /** The socket's status; a fatal close code says why the board will not reconnect. */

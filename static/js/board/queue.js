@@ -1,8 +1,15 @@
 // The action queue: the player's actions go to the server one at a time, each stamped
 // with the version it was chosen at, so the server can refuse one chosen on a board that
 // has since changed. No DOM: it talks to a socket-like object ({isOpen, act(message)}).
+//
+// An action may be queued as a function instead of a message: it is asked for its
+// message only when its turn comes, on the board the earlier answers brought (a tap made
+// while the last one is still on its way is for the card it will uncover). It may then
+// answer null: nothing to send any more.
 
-const MAX_QUEUED = 3; // taps beyond this while the server is busy are dropped, not stacked up
+// Taps beyond this many waiting while the server is slow are dropped, not stacked up
+// without end: four seconds of quick taps (5 a second) survive a slow spell.
+const MAX_QUEUED = 20;
 
 export class ActionQueue {
   /**
@@ -19,7 +26,16 @@ export class ActionQueue {
     this.inFlight = null;
   }
 
-  /** Queue `message`; `callbacks.onAccepted` / `onRefused` hear its answer. */
+  /** Whether an action is waiting for its answer or its turn. */
+  get busy() {
+    return Boolean(this.inFlight) || this.waiting.length > 0;
+  }
+
+  /**
+   * Queue `message` (or a function returning it, or null, at its turn);
+   * `callbacks.onAccepted` / `onRefused` hear its answer (`onRefused` also when it is
+   * dropped unsent).
+   */
   enqueue(message, callbacks = {}) {
     if (!this.canSend()) return;
     if (this.waiting.length >= this.max) {
@@ -32,13 +48,19 @@ export class ActionQueue {
 
   /** Send the next action if none is waiting for its answer and the socket is open. */
   pump() {
-    if (this.inFlight || !this.waiting.length || !this.socket.isOpen) return;
-    const item = this.waiting.shift();
-    const message = { ...item.message };
-    // A resignation is valid whatever the position; everything else names its version.
-    if (message.type !== "resign") message.version = this.version();
-    item.id = this.socket.act(message);
-    this.inFlight = item;
+    while (!this.inFlight && this.waiting.length && this.socket.isOpen) {
+      const item = this.waiting.shift();
+      const chosen = typeof item.message === "function" ? item.message() : item.message;
+      if (!chosen || !this.canSend()) {
+        item.callbacks.onRefused?.();
+        continue;
+      }
+      const message = { ...chosen };
+      // A resignation is valid whatever the position; everything else names its version.
+      if (message.type !== "resign") message.version = this.version();
+      item.id = this.socket.act(message);
+      this.inFlight = item;
+    }
   }
 
   /** The queued item `msg` answers (accepted or refused), now settled; null if none. */

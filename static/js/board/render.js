@@ -24,10 +24,28 @@ export class BoardView {
     };
     this.undoButton = root.querySelector('[data-action="undo"]');
     this.resignButton = root.querySelector('[data-action="resign"]');
+    this.stockShown = null; // the stock count last drawn: a smaller one means a draw
+    this.slides = new WeakMap(); // each sliding card's latest slide
   }
 
   pile(name) {
     return this.piles.get(name);
+  }
+
+  /**
+   * The face-up card of `pileEl` whose place (where the layout puts it, whatever its
+   * slide) is under the point (x, y), the topmost one; null if none.
+   */
+  cardAt(pileEl, x, y) {
+    const box = pileEl.getBoundingClientRect();
+    const cards = Array.from(pileEl.querySelectorAll(".ft-card[data-card]")).reverse();
+    return (
+      cards.find((el) => {
+        const left = box.left + el.offsetLeft;
+        const top = box.top + el.offsetTop;
+        return x >= left && x < left + el.offsetWidth && y >= top && y < top + el.offsetHeight;
+      }) ?? null
+    );
   }
 
   /** Every card element on the table, face-up ones first-class, backs included. */
@@ -36,8 +54,9 @@ export class BoardView {
   }
 
   /**
-   * Draw `game`. `animate` false skips the motion (first paint, full resyncs);
-   * `from` names a pile new cards should fly in from (the stock, on a draw).
+   * Draw `game`. `animate` false skips the motion (first paint, full resyncs). Cards new
+   * to the waste fly in from the stock only when the stock went down (a draw); one that
+   * a move uncovered under the waste's top simply appears.
    */
   render(game, { animate = true, selection = null } = {}) {
     const board = game.board;
@@ -163,7 +182,9 @@ export class BoardView {
 
     this.fitColumns();
     this.showSelection(selection);
-    if (motion) this.play(first, board);
+    const drew = this.stockShown !== null && board.stock < this.stockShown;
+    this.stockShown = board.stock;
+    if (motion) this.play(first, board, drew);
   }
 
   /** Mark the selected source (keyboard play): its card, or the run from a card up. */
@@ -185,7 +206,8 @@ export class BoardView {
 
   /**
    * Columns fan downwards; a long column is squeezed so it fits the window, but never
-   * below the height of a card's corner, so every card stays readable.
+   * below the height of a card's corner, so every card's rank and suit stay readable.
+   * The sizes are board.css's (--corner, --fan).
    */
   fitColumns() {
     const columns = this.table.querySelector(".ft-columns");
@@ -194,8 +216,9 @@ export class BoardView {
     if (!sample) return;
     const width = sample.clientWidth || 40;
     const cardHeight = width * 1.4;
-    const fan = Math.max(16, Math.min(30, width * 0.3));
-    const minFan = Math.max(14, Math.min(20, width * 0.22));
+    const strip = Math.min(19, Math.max(10, width * 0.35)) + 4; // the corner, and its margin
+    const fan = Math.max(16, Math.min(30, width * 0.3), strip);
+    const minFan = Math.max(strip, Math.min(20, width * 0.22));
     const fanDown = Math.max(6, Math.min(12, width * 0.12));
     // Room for a column: the window less the top row and a margin. A long column is
     // squeezed rather than pushing the page into a long scroll.
@@ -213,14 +236,14 @@ export class BoardView {
   }
 
   /** FLIP: each card that moved is drawn back where it was, then let go to its place. */
-  play(first, board) {
+  play(first, board, drew) {
     const stock = this.pile("stock")?.getBoundingClientRect();
     const moved = [];
     for (const el of this.table.querySelectorAll(".ft-card[data-card]")) {
       let from = first.get(el);
       // A card new to the table came from the stock (a draw) or is a full redraw.
       if (!from) {
-        if (el.dataset.in !== "w" || !stock || !board.waste.length) continue;
+        if (!drew || el.dataset.in !== "w" || !stock || !board.waste.length) continue;
         from = stock;
       }
       const to = el.getBoundingClientRect();
@@ -239,8 +262,11 @@ export class BoardView {
       el.style.transition = "";
       el.style.transform = "";
     }
+    // A card sent on again before it lands slides on: only its latest slide ends it.
+    const slide = {};
+    for (const el of moved) this.slides.set(el, slide);
     setTimeout(() => {
-      for (const el of moved) el.classList.remove("is-moving");
+      for (const el of moved) if (this.slides.get(el) === slide) el.classList.remove("is-moving");
     }, ANIMATION_MS + 40);
   }
 

@@ -26,7 +26,7 @@ export class ResultDialog {
   show(game, seconds) {
     if (!this.dialog) return;
     this.field("title").textContent = this.title(game);
-    this.field("line").textContent = game.status === "lost" ? t("No more moves: the game is lost.") : "";
+    this.field("line").textContent = this.line(game);
     this.field("score").textContent = String(game.score);
     this.field("moves").textContent = String(game.moves);
     this.field("time").textContent = clock(seconds);
@@ -37,15 +37,16 @@ export class ResultDialog {
     if (!this.dialog.open) this.dialog.showModal?.();
   }
 
+  /** A resigned game is a lost game, and says so the same way (the line says why). */
   title(game) {
-    const titles = this.mine
-      ? { won: t("You won!"), lost: t("Game over"), resigned: t("Resigned") }
-      : {
-          won: t("%(player)s won", { player: game.player }),
-          lost: t("Game over"),
-          resigned: t("%(player)s resigned", { player: game.player }),
-        };
-    return titles[game.status] || t("Game over");
+    if (game.status !== "won") return t("Game over");
+    return this.mine ? t("You won!") : t("%(player)s won", { player: game.player });
+  }
+
+  line(game) {
+    if (game.status === "lost") return t("No more moves: the game is lost.");
+    if (game.status === "resigned") return t("Resigned: the game is lost.");
+    return "";
   }
 
   async loadShare() {

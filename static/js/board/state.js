@@ -48,6 +48,16 @@ export function applyAction(game, msg, nowIso) {
   return { kind: "applied", game: normalise(next) };
 }
 
+/**
+ * The state after the server's dead-end notice (`{type: "dead_end", version}`): the solver
+ * proved no win is left from that version's position. A notice about an older position
+ * (the player has moved on since) changes nothing.
+ */
+export function withDeadEnd(game, msg) {
+  if (msg.version !== game.version || game.status !== "active") return game;
+  return { ...game, dead_end: true };
+}
+
 /** The state with the server's count of hints used (a hint answer carries it). */
 export function withHints(game, hints) {
   return { ...game, hints };

@@ -1,0 +1,386 @@
+"""Post-game analysis of a lost game: where the win slipped away.
+
+For a finished game that was not won, find the last position from which a win
+was still possible, the move played there that lost it, and a winning line from
+that position. Pure: the engine replays the log, :func:`~games.solver.solve`
+decides each position; no Django.
+
+The positions
+-------------
+Only the moves still in effect at the end count: the log's ``undo`` entries take
+moves back and ``resign`` changes no card (:func:`effective_line`). Along those
+moves winnability can only fall: a position from which no win is possible has
+no winnable successor. So there is one boundary, the last winnable position, and
+the move played from it (the last time it was played: a move taken back and
+played again counts from its final playing) is the one that lost the game.
+
+The search
+----------
+Each position gets :func:`~games.solver.solve` with at most ``position_seconds``
+and the whole analysis ``total_seconds``. A "win" comes with a line the engine
+replays, so it is certain; a "lost" is an exhausted search, so it is a proof
+too; "unknown" is a budget that ran out and says nothing. Positions late in the
+game are quick to prove lost (once the stock is spent the search is exact within
+a few thousand nodes); positions in the middle, with a long stock or an empty
+column to shuffle through, often stay undecided in any budget. So there are two
+boundaries to look for, each by bisection:
+
+1. the end first (a resigned game may still have had a win);
+2. back from the end by doubling steps while the positions are proved lost
+   (cheap proofs);
+3. the deal itself, unless the caller knows a winning line from it already;
+4. two bisections, taking turns: for the earliest position the solver proves
+   lost (between the last position not proved lost and the first proved lost)
+   and for the latest position it wins (between the last known win and the
+   first position above it not won);
+5. with time left, both bisections again over the positions still undecided,
+   with twice the budget each round.
+
+A win found at a position also decides the positions after it for free while
+the player's moves follow the solver's line. The losing move is known exactly
+when the two ends meet; otherwise the result says the win slipped away between
+them and how many positions there were left undecided.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import RESIGN, UNDO, GameState
+
+from . import solve
+
+__all__ = ["Played", "Postmortem", "Probe", "analyse", "effective_line"]
+
+#: The verdicts, from the most precise: the losing move is known (``exact``); the win was
+#: lost between two positions (``between``); a win was left at the end (``at_end``); no
+#: win from the deal itself (``never``); no win found anywhere the budget allowed
+#: (``no_win_found``).
+VERDICTS = ("exact", "between", "at_end", "never", "no_win_found")
+
+#: A probe shorter than this is not started: the answer would be "unknown" anyway.
+MIN_PROBE_SECONDS = 0.05
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move still in effect at the end of the game, and the log entry (1-based) that
+    played it last."""
+
+    seq: int
+    move: str
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One position the solver was asked about: its index on the effective line."""
+
+    index: int
+    verdict: str  # "win" | "lost" | "unknown"
+    seconds: float
+    nodes: int
+
+
+@dataclass
+class Postmortem:
+    """The analysis in positions of the effective line (``index`` ``i``: after its
+    first ``i`` moves); :meth:`to_dict` speaks in the replay's steps instead."""
+
+    verdict: str
+    line: list[Played]
+    log_length: int
+    last_win: int | None = None  # the last position known winnable
+    first_lost: int | None = None  # the first position proved lost
+    winning_line: list[str] = field(default_factory=list)  # from ``last_win``
+    probes: list[Probe] = field(default_factory=list)
+    stock_at_win: int | None = None
+    seconds: float = 0.0
+    position_seconds: float = 0.0
+    total_seconds: float = 0.0
+
+    def step_of(self, index: int) -> int:
+        """The replay step (0: the deal; ``k``: after the log's ``k``-th action) showing
+        position ``index`` last: just before the move played from it, or the end."""
+        if index >= len(self.line):
+            return self.log_length
+        return self.line[index].seq - 1
+
+    @property
+    def undecided(self) -> int:
+        """Positions strictly between the known win and the proved loss (or after the
+        known win, to the end, when no loss was proved): the losing move was played from
+        one of them, or from ``last_win``."""
+        if self.last_win is None:
+            return 0
+        end = len(self.line) + 1 if self.first_lost is None else self.first_lost
+        return max(0, end - self.last_win - 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON: the replay steps of the last win and the first proved loss, the
+        losing move (exact verdict only), the winning line and what the search cost."""
+        losing = None
+        if self.verdict == "exact" and self.last_win is not None:
+            played = self.line[self.last_win]
+            losing = {"seq": played.seq, "move": played.move}
+        return {
+            "verdict": self.verdict,
+            "win_step": None if self.last_win is None else self.step_of(self.last_win),
+            "lost_step": (
+                None
+                if self.first_lost is None
+                else (0 if self.first_lost == 0 else self.line[self.first_lost - 1].seq)
+            ),
+            "losing": losing,
+            "line": list(self.winning_line),
+            "stock_at_win": self.stock_at_win,
+            "undecided": self.undecided,
+            "checked": len(self.probes),
+            "probes": [
+                [self.step_of(p.index), p.verdict, round(p.seconds, 3)] for p in self.probes
+            ],
+            "seconds": round(self.seconds, 3),
+            "position_seconds": self.position_seconds,
+            "total_seconds": self.total_seconds,
+        }
+
+
+def effective_line(log: Sequence[str]) -> list[Played]:
+    """The moves in effect at the end of ``log``: each ``undo`` takes the last one back,
+    ``resign`` plays nothing.
+
+    >>> [(p.seq, p.move) for p in effective_line(["s", "t1-t2", "undo", "s", "resign"])]
+    [(1, 's'), (4, 's')]
+    """
+    stack: list[Played] = []
+    for seq, action in enumerate(log, start=1):
+        if action == UNDO:
+            if stack:
+                stack.pop()
+        elif action != RESIGN:
+            stack.append(Played(seq, action))
+    return stack
+
+
+def _positions(start: GameState, line: list[Played]) -> list[GameState]:
+    """The position before each effective move, and the last one (``len(line) + 1``)."""
+    engine = GameState.load({**start.dump(), "undo_limit": 0, "history": []})
+    positions = [engine.copy()]
+    for played in line:
+        engine.play(played.move)
+        positions.append(engine.copy())
+    return positions
+
+
+class _Search:
+    """The state of one analysis: what is known of each position, and the budget."""
+
+    def __init__(
+        self,
+        positions: list[GameState],
+        line: list[Played],
+        *,
+        position_seconds: float,
+        deadline: float,
+        progress: Progress,
+        clock: Callable[[], float],
+    ) -> None:
+        self.positions = positions
+        self.line = line
+        self.position_seconds = position_seconds
+        self.deadline = deadline
+        self.progress = progress
+        self.clock = clock
+        self.known: dict[int, str] = {}
+        self.tried: dict[int, int] = {}  # the budget factor an "unknown" was given
+        self.probes: list[Probe] = []
+        self.lo: int | None = None  # last known winnable
+        self.lo_line: list[str] = []
+        self.hi = len(positions) - 1  # the first proved lost (the end until proved)
+        self.hi_proved = False
+
+    # Knowledge ---------------------------------------------------------------------------
+
+    def learn_win(self, index: int, winning: list[str]) -> None:
+        """``index`` is winnable by ``winning``; so is every position after it while the
+        player's moves follow that line."""
+        if self.lo is not None and index <= self.lo:
+            return
+        while index < len(self.line) and winning and self.line[index].move == winning[0]:
+            self.known[index] = "win"
+            index, winning = index + 1, winning[1:]
+        self.known[index] = "win"
+        self.lo, self.lo_line = index, list(winning)
+
+    def learn_lost(self, index: int) -> None:
+        if not self.hi_proved or index < self.hi:
+            self.hi, self.hi_proved = index, True
+
+    def settled(self, index: int, factor: int) -> bool:
+        """Decided, or undecided with at least ``factor`` times the budget already."""
+        verdict = self.known.get(index)
+        return verdict in ("win", "lost") or self.tried.get(index, 0) >= factor
+
+    def time_left(self) -> float:
+        return self.deadline - self.clock()
+
+    def probe(self, index: int, factor: int = 1) -> str | None:
+        """Ask the solver about ``index`` with ``factor`` times the position budget (once
+        per budget); ``None`` once the total budget is spent."""
+        if self.settled(index, factor):
+            return self.known[index]
+        budget = min(self.position_seconds * factor, self.time_left())
+        if budget < MIN_PROBE_SECONDS:
+            return None
+        result = solve(self.positions[index], max_seconds=budget)
+        self.known[index] = result.verdict
+        self.probes.append(Probe(index, result.verdict, result.seconds, result.nodes))
+        if result.verdict == "win":
+            self.learn_win(index, result.line)
+        elif result.verdict == "lost":
+            self.learn_lost(index)
+        else:
+            self.tried[index] = factor
+        self.progress(len(self.probes), len(self.probes) + self.estimate(factor))
+        return result.verdict
+
+    # The steps ---------------------------------------------------------------------------
+
+    def low(self) -> int:
+        """The last position known winnable; -1 before any."""
+        return -1 if self.lo is None else self.lo
+
+    def top(self) -> int:
+        """Past the last position that may still be winnable: the first proved lost, or
+        past the end while the end is not proved lost."""
+        return self.hi if self.hi_proved else self.hi + 1
+
+    def loss_side(self, factor: int) -> list[int]:
+        """Positions to ask about between the last one not proved lost (in this budget)
+        and the first proved lost: where the earliest provable loss may still be."""
+        below = [i for i in self.known if i < self.top() and self.settled(i, factor)]
+        floor = max([self.low(), *[i for i in below if self.known[i] != "lost"]])
+        return [i for i in range(floor + 1, self.top()) if not self.settled(i, factor)]
+
+    def win_side(self, factor: int) -> list[int]:
+        """Positions to ask about between the last known win and the first position above
+        it not won (in this budget): where the latest findable win may still be."""
+        above = [i for i in self.known if i > self.low() and self.settled(i, factor)]
+        ceiling = min([self.top(), *[i for i in above if self.known[i] != "win"]])
+        return [i for i in range(self.low() + 1, ceiling) if not self.settled(i, factor)]
+
+    def estimate(self, factor: int) -> int:
+        """Probes a plain bisection of both sides would still take."""
+        sides = (self.loss_side(factor), self.win_side(factor))
+        return sum(len(side).bit_length() for side in sides)
+
+    def gallop(self) -> None:
+        """Back from the proved end by doubling steps while the positions are lost."""
+        step = 1
+        while self.hi_proved and self.hi - step > self.low():
+            if self.probe(self.hi - step) != "lost":
+                return
+            step *= 2
+
+    def bisect(self, factor: int = 1) -> bool:
+        """Probe the middle of each side in turn (``factor`` times the budget) until both
+        are empty; False once out of time. Taking turns keeps one side's undecided
+        positions from spending the whole budget before the other is looked at."""
+        while True:
+            asked = False
+            for side in (self.loss_side, self.win_side):
+                untried = side(factor)
+                if untried:
+                    if self.probe(untried[len(untried) // 2], factor) is None:
+                        return False
+                    asked = True
+            if not asked:
+                return True
+
+    def refine(self) -> None:
+        """While time is left and positions between the two ends are undecided, the
+        bisections again with twice the budget for each position each round."""
+        factor = 2
+        while any(
+            self.known.get(i) not in ("win", "lost") for i in range(self.low() + 1, self.top())
+        ):
+            if not self.bisect(factor):
+                return
+            factor *= 2
+
+
+def analyse(
+    start: GameState,
+    log: Sequence[str],
+    *,
+    position_seconds: float = 3.0,
+    total_seconds: float = 60.0,
+    start_line: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Postmortem:
+    """Analyse the game played from ``start`` (the deal; never changed) by ``log`` (the
+    actions as logged: moves, ``undo``, ``resign``). ``start_line``: a winning line from
+    the deal already known (a rating's), which saves solving the deal. ``progress(done,
+    total)`` is called after each position the solver decides (``total`` an estimate)."""
+    began = clock()
+    line = effective_line(log)
+    search = _Search(
+        _positions(start, line),
+        line,
+        position_seconds=position_seconds,
+        deadline=began + total_seconds,
+        progress=progress or (lambda done, total: None),
+        clock=clock,
+    )
+    if search.probe(len(line)) == "win":
+        return _result(search, "at_end", log, began, total_seconds)
+    if start_line and _wins(search.positions[0], start_line):
+        search.learn_win(0, list(start_line))
+    search.gallop()
+    if search.lo is None and search.probe(0) == "lost":
+        return _result(search, "never", log, began, total_seconds)
+    if search.bisect():
+        search.refine()
+    if search.lo == len(line):
+        verdict = "at_end"
+    elif search.lo is None:
+        verdict = "no_win_found"
+    elif search.hi_proved and search.hi == search.lo + 1:
+        verdict = "exact"
+    else:
+        verdict = "between"
+    return _result(search, verdict, log, began, total_seconds)
+
+
+def _wins(position: GameState, moves: Sequence[str]) -> bool:
+    """Whether ``moves`` is a win from ``position`` (the engine is the judge)."""
+    check = position.copy()
+    try:
+        check.replay(moves)
+    except ValueError:
+        return False
+    return check.is_won()
+
+
+def _result(
+    search: _Search, verdict: str, log: Sequence[str], began: float, total: float
+) -> Postmortem:
+    lo = search.lo
+    return Postmortem(
+        verdict=verdict,
+        line=search.line,
+        log_length=len(log),
+        last_win=lo,
+        first_lost=search.hi if search.hi_proved else None,
+        winning_line=search.lo_line if lo is not None else [],
+        probes=search.probes,
+        stock_at_win=None if lo is None else search.positions[lo].stock_count,
+        seconds=search.clock() - began,
+        position_seconds=search.position_seconds,
+        total_seconds=total,
+    )

@@ -1,0 +1,227 @@
+"""The board on a phone, upright (375x812) and on its side (812x375), and a bar that
+never moves the table: measured in a real Chromium.
+
+Upright, the cards take their width from the columns alone (the foundations stand in
+two rows beside the stock and the waste) and the page's header and the board's bar are
+compact, so the whole board is in the first screen. On its side, a short window caps the
+cards by its height, and the reminder shows over the page's header.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from games.engine import GameState
+from tests.browser.test_board import JOSEPHINE, NO_HORIZONTAL_SCROLL, Player, won_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+StartPractice = Callable[[Page, str], str]
+BoardOf = Callable[[Page], Any]
+
+MIN_CARD_PX = 34
+MIN_TAP_PX = 40
+
+# Every face-up card as drawn: its box, its corner's font size, and whether the middle of
+# its rank and of its suit is this card's own pixel (not covered by another card).
+CARDS = """() => Array.from(document.querySelectorAll('.ft-table .ft-card[data-card]'), (card) => {
+  const box = card.getBoundingClientRect();
+  const [rank, suit] = ['.ft-card__rank', '.ft-card__suit'].map((s) => card.querySelector(s));
+  const shows = (el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return Boolean(hit && card.contains(hit));
+  };
+  return {
+    card: card.dataset.card, pile: card.dataset.in,
+    width: box.width, height: box.height, right: box.right, bottom: box.bottom,
+    rank: shows(rank), suit: shows(suit),
+    rankPx: parseFloat(getComputedStyle(rank).fontSize),
+    suitPx: parseFloat(getComputedStyle(suit).fontSize),
+  };
+})"""
+BOX = """(sel) => Array.from(document.querySelectorAll(sel), (el) => {
+  const r = el.getBoundingClientRect();
+  return {name: el.dataset.pile || el.textContent.trim(), x: r.x, y: r.y, width: r.width,
+          height: r.height, right: r.right, bottom: r.bottom};
+})"""
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Callable[[int, int], Page]:
+    """``phone(width, height)``: a touch screen of that size."""
+    contexts = []
+
+    def open_page(width: int, height: int) -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            is_mobile=True,
+            locale="en-GB",
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, Any]]:
+    return page.evaluate(BOX, selector)
+
+
+def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    across = a["x"] < b["right"] and b["x"] < a["right"]
+    return across and a["y"] < b["bottom"] and b["y"] < a["bottom"]
+
+
+def play_opening(page: Page, table: Any, count: int) -> GameState:
+    """The recorded win's first ``count`` moves: covered cards in every column, the waste
+    fanned, a card on a foundation."""
+    game = GameState.from_code(JOSEPHINE)
+    player = Player(page, table)
+    for move in won_game(JOSEPHINE)["moves"].split()[:count]:
+        player.play(game, move)
+    table.settled()
+    # Measured as the page opens: at the top (the gestures may have scrolled it).
+    page.evaluate("window.scrollTo(0, 0)")
+    return game
+
+
+def test_at_375_px_every_card_is_34_px_readable_and_the_board_fits_the_first_screen(
+    phone: Callable[[int, int], Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    board: BoardOf,
+    shots: Path,
+) -> None:
+    page = phone(375, 812)
+    sign_up(page)
+    start_practice(page, JOSEPHINE)
+    table = board(page)
+    play_opening(page, table, 8)  # ends on five draws: three waste cards fanned
+
+    cards = page.evaluate(CARDS)
+    assert {c["pile"] for c in cards} >= {"w", "f3", "t1", "t10"}
+    assert len([c for c in cards if c["pile"] == "w"]) == 3
+    narrow = [c for c in cards if c["width"] < MIN_CARD_PX]
+    assert not narrow, f"cards under {MIN_CARD_PX} px: {narrow[:3]}"
+    # Rank and suit readable on every card, on each covered card's visible strip too.
+    hidden = [c for c in cards if not (c["rank"] and c["suit"])]
+    assert not hidden, f"rank or suit covered: {hidden}"
+    assert min(c["rankPx"] for c in cards) >= 12 and min(c["suitPx"] for c in cards) >= 11
+
+    # The whole board in the first screen, nothing sideways.
+    bottom = page.evaluate("document.querySelector('.ft-table').getBoundingClientRect().bottom")
+    piles = boxes(page, ".ft-table [data-pile]")
+    assert bottom <= 812, f"the board ends at {bottom} px"
+    assert max(p["bottom"] for p in piles) <= 812 and max(p["right"] for p in piles) <= 375
+    assert max(c["bottom"] for c in cards) <= 812
+    assert page.evaluate(NO_HORIZONTAL_SCROLL)
+
+    # Tap targets: the board's buttons and the header's links.
+    for button in boxes(page, ".ft-tools .ft-btn"):
+        assert button["height"] >= MIN_TAP_PX and button["width"] >= MIN_TAP_PX, button
+    for link in boxes(page, ".site-nav a, .site-nav button"):
+        assert link["height"] >= MIN_TAP_PX, link
+    width = cards[0]["width"]
+    print(f"375x812: cards {width:.1f}x{cards[0]['height']:.1f} px, board bottom {bottom:.0f}")
+    page.screenshot(path=str(shots / "board-375x812.png"))
+
+    # And it plays by touch: a tap on the stock draws.
+    before = table.version
+    stock = table.pile("stock").bounding_box()
+    assert stock
+    page.touchscreen.tap(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
+    table.wait_for_version(before + 1)
+
+
+def test_on_its_side_the_columns_show_and_the_reminder_leaves_the_foundations_free(
+    phone: Callable[[int, int], Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    board: BoardOf,
+    shots: Path,
+) -> None:
+    page = phone(812, 375)
+    sign_up(page)
+    start_practice(page, JOSEPHINE)
+    table = board(page)
+    play_opening(page, table, 3)  # a card on a foundation
+
+    # Every column, to its last card, and the top row are on the first screen.
+    cards = page.evaluate(CARDS)
+    piles = boxes(page, ".ft-table [data-pile]")
+    assert len([p for p in piles if p["name"].startswith("t")]) == 10
+    lowest = max(c["bottom"] for c in cards)
+    assert lowest <= 375, f"cards down to {lowest:.0f} px, below the fold"
+    assert max(p["right"] for p in piles) <= 812
+    assert min(c["width"] for c in cards) >= MIN_CARD_PX
+    assert all(c["rank"] and c["suit"] for c in cards)
+    assert page.evaluate(NO_HORIZONTAL_SCROLL)
+
+    # A refusal (the keyboard's `f` on a column whose card no foundation takes): the
+    # reminder shows, and covers no foundation, nor the stock or the waste.
+    page.evaluate("document.querySelector('[data-pile=\"t1\"]').focus({preventScroll: true})")
+    page.keyboard.press("f")
+    reminder = page.locator('[data-testid="reminder"]')
+    expect(reminder).to_be_visible()
+    expect(reminder).to_have_class("ft-reminder is-shown")
+    note = boxes(page, '[data-testid="reminder"]')[0]
+    top_row = [p for p in piles if p["name"] == "stock" or p["name"][0] in "wf"]
+    assert len(top_row) == 10
+    assert page.evaluate("window.scrollY") == 0
+    covered = [p["name"] for p in top_row if overlap(note, p)]
+    assert not covered, f"the reminder covers {covered}"
+    assert table.version == 3
+    page.screenshot(path=str(shots / "board-812x375.png"))
+
+
+@pytest.fixture
+def sized(browser: Browser) -> Iterator[Callable[[int, int], Page]]:
+    contexts = []
+
+    def open_page(width: int, height: int) -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (360, 780)], ids=["1024", "360"])
+def test_the_table_stays_put_as_the_numbers_grow(
+    sized: Callable[[int, int], Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    board: BoardOf,
+    shots: Path,
+    size: tuple[int, int],
+) -> None:
+    """The score, the moves and the clock grow digits and the connection changes its
+    words: the bar keeps its places, so the table does not jump."""
+    page = sized(*size)
+    sign_up(page)
+    start_practice(page, JOSEPHINE)
+    table = board(page)
+    top = "() => document.querySelector('.ft-table').getBoundingClientRect().top + scrollY"
+    bar = "() => document.querySelector('.ft-bar').getBoundingClientRect().height"
+    before = (page.evaluate(top), page.evaluate(bar))
+    play_opening(page, table, 20)
+    page.wait_for_function(
+        "() => document.querySelector('[data-stat=\"time\"] time').textContent !== '0:00'"
+    )
+    assert int(page.locator('[data-stat="score"]').inner_text()) >= 10
+    after = (page.evaluate(top), page.evaluate(bar))
+    assert after == before, f"the table moved from {before[0]} to {after[0]} px"
+    page.screenshot(path=str(shots / f"board-steady-{size[0]}.png"))

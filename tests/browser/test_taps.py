@@ -1,0 +1,184 @@
+"""Quick taps in a real Chromium: none is lost, and double-taps still work.
+
+A tap is decided at once (moves.js: isDoubleTap, tapMove). A second tap on the card a tap
+just moved is a tap on the card it uncovered, not half of a double-tap; a card sliding
+to its place lets taps through to where the cards are going; and a tap made while the
+last one is still on its way is worked out on the board its answer brings. The engine is
+the oracle: it says, before each tap, which move that tap must send.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from games.engine import GameState
+from tests.browser.test_board import JOSEPHINE, Player, page_choice, record_accepted, won_game
+
+pytestmark = [pytest.mark.browser]
+
+StartPractice = Callable[[Page, str], str]
+BoardOf = Callable[[Page], Any]
+
+# Little Forty draws three cards at a time and turns the stock over three times, so 100
+# taps on the stock and the waste each send a move (39 of them waste cards, 14 of those
+# right after another waste card, 25 draws right after a waste card went).
+FAST_DEAL = "FT1-F-0000001"
+TAPS = 100
+TAP_EVERY_S = 0.2  # 5 taps a second
+
+# A slower server, played in the page: each message the board receives is held 60-120 ms
+# (in order). Answers then often come after the next tap, and cards are still sliding
+# when they are sent on again.
+SLOW_ANSWERS = """(() => {
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    addEventListener(type, listener, options) {
+      if (type !== "message") return super.addEventListener(type, listener, options);
+      let last = 0;
+      return super.addEventListener(type, (event) => {
+        const at = Math.max(performance.now() + 60 + Math.random() * 60, last);
+        last = at;
+        setTimeout(() => listener.call(this, event), at - performance.now());
+      }, options);
+    }
+  };
+})();"""
+
+
+def tap_plan(code: str, taps: int) -> list[tuple[str, str, int]]:
+    """``taps`` taps, each (pile, the move it must send, the waste cards shown before it):
+    the waste card whenever a tap on it moves it, else the stock."""
+    game = GameState.from_code(code)
+    plan = []
+    for _ in range(taps):
+        view = game.view()
+        target = page_choice(game, "w", 1, columns=True) if view["waste"] else None
+        if target:
+            pile, move = "w", f"w-{target}"
+        else:
+            pile, move = "stock", "s" if view["stock"] else "r"
+        plan.append((pile, move, min(len(view["waste"]), 3)))
+        game.play(move)
+    return plan
+
+
+def refusals(page: Page) -> list[str]:
+    """The refused answers among the socket frames ``record_accepted`` keeps."""
+    frames = getattr(page, "_ft_frames", [])
+    return [f for f in frames if f.startswith("<") and '"refused"' in f]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("answers", ["prompt", "slow"])
+def test_a_hundred_single_taps_at_five_a_second_lose_none(
+    signed_up_page: Page, start_practice: StartPractice, board: BoardOf, shots: Path, answers: str
+) -> None:
+    page = signed_up_page
+    if answers == "slow":
+        page.add_init_script(SLOW_ANSWERS)
+    plan = tap_plan(FAST_DEAL, TAPS)
+    assert sum(1 for pile, _, _ in plan if pile == "w") >= 30
+    accepted = record_accepted(page)
+    start_practice(page, FAST_DEAL)
+    table = board(page)
+    stock = table.pile("stock").bounding_box()
+    waste = table.pile("w").bounding_box()
+    assert stock and waste
+    card_width = stock["width"]
+    fan = (waste["width"] - card_width) / 2  # the waste shows three cards, fanned
+
+    started = time.monotonic()
+    late = 0.0
+    for number, (pile, _move, shown) in enumerate(plan):
+        # Where the player sees the pile's card: the stock, or the waste's top card.
+        if pile == "stock":
+            x, y = stock["x"] + card_width / 2, stock["y"] + stock["height"] / 2
+        else:
+            x = waste["x"] + max(shown - 1, 0) * fan + card_width / 2
+            y = waste["y"] + waste["height"] / 2
+        wait = started + number * TAP_EVERY_S - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        else:
+            late = max(late, -wait)
+        page.mouse.click(x, y)
+    tapping = time.monotonic() - started
+
+    # Every tap's answer, or a timeout: the count below says what was lost.
+    with contextlib.suppress(PlaywrightError):
+        table.wait_for_version(TAPS, timeout=15_000)
+    table.settled()
+    page.screenshot(path=str(shots / f"fast-taps-{answers}.png"))
+    lost = TAPS - len(accepted)
+    print(
+        f"{answers} answers: {TAPS} taps in {tapping:.1f} s"
+        f" (latest tap {late * 1000:.0f} ms late): {lost} lost"
+    )
+    assert tapping < TAPS * TAP_EVERY_S + 5, "the taps were not quick"
+    assert refusals(page) == [], f"{lost} taps lost"
+    # Each tap sent its move, in order: the first difference is the first tap lost.
+    expected = [move for _, move, _ in plan]
+    pairs = zip(accepted, expected, strict=False)  # fewer accepted when taps were lost
+    first = next((k for k, (a, b) in enumerate(pairs) if a != b), len(accepted))
+    assert accepted == expected, f"{lost} taps lost, the first at tap {first}"
+    assert table.version == TAPS
+
+
+def a_double_tap_move(game: GameState) -> tuple[str, str]:
+    """A column's top card no foundation takes but a column does: its single tap does
+    nothing, its double-tap moves it. Returns (column, the move)."""
+    for i, column in enumerate(game.view()["columns"], start=1):
+        src = f"t{i}"
+        if not column["cards"] or page_choice(game, src, 1, columns=False):
+            continue
+        target = page_choice(game, src, 1, columns=True)
+        if target:
+            return src, f"{src}-{target}"
+    raise AssertionError("no column card for a double-tap in this deal")
+
+
+@pytest.mark.timeout(120)
+def test_double_click_and_double_tap_still_place_a_card(
+    browser: Browser, sign_up: Callable[[Page], str], start_practice: StartPractice, board: BoardOf
+) -> None:
+    """A mouse's double-click, then (twenty moves of the recorded win later, where the
+    next chance comes) a finger's double-tap, on a phone-sized touch screen."""
+    game = GameState.from_code(JOSEPHINE)
+    log = won_game(JOSEPHINE)["moves"].split()
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    try:
+        page = context.new_page()
+        accepted = record_accepted(page)
+        sign_up(page)
+        start_practice(page, JOSEPHINE)
+        table = board(page)
+        player = Player(page, table)
+        for gesture, before in (("dblclick", 0), ("touch", 21)):
+            for move in log[len(accepted) : before]:
+                player.play(game, move)
+            src, move = a_double_tap_move(game)
+            table.settled()
+            card = table.card(src).bounding_box()
+            assert card
+            x, y = card["x"] + card["width"] / 2, card["y"] + 8
+            if gesture == "dblclick":
+                page.mouse.dblclick(x, y)
+            else:
+                page.touchscreen.tap(x, y)
+                page.touchscreen.tap(x, y)
+            table.wait_for_version(len(accepted) + 1)
+            game.play(move)
+            assert accepted[-1] == move, gesture
+        assert refusals(page) == []
+    finally:
+        context.close()
