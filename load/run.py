@@ -79,6 +79,15 @@ def seats_for(players: list[Any], servers: list[Any], watch: float) -> list[clie
     return seats
 
 
+def server_cpu_seconds(servers: list[Any]) -> float:
+    """User and system CPU seconds the server processes have used so far (Linux /proc)."""
+    total = 0
+    for server in servers:
+        fields = Path(f"/proc/{server.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def project_phase(
     args: argparse.Namespace, servers: list[Any], players: list[Any], phase: client.Phase, tag: str
 ) -> dict[str, Any]:
@@ -97,9 +106,14 @@ def project_phase(
 
     seats = seats_for(players, servers, args.watch)
     on_start = profile if args.profile else None
+    cpu_before = server_cpu_seconds(servers)
     tally = client.run(seats, phase, args.client_procs, on_start)
     figures = summary(tally)
     figures["durable"] = versions(ids) - before
+    # The servers' own CPU per action (warm-up included, as acked_total): whether a second
+    # process scales is a question of cores once this stays the same.
+    cpu = server_cpu_seconds(servers) - cpu_before
+    figures["server_cpu_ms_per_action"] = round(cpu * 1000 / max(1, tally.acked_total), 3)
     figures["durable_ok"] = figures["durable"] == tally.acked_total
     for profiler in profilers:
         from load.profile import markdown, summarise
