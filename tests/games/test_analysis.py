@@ -3,11 +3,7 @@ result is kept), throttled, with its progress on the row and its own queue."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Any
 from unittest import mock
 
 import pytest
@@ -20,11 +16,9 @@ from games.models import Deal, Game, GameAnalysis, User
 from games.services import analysis as analysis_service
 from games.services.analysis import NothingToAnalyse
 from games.throttles import RateLimited
+from tests.support.games import LOST, Capture, play
 
 pytestmark = pytest.mark.django_db
-
-Capture = Callable[..., Any]
-LOST = json.loads((Path(__file__).parents[1] / "data" / "lost_game.json").read_text())
 
 
 @pytest.fixture(autouse=True)
@@ -32,17 +26,6 @@ def analysis_budget(settings) -> None:
     settings.FT_ANALYSIS_SECONDS = 20.0
     settings.FT_ANALYSIS_POSITION_SECONDS = 3.0
     settings.FT_RATE_ANALYSES = "100/h"
-
-
-def play(user: User, game: Game, moves: list[str], capture: Capture) -> Game:
-    with capture(execute=True):
-        for move in moves:
-            if move == "resign":
-                services.game_resign(user=user, game_id=game.pk)
-            else:
-                services.game_play(user=user, game_id=game.pk, move=move)
-    game.refresh_from_db()
-    return game
 
 
 def lost_game(user: User, capture: Capture) -> Game:

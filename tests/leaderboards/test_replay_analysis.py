@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -21,28 +19,15 @@ from games.engine import GameState
 from games.models import Deal, Game, GameAnalysis, User
 from games.services import analysis as analysis_service
 from leaderboards.replays import analysis_frames
+from tests.support.games import LOST, Capture, play
 
 pytestmark = pytest.mark.django_db
-
-Capture = Callable[..., Any]
-LOST = json.loads((Path(__file__).parents[1] / "data" / "lost_game.json").read_text())
 
 
 @pytest.fixture(autouse=True)
 def analysis_budget(settings) -> None:
     settings.FT_ANALYSIS_SECONDS = 20.0
     settings.FT_RATE_ANALYSES = "100/h"
-
-
-def play(user: User, game: Game, moves: list[str], capture: Capture) -> Game:
-    with capture(execute=True):
-        for move in moves:
-            if move == "resign":
-                services.game_resign(user=user, game_id=game.pk)
-            else:
-                services.game_play(user=user, game_id=game.pk, move=move)
-    game.refresh_from_db()
-    return game
 
 
 @pytest.fixture

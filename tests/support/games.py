@@ -1,0 +1,28 @@
+"""Games played through the services for tests: the recorded lost game and a helper that
+plays a log (resign included) with the commit callbacks run."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from games import services
+from games.models import Game, User
+
+Capture = Callable[..., Any]
+#: A practice game lost after its stock ran out, with its known losing move.
+LOST = json.loads((Path(__file__).parents[1] / "data" / "lost_game.json").read_text())
+
+
+def play(user: User, game: Game, moves: list[str], capture: Capture) -> Game:
+    """Play ``moves`` (a ``resign`` ends the game) and run what each commit announces."""
+    with capture(execute=True):
+        for move in moves:
+            if move == "resign":
+                services.game_resign(user=user, game_id=game.pk)
+            else:
+                services.game_play(user=user, game_id=game.pk, move=move)
+    game.refresh_from_db()
+    return game
