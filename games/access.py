@@ -19,7 +19,6 @@ def access_game(
     user: User | AnonymousUser | None,
     game_id: object,
     purpose: Purpose,
-    lock: bool = False,
     system: bool = False,
 ) -> Game:
     """The game ``user`` may ``play`` (its owner only) or ``watch``; else a refusal.
@@ -35,10 +34,7 @@ def access_game(
         pk = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound(f"{game_id!r} is not a game id") from None
-    games = Game.objects.select_related("deal", "player")
-    if lock:
-        games = games.select_for_update(of=("self",))
-    game = games.filter(pk=pk).first()
+    game = Game.objects.select_related("deal", "player").filter(pk=pk).first()
     if game is None:
         raise NotFound("there is no such game")
     if system:
