@@ -50,6 +50,17 @@ class ErrorOut(Schema):
     )
     reason: str = Field(description="For people; may change.")
     version: int | None = Field(None, description="With `stale_version`: the server's version.")
+    rule: str | None = Field(
+        None,
+        description="With `illegal_move` (and some `invalid_move`): the rule that refused it, "
+        "stable (e.g. `foundation_suit`, `build`, `space_kings`); see docs/protocol.md.",
+        examples=["foundation_suit"],
+    )
+    params: dict[str, Any] | None = Field(
+        None,
+        description='With `rule`: its parameters, e.g. `{"card": "7H", "foundation": '
+        '{"kind": "foundation", "n": 1, "suit": "S"}}`.',
+    )
     errors: list[FieldErrorOut] | None = Field(
         None, description="With `missing_field`/`bad_field`: every field at fault."
     )
@@ -127,6 +138,11 @@ class GameOut(Schema):
     board: BoardOut
     legal_moves: list[str]
     can_undo: bool
+    can_finish: bool = Field(
+        False,
+        description="True when every card left can go home by foundation moves alone, with "
+        "no choice to make (the stock empty, nothing face down): the board offers to finish.",
+    )
     hints: int = Field(0, description="Hints taken (practice games only).")
     dead_end: bool = Field(
         False,
@@ -249,7 +265,8 @@ class AcceptedOut(Schema):
     action: str = Field(description="The action in canonical notation, `undo` or `resign`.")
     changes: dict[str, Any] = Field(
         description="The parts of the board that changed, each whole; `columns` and "
-        "`foundations` keyed by 0-based index; plus `legal_moves`. Empty when `duplicate`."
+        "`foundations` keyed by 0-based index; plus `legal_moves` and `can_finish`. Empty "
+        "when `duplicate`."
     )
     score: int
     moves: int

@@ -394,7 +394,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         # the protocol calls that invalid_move.
         if isinstance(err, BadRequest) and message.type == "move":
             code = "invalid_move"
-        extra = {k: err.extra[k] for k in ("version", "retry_after") if k in err.extra}
+        extra = {
+            k: err.extra[k] for k in ("version", "retry_after", "rule", "params") if k in err.extra
+        }
         return refusal(code, err.reason, message.id, **extra)
 
     async def game_action(self, event: dict[str, Any]) -> None:

@@ -60,10 +60,13 @@ class SolverLocked(Forbidden):
 
 
 class Refused(ServiceError):
-    """The engine refused the action; carries the engine's code and reason."""
+    """The engine refused the action; carries the engine's code and reason, and the rule
+    that stands in the way with its parameters when the engine names one (a page words
+    it in the player's language; see docs/protocol.md)."""
 
     status = 422
 
     def __init__(self, error: EngineError) -> None:
-        super().__init__(error.reason)
+        named = {"rule": error.rule, "params": error.params} if error.rule else {}
+        super().__init__(error.reason, **named)
         self.code = error.code

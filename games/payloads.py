@@ -33,6 +33,8 @@ def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
         "board": engine.view(),
         "legal_moves": [] if finished else engine.legal_moves(),
         "can_undo": game.mode == Game.Mode.PRACTICE and not finished and engine.can_undo,
+        # Every card left can go home with no choice to make: the board offers to finish.
+        "can_finish": not finished and bool(engine.finishing_moves()),
         "hints": game.hints,
         # Hints and the dead-end notice: practice only, and on a daily deal only once its
         # day has closed (services.game_hint refuses them with day_open until then).

@@ -25,7 +25,7 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -39,6 +39,7 @@ from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, PracticeForm, ProfileForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import User
+from games.templatetags.games_tags import variant_title
 
 logger = logging.getLogger(__name__)
 
@@ -325,6 +326,12 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _refusal_page(request, err)
     may_play = state["status"] == "active" and _may_play(request, game_id)
     form = ActForm(initial={"version": state["version"], "client_id": uuid.uuid4().hex})
+    code = state["deal"]["code"]  # a practice deal's, or a daily's once its day has closed
+    practice_link = (
+        request.build_absolute_uri(f"{reverse('practice')}?{urlencode({'code': code})}")
+        if code
+        else None
+    )
     return render(
         request,
         "games/game.html",
@@ -334,17 +341,22 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             "deal": state["deal"],
             "may_play": may_play,
             "form": form,
-            "board_config": _board_config(state),
+            "board_config": _board_config(state, practice_link),
+            "practice_link": practice_link,
+            # The raw state and the one-move form are for staff and developers (?dev=1);
+            # players without JavaScript get the form in a <noscript>.
+            "show_dev": request.user.is_staff or request.GET.get("dev") == "1",
         },
     )
 
 
-def _board_config(state: dict[str, Any]) -> dict[str, Any]:
+def _board_config(state: dict[str, Any], practice_link: str | None = None) -> dict[str, Any]:
     """What the board script needs besides the state: URLs and the server's clock.
 
     The server's "now" lets the timer count from ``first_action_at`` even when the
     visitor's clock is off. The board's words come from the JavaScript catalog
-    (``/jsi18n/``, loaded by base.html), not from here.
+    (``/jsi18n/``, loaded by base.html), not from here. A practice game's share text
+    (result.js) names its deal and links to it.
     """
     game_id = state["id"]
     try:
@@ -360,6 +372,15 @@ def _board_config(state: dict[str, Any]) -> dict[str, Any]:
         "share_url": share_url if state["deal"]["kind"] == "daily" else None,
         "daily_board_url": daily_board_url,
         "server_now": timezone.now().isoformat(),
+        "practice": (
+            {
+                "code": state["deal"]["code"],
+                "link": practice_link,
+                "variant": variant_title(state["deal"]["variant"]),
+            }
+            if state["mode"] == "practice" and practice_link
+            else None
+        ),
     }
 
 

@@ -21,6 +21,7 @@ from games import services
 from games.errors import NotAuthenticated, ServiceError
 from leaderboards.replays import analysis_frames, replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
+from leaderboards.selectors import rank_of_game
 from leaderboards.share import VerificationPending, share_text_for_game
 
 
@@ -58,7 +59,10 @@ def scorecard(request: HttpRequest, username: str) -> HttpResponse:
 @never_cache
 @require_GET
 def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """The owner's share text of a daily result, as text/plain."""
+    """The owner's share text of a daily result, as text/plain; asked for JSON (the
+    board's result dialog), ``{"text", "rank", "size"}`` with the player's rank on the
+    day's board once it is known (``null`` until the result is ranked)."""
+    wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         text = share_text_for_game(
             user=request.user,  # type: ignore[arg-type]
@@ -66,8 +70,14 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             site_url=_site_url(request),
         )
     except ServiceError as err:
+        if wants_json:
+            return JsonResponse({"code": err.code, "reason": err.reason}, status=err.status)
         return HttpResponse(err.reason, status=err.status, content_type="text/plain; charset=utf-8")
-    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+    if not wants_json:
+        return HttpResponse(text, content_type="text/plain; charset=utf-8")
+    position = rank_of_game(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+    rank = position.rank if position else None
+    return JsonResponse({"text": text, "rank": rank, "size": position.size if rank else None})
 
 
 @require_GET

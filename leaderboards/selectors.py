@@ -188,6 +188,15 @@ def board_rank_of(*, day: date, variant: str = DAILY_VARIANT, user: User | None)
     )
 
 
+def rank_of_game(*, user: User, game_id: object) -> Position | None:
+    """The player's position on the board of the day their ranked daily game ``game_id``
+    was played (the result dialog's rank); ``None`` without such a result."""
+    result = Result.objects.filter(game_id=game_id, ranked=True).first()
+    if result is None or result.day is None:
+        return None
+    return board_rank_of(day=result.day, variant=result.variant, user=user)
+
+
 # Period boards ---------------------------------------------------------------------------
 
 

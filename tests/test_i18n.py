@@ -281,7 +281,11 @@ def test_the_board_page_in_italian(client: Client, user: User) -> None:
     assert '<html lang="it">' in html
     assert "Tavolo di gioco" in html and "Abbandona" in html and "Annulla" in html
     assert 'aria-label="Tallone"' in html and 'aria-label="Scarti"' in html
-    assert "Dettagli della partita" in html and "in corso" in html  # the status, translated
+    assert "Codice partita" in html and "Copia il codice" in html and "Concludi" in html
+    # The raw details are for staff and developers only (?dev=1), translated too.
+    assert "Dettagli della partita" not in html
+    dev = italian(client, url + "?dev=1")
+    assert "Dettagli della partita" in dev and "in corso" in dev  # the status, translated
     # The board script's words come from the JavaScript catalog, which loads before
     # the board's module; the page hands it no list of its own.
     assert "strings" not in board_config(html)

@@ -4,13 +4,20 @@ Every error has a stable ``code`` (for protocols and APIs) and a one-sentence
 ``reason`` (for people). The message of the exception is the reason itself:
 
 >>> try:
-...     raise IllegalMove("nothing goes onto an ace")
+...     raise IllegalMove("nothing goes onto an ace", "onto_ace", card="7H", onto="AS")
 ... except ValueError as err:
-...     print(err.code, "-", err)
-illegal_move - nothing goes onto an ace
+...     print(err.code, "-", err, "-", err.rule, err.params)
+illegal_move - nothing goes onto an ace - onto_ace {'card': '7H', 'onto': 'AS'}
+
+A refusal of the rules also names the ``rule`` that stands in the way (stable, like the
+code) and its ``params`` (JSON-ready: cards as ``"7H"``, piles as ``{"kind": "column",
+"n": 3}``), so a page can say it in the player's own language; ``reason`` stays the
+English sentence for everyone else (logs, the API, a page that does not know the rule).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class EngineError(ValueError):
@@ -18,9 +25,11 @@ class EngineError(ValueError):
 
     code = "engine_error"
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, rule: str | None = None, **params: Any) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.rule = rule
+        self.params: dict[str, Any] = params
 
 
 class InvalidMove(EngineError):

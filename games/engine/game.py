@@ -212,6 +212,54 @@ class GameState:
         """Not won, the stock is empty, no useful redeal is left and no card can move."""
         return not self.is_won() and not _moves.any_legal(self)
 
+    def finishing_moves(self) -> list[str]:
+        """The foundation moves that win from here, once nothing is left to decide; else [].
+
+        Nothing is left to decide when the stock is empty, no card is face down, and the
+        cards can all go home by foundation moves alone (the waste from its top). Taking
+        cards home only ever lets more follow, so playing any card that can go home, again
+        and again, wins exactly when some order does: the moves are found greedily, in
+        one pass per round over the piles. Cheap enough to ask after every move: the
+        first two conditions end it at once for most of a game.
+
+        >>> tops = ["KS", "KH", "KD", "KC", "KS", "KH", "KD", "JC"]
+        >>> GameState.from_layout([["KC"], ["QC"]] + [[]] * 8, [], foundations=tops
+        ...                       ).finishing_moves()
+        ['t2-f8', 't1-f8']
+        >>> GameState.from_layout([["QC", "KC"]] + [[]] * 9, [], foundations=tops
+        ...                       ).finishing_moves()
+        []
+        >>> GameState.from_seed(7).finishing_moves()
+        []
+        """
+        if self._stock or any(self._down) or self.is_won():
+            return []
+        piles = [list(pile) for pile in self._piles]
+        found, fsuit = list(self._found), self._fsuit
+        # The card each foundation takes next -> the foundations that take it (two decks:
+        # two foundations of a suit may wait for the same card).
+        wanted: dict[int, list[int]] = {}
+        for k, rank in enumerate(found):
+            if rank < KING:
+                wanted.setdefault(((rank + 1) << 2) | fsuit[k], []).append(k)
+        moves: list[str] = []
+        progress = True
+        while progress:
+            progress = False
+            for src, pile in enumerate(piles):
+                while pile and pile[-1] in wanted:
+                    card = pile.pop()
+                    takers = wanted[card]
+                    k = takers.pop(0)
+                    if not takers:
+                        del wanted[card]
+                    moves.append(format_move(Move(TO_FOUNDATION, src, k, 1)))
+                    found[k] += 1
+                    if found[k] < KING:
+                        wanted.setdefault(card + 4, []).append(k)  # the next rank, same suit
+                    progress = True
+        return moves if all(not pile for pile in piles) else []
+
     def legal_moves(self) -> list[str]:
         """Every distinct legal action in canonical notation, except moves that
         change nothing (a column's only cards onto an empty column)."""
@@ -289,8 +337,8 @@ class GameState:
         what it was and the move counter still goes up by one."""
         if not self._history:
             if self._history is None:
-                raise IllegalMove("this game has no undo")
-            raise IllegalMove("there is nothing to undo")
+                raise IllegalMove("this game has no undo", "no_undo")
+            raise IllegalMove("there is nothing to undo", "nothing_to_undo")
         _moves.revert(self, self._history.pop())
         self._moves += 1
 

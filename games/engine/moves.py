@@ -9,7 +9,7 @@ everything before it changes anything, so a refused move leaves no trace.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import KING, describe_card, format_card
 from .errors import IllegalMove
@@ -45,7 +45,7 @@ def apply(game: GameState, move: Move) -> Record:
         found = game._found
         rank = found[dst] + 1
         if not pile or count != 1 or pile[-1] != (rank << 2) | game._fsuit[dst]:
-            raise IllegalMove(_foundation_refusal(game, move))
+            raise _foundation_refusal(game, move)
         pile.pop()
         found[dst] = rank
         game._home += 1
@@ -57,13 +57,13 @@ def apply(game: GameState, move: Move) -> Record:
             card = pile[-1]
             if target:
                 if not game._table[(target[-1] << 6) | card]:
-                    raise IllegalMove(_column_refusal(game, card, target[-1]))
+                    raise _column_refusal(game, card, target[-1])
             elif (
                 len(pile) == 1
                 and src != WASTE
                 or (game.rules.space == "kings" and card >> 2 != KING)
             ):
-                raise IllegalMove(_space_refusal(game, move))
+                raise _space_refusal(game, move)
             target.append(pile.pop())
         else:
             _check_run(game, move)
@@ -74,7 +74,7 @@ def apply(game: GameState, move: Move) -> Record:
     elif kind == DRAW:
         stock = game._stock
         if not stock:
-            raise IllegalMove(_draw_refusal(game))
+            raise _draw_refusal(game)
         waste = piles[WASTE]
         count = game.rules.draw
         if count == 1:
@@ -94,14 +94,16 @@ def apply(game: GameState, move: Move) -> Record:
         return (move, score, 0)
     elif kind == REDEAL:
         if game._stock or not game._redeals_left or not piles[WASTE]:
-            raise IllegalMove(_redeal_refusal(game))
+            raise _redeal_refusal(game)
         game._stock = piles[WASTE][::-1]
         piles[WASTE] = []
         game._redeals_left -= 1
         return (move, score, 0)
     else:
         game._found[src], game._found[dst]  # a foundation the layout lacks: IndexError
-        raise IllegalMove("a card taken back from a foundation may only go to a column")
+        raise IllegalMove(
+            "a card taken back from a foundation may only go to a column", "takeback_to_column"
+        )
     # A card left a pile: a face-down card that is now on top turns face up.
     down = game._down[src]
     if down and len(pile) == down:
@@ -147,35 +149,47 @@ def _check_run(game: GameState, move: Move) -> None:
     _, src, dst, count = move
     pile, target = game._piles[src], game._piles[dst]
     if src == dst:
-        raise IllegalMove("a card cannot move onto its own column")
+        raise IllegalMove("a card cannot move onto its own column", "own_column", pile=_pile(src))
     if count > 1:
         if src == WASTE:
-            raise IllegalMove("only the top card of the waste may move")
+            raise IllegalMove("only the top card of the waste may move", "waste_top_only")
         if not game.rules.sequences:
-            raise IllegalMove(f"in {game.rules.title} cards move one at a time, never as a run")
-        if len(pile) - game._down[src] < count:
             raise IllegalMove(
-                f"column {src} has only {len(pile) - game._down[src]} face-up cards"
-                f" to move, not {count}"
+                f"in {game.rules.title} cards move one at a time, never as a run",
+                "no_runs",
+                variant=game.rules.title,
+            )
+        face_up = len(pile) - game._down[src]
+        if face_up < count:
+            raise IllegalMove(
+                f"column {src} has only {face_up} face-up cards to move, not {count}",
+                "run_face_down",
+                pile=_pile(src),
+                face_up=face_up,
+                count=count,
             )
         table = game._table
         for i in range(len(pile) - count, len(pile) - 1):
             if not table[(pile[i] << 6) | pile[i + 1]]:
+                above, below = format_card(pile[i + 1]), format_card(pile[i])
                 raise IllegalMove(
                     "only a run built down by the column rule moves as a unit;"
-                    f" {format_card(pile[i + 1])} does not follow {format_card(pile[i])}"
+                    f" {above} does not follow {below}",
+                    "run_broken",
+                    card=above,
+                    onto=below,
                 )
     if not pile:
-        raise IllegalMove(f"{pile_name(src)} is empty")
+        raise IllegalMove(f"{pile_name(src)} is empty", "pile_empty", pile=_pile(src))
     card = pile[-count]
     if target:
         if not game._table[(target[-1] << 6) | card]:
-            raise IllegalMove(_column_refusal(game, card, target[-1]))
+            raise _column_refusal(game, card, target[-1])
     else:
         if game.rules.space == "kings" and card >> 2 != KING:
-            raise IllegalMove(_space_refusal(game, move))
+            raise _space_refusal(game, move)
         if src != WASTE and count == len(pile):
-            raise IllegalMove(_space_refusal(game, move))
+            raise _space_refusal(game, move)
 
 
 def _check_takeback(game: GameState, move: Move) -> None:
@@ -183,70 +197,115 @@ def _check_takeback(game: GameState, move: Move) -> None:
     rank = game._found[src]  # piles the layout lacks raise IndexError before any rule
     target = game._piles[dst]
     if not game.rules.takeback:
-        raise IllegalMove(f"cards on a foundation stay there in {game.rules.title}")
+        raise IllegalMove(
+            f"cards on a foundation stay there in {game.rules.title}",
+            "no_takeback",
+            variant=game.rules.title,
+        )
     if not rank:
-        raise IllegalMove(f"foundation f{src + 1} is empty")
+        raise IllegalMove(
+            f"foundation f{src + 1} is empty", "foundation_empty", foundation=_foundation(game, src)
+        )
     card = (rank << 2) | game._fsuit[src]
     if target:
         if not game._table[(target[-1] << 6) | card]:
-            raise IllegalMove(_column_refusal(game, card, target[-1]))
+            raise _column_refusal(game, card, target[-1])
     elif game.rules.space == "kings" and rank != KING:
-        raise IllegalMove(_space_refusal(game, move))
+        raise _space_refusal(game, move)
 
 
-def _column_refusal(game: GameState, card: int, onto: int) -> str:
+def _pile(index: int) -> dict[str, Any]:
+    """A source pile as a refusal's parameter: the waste, or column ``n`` (1-based)."""
+    return {"kind": "waste"} if index == WASTE else {"kind": "column", "n": index}
+
+
+def _foundation(game: GameState, k: int) -> dict[str, Any]:
+    """Foundation ``k`` (0-based) as a refusal's parameter: players know it by its suit."""
+    return {"kind": "foundation", "n": k + 1, "suit": "SHDC"[game._fsuit[k]]}
+
+
+def _column_refusal(game: GameState, card: int, onto: int) -> IllegalMove:
+    shown = {"card": format_card(card), "onto": format_card(onto)}
     if onto >> 2 == 1:
-        return "nothing goes onto an ace"
+        return IllegalMove("nothing goes onto an ace", "onto_ace", **shown)
     reason = BUILD_REASONS[game.rules.build]
-    return f"{reason}; {describe_card(card)} cannot go on {describe_card(onto)}"
+    return IllegalMove(
+        f"{reason}; {describe_card(card)} cannot go on {describe_card(onto)}",
+        "build",
+        build=game.rules.build,
+        **shown,
+    )
 
 
-def _space_refusal(game: GameState, move: Move) -> str:
+def _space_refusal(game: GameState, move: Move) -> IllegalMove:
     _, src, _, count = move
     if game.rules.space == "kings" and (move.kind == FROM_FOUNDATION or count == 1):
-        return "only a king may fill an empty column in this game"
+        return IllegalMove("only a king may fill an empty column in this game", "space_kings")
     if game.rules.space == "kings":
-        return "only a run led by a king may fill an empty column in this game"
-    return f"moving all of column {src} to an empty column changes nothing"
+        return IllegalMove(
+            "only a run led by a king may fill an empty column in this game", "space_kings_run"
+        )
+    return IllegalMove(
+        f"moving all of column {src} to an empty column changes nothing",
+        "space_whole_column",
+        pile=_pile(src),
+    )
 
 
-def _foundation_refusal(game: GameState, move: Move) -> str:
+def _foundation_refusal(game: GameState, move: Move) -> IllegalMove:
     _, src, dst, count = move
     pile = game._piles[src]
     name = f"foundation f{dst + 1}"
+    where = {"foundation": _foundation(game, dst), "pile": _pile(src)}
     if not pile:
-        return f"{pile_name(src)} is empty"
+        return IllegalMove(f"{pile_name(src)} is empty", "pile_empty", pile=_pile(src))
     if count != 1:
-        return f"{name} takes one card at a time"
+        return IllegalMove(f"{name} takes one card at a time", "foundation_one_card", **where)
     card, suit, rank = pile[-1], game._fsuit[dst], game._found[dst]
     shown = f"{pile_name(src)} shows the {describe_card(card)}"
+    where["card"] = format_card(card)
     if card & 3 != suit:
         suits = ("spades", "hearts", "diamonds", "clubs")
-        return f"{name} builds {suits[suit]} only, and {shown}"
+        return IllegalMove(
+            f"{name} builds {suits[suit]} only, and {shown}", "foundation_suit", **where
+        )
     if rank == KING:
-        return f"{name} is complete, from ace to king"
+        return IllegalMove(f"{name} is complete, from ace to king", "foundation_complete", **where)
     if rank == 0:
-        return f"{name} starts with an ace, and {shown}"
-    want = describe_card(((rank + 1) << 2) | suit)
-    return f"a foundation builds up by one in its suit: {name} takes the {want} next"
+        return IllegalMove(f"{name} starts with an ace, and {shown}", "foundation_ace", **where)
+    want = ((rank + 1) << 2) | suit
+    return IllegalMove(
+        f"a foundation builds up by one in its suit: {name} takes the {describe_card(want)} next",
+        "foundation_next",
+        want=format_card(want),
+        **where,
+    )
 
 
-def _draw_refusal(game: GameState) -> str:
+def _draw_refusal(game: GameState) -> IllegalMove:
     if game._redeals_left and game._piles[WASTE]:
-        return "the stock is empty: redeal with r to turn the waste over"
+        return IllegalMove(
+            "the stock is empty: redeal with r to turn the waste over", "stock_empty_redeal"
+        )
     if game.rules.redeals:
-        return "the stock is empty and no redeals are left"
-    return "the stock is empty, and it is turned only once"
+        return IllegalMove("the stock is empty and no redeals are left", "stock_empty_no_redeals")
+    return IllegalMove("the stock is empty, and it is turned only once", "stock_empty")
 
 
-def _redeal_refusal(game: GameState) -> str:
+def _redeal_refusal(game: GameState) -> IllegalMove:
     if not game.rules.redeals:
-        return f"{game.rules.title} allows no redeal: the stock is turned only once"
+        return IllegalMove(
+            f"{game.rules.title} allows no redeal: the stock is turned only once",
+            "no_redeal",
+            variant=game.rules.title,
+        )
     if not game._redeals_left:
-        return "no redeals are left"
+        return IllegalMove("no redeals are left", "redeals_used")
     if game._stock:
-        return "a redeal turns the waste over only once the stock is empty"
-    return "the waste is empty, so there is nothing to redeal"
+        return IllegalMove(
+            "a redeal turns the waste over only once the stock is empty", "redeal_stock_left"
+        )
+    return IllegalMove("the waste is empty, so there is nothing to redeal", "redeal_waste_empty")
 
 
 def legal(game: GameState) -> list[Move]:

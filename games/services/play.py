@@ -381,6 +381,8 @@ def _changes(
     changes = board_changes(before, after)
     # The new legal moves let the board highlight targets without knowing a rule.
     changes["legal_moves"] = [] if game.is_finished else engine.legal_moves()
+    # Cheap: an empty stock and no face-down card come first (GameState.finishing_moves).
+    changes["can_finish"] = not game.is_finished and bool(engine.finishing_moves())
     return changes
 
 

@@ -22,7 +22,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from games.engine import GameState, IllegalMove
+from games.engine import GameState, IllegalMove, parse_card
+from games.engine.cards import describe_card
 
 pytestmark = [pytest.mark.browser]
 
@@ -251,8 +252,8 @@ def test_a_player_wins_a_known_deal_with_clicks_double_clicks_and_drags(
 # Refusals, reloads -------------------------------------------------------------------
 
 
-def an_illegal_column_move(game: GameState) -> tuple[str, str, str]:
-    """A top card, its column and a column that refuses it, with the engine's reason."""
+def an_illegal_column_move(game: GameState) -> tuple[str, str, IllegalMove]:
+    """A top card, its column and a column that refuses it, with the engine's refusal."""
     view = game.view()
     for i, src in enumerate(view["columns"], start=1):
         for j, dst in enumerate(view["columns"], start=1):
@@ -262,7 +263,7 @@ def an_illegal_column_move(game: GameState) -> tuple[str, str, str]:
             try:
                 probe.play(f"t{i}-t{j}")
             except IllegalMove as refusal:
-                return f"t{i}", f"t{j}", str(refusal)
+                return f"t{i}", f"t{j}", refusal
     raise AssertionError("every column accepts every other: not this deal")
 
 
@@ -274,8 +275,14 @@ def test_a_refused_drag_shows_the_reminder_and_the_card_returns(
     start_practice(page, JOSEPHINE)
     table = board(page)
     game = GameState.from_code(JOSEPHINE)
-    src, dst, reason = an_illegal_column_move(game)
-    assert "a card goes on a column only onto" in reason
+    src, dst, refusal = an_illegal_column_move(game)
+    assert "a card goes on a column only onto" in refusal.reason
+    # The page says the engine's rule in its own words (reminders.js), cards by name.
+    assert refusal.rule == "build" and refusal.params["build"] == "same-suit"
+    card_words, onto_words = (
+        describe_card(parse_card(refusal.params[k])) for k in ("card", "onto")
+    )
+    said = f"The {card_words} cannot go on the {onto_words}: a column builds down in the same suit."
 
     card = table.card(src, -1)
     card.hover(position=GRAB)
@@ -285,8 +292,7 @@ def test_a_refused_drag_shows_the_reminder_and_the_card_returns(
 
     reminder = page.locator('[data-testid="reminder"]')
     expect(reminder).to_be_visible()
-    expect(reminder).to_contain_text("a card goes on a column only onto")
-    expect(reminder).to_have_text(reason)
+    expect(reminder).to_have_text(said)
     # The card glides back to where it started (to the pixel), and nothing was played.
     page.wait_for_function(
         """([el, x, y]) => {

@@ -139,8 +139,11 @@ def test_variants_show_by_their_names_and_a_resignation_as_a_loss(
     signed_up_page: Page, start_practice: StartPractice, live_url: str, shots: Path
 ) -> None:
     page = signed_up_page
-    start_practice(page, JOSEPHINE)
+    url = start_practice(page, JOSEPHINE)
     expect(page.locator(".ft-variant")).to_have_text("Josephine")
+    # The raw details are a developer's view now (?dev=1), with the variant's name too.
+    page.goto(url + "?dev=1")
+    page.locator(CONNECTED).wait_for()
     page.locator("summary", has_text="Game details").click()
     details = page.locator(".ft-debug dl").inner_text()
     assert "Josephine" in details and "josephine" not in details

@@ -213,6 +213,7 @@ def test_a_refused_move_answers_422_with_the_engines_code_and_reason(ada, practi
     path = f"/games/{practice['id']}/actions"
     illegal = assert_refused(ada.post(path, {"type": "move", "move": "t1-f1"}), 422, "illegal_move")
     assert illegal["reason"].startswith("foundation f1 builds spades only")
+    assert illegal["rule"] == "foundation_suit" and illegal["params"]["card"] == "KC"
     assert_refused(ada.post(path, {"type": "move", "move": "t1-x"}), 422, "invalid_move")
     assert_refused(ada.post(path, {"type": "move", "move": "undo"}), 422, "invalid_move")
     assert ada.get(f"/games/{practice['id']}").json()["version"] == 0

@@ -10,10 +10,11 @@ import uuid
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import selectors, services
 from games.live import engine_for
-from games.models import Game, User
+from games.models import Deal, Game, User
 
 pytestmark = pytest.mark.django_db
 
@@ -146,3 +147,44 @@ def test_refusals_and_redirects_still_hold(client: Client, user: User, bob: User
     forbidden = client.get(reverse("game", args=[game.pk]))
     assert forbidden.status_code == 403 and "game-state" not in forbidden.content.decode()
     assert client.get(reverse("game", args=[uuid.uuid4()])).status_code == 404
+
+
+def test_the_deal_code_is_shown_with_its_link_and_the_debug_details_only_to_staff(
+    client: Client, user: User
+) -> None:
+    game = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    html = page(client, game)
+    assert 'data-testid="deal-code"' in html and f'data-code="{PRACTICE_CODE}"' in html
+    link = f"http://testserver{reverse('practice')}?code={PRACTICE_CODE}"
+    assert f'data-link="{link}"' in html and f'href="{link}"' in html
+    assert embedded(html, "board-config")["practice"] == {
+        "code": PRACTICE_CODE,
+        "link": link,
+        "variant": "Forty Thieves",
+    }
+    # The raw state and the one-move form: out of the players' view (the form stays for
+    # players without JavaScript, inside <noscript>).
+    assert 'data-testid="dev-details"' not in html and 'class="game-state"' not in html
+    noscripts = re.findall(r"<noscript>(.*?)</noscript>", html, re.S)
+    assert sum("act-form" in block for block in noscripts) == 1 and html.count("act-form") == 1
+    assert (
+        'data-testid="dev-details"'
+        in client.get(reverse("game", args=[game.pk]) + "?dev=1").content.decode()
+    )
+    user.is_staff = True
+    user.save()
+    assert 'class="game-state"' in page(client, game)
+
+
+def test_a_daily_game_shows_no_deal_code_before_its_day_closes(client: Client, user: User) -> None:
+    game = services.game_start_daily(user=user)
+    client.force_login(user)
+    html = page(client, game)
+    assert 'data-testid="deal-code"' not in html
+    assert embedded(html, "board-config")["practice"] is None
+    # Once the day has closed, its code is no secret: shown, with its practice link.
+    services.game_resign(user=user, game_id=game.pk)
+    Deal.objects.filter(pk=game.deal_id).update(revealed_at=timezone.now())
+    html = page(client, game)
+    assert f'data-code="{game.deal.code}"' in html and "/practice/?code=" in html

@@ -113,6 +113,13 @@ async def test_an_illegal_or_invalid_move_is_refused_with_the_reason(user) -> No
     illegal = await ask(player, {"type": "move", "id": "c1", "move": "t1-f1"})
     assert illegal["code"] == "illegal_move"
     assert illegal["reason"].startswith("foundation f1 builds spades only")
+    # The rule and its parameters, for the page to say in the player's language.
+    assert illegal["rule"] == "foundation_suit"
+    assert illegal["params"] == {
+        "foundation": {"kind": "foundation", "n": 1, "suit": "S"},
+        "pile": {"kind": "column", "n": 1},
+        "card": "KC",
+    }
     assert (await ask(player, {"type": "move", "id": "c2", "move": "t1-x"}))["code"] == (
         "invalid_move"
     )

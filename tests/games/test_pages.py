@@ -160,15 +160,21 @@ def test_the_game_page_shows_the_state_and_a_move_form_to_its_player(
     response = client.get(reverse("game", args=[game.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "<pre" in html and "&quot;legal_moves&quot;" in html
     assert PRACTICE_CODE in html  # practice codes are public
-    assert f'action="{reverse("game_act", args=[game.pk])}"' in html
+    assert f'action="{reverse("game_act", args=[game.pk])}"' in html  # in <noscript>
+    # The raw state is a developer's view (?dev=1, or staff).
+    assert 'class="game-state"' not in html
+    html = client.get(reverse("game", args=[game.pk]) + "?dev=1").content.decode()
+    assert "<pre" in html and "&quot;legal_moves&quot;" in html
 
 
 def test_the_daily_game_page_keeps_the_deal_secret(client: Client, user: User) -> None:
     game = services.game_start_daily(user=user)
     client.force_login(user)
     html = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert 'data-testid="deal-code"' not in html
+    assert_no_secret(html, game.deal)
+    html = client.get(reverse("game", args=[game.pk]) + "?dev=1").content.decode()
     assert "secret until the day closes" in html
     assert_no_secret(html, game.deal)
 

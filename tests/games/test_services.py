@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games import services
+from games import selectors, services
 from games.errors import (
     BadRequest,
     DayClosed,
@@ -170,3 +170,30 @@ def test_a_win_is_recorded_as_won(user) -> None:
         services.game_play(user=user, game_id=game.pk, move=move)
     result = services.game_play(user=user, game_id=game.pk, move=last)
     assert result.status == "won"
+
+
+WON_GAMES = Path(__file__).resolve().parents[1] / "data" / "won_games.json"
+
+
+def test_the_finish_is_offered_in_the_changes_and_the_state_once_nothing_is_left(user) -> None:
+    """``can_finish`` turns true in an accepted move's changes and the full state from the
+    position on where every card left can go home; then foundation moves alone win."""
+    record = json.loads(WON_GAMES.read_text())["games"][0]
+    game = services.game_start_practice(user=user, code=record["code"])
+    moves = record["moves"].split()
+    for n, move in enumerate(moves):
+        result = services.game_play(user=user, game_id=game.pk, move=move, version=n)
+        if result.changes["can_finish"]:
+            break
+    else:
+        raise AssertionError("the finish was never offered")
+    state = selectors.game_state(user=user, game_id=game.pk)
+    assert state["can_finish"] is True and state["board"]["stock"] == 0
+    version = result.version
+    while result.status == Game.Status.ACTIVE:
+        home = next(m for m in state["legal_moves"] if "-f" in m and not m.startswith("f"))
+        result = services.game_play(user=user, game_id=game.pk, move=home, version=version)
+        version = result.version
+        state = selectors.game_state(user=user, game_id=game.pk)
+    assert result.status == Game.Status.WON and result.changes["can_finish"] is False
+    assert selectors.game_state(user=user, game_id=game.pk)["can_finish"] is False

@@ -193,3 +193,24 @@ def test_share_is_refused_for_unfinished_pending_and_practice_games(
     assert Result.objects.get(game=practice).status == Result.Status.VERIFIED
     response = client.get(reverse("leaderboards:share", args=[practice.pk]))
     assert response.status_code == 404 and b"daily" in response.content
+
+
+@pytest.mark.django_db
+def test_the_result_dialog_gets_the_share_text_and_the_rank_as_json(
+    user: User, now: datetime, client: Client, django_capture_on_commit_callbacks: Capture
+) -> None:
+    game = services.game_start_daily(user=user, now=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_play(user=user, game_id=game.pk, move="s")
+        services.game_resign(user=user, game_id=game.pk)
+    client.force_login(user)
+    url = reverse("leaderboards:share", args=[game.pk])
+    body = client.get(url, HTTP_ACCEPT="application/json").json()
+    assert body["text"] == client.get(url).content.decode()
+    # The day's only result, ranked once its verification committed.
+    assert body["rank"] == 1 and body["size"] == 1
+    practice = services.game_start_practice(user=user, code="FT1-N-0000007")
+    refused = client.get(
+        reverse("leaderboards:share", args=[practice.pk]), HTTP_ACCEPT="application/json"
+    )
+    assert refused.status_code == 404 and refused.json()["code"] == "not_found"

@@ -1,6 +1,8 @@
 // The board's buttons and their keys: undo, resign (with its confirmation), the dead-end
 // notice's resign, the hint button and `h`; for everyone, "Describe the board" and the
-// four-colour deck, remembered in this browser.
+// four-colour deck, remembered in this browser; the finish; the deal code's Copy buttons.
+
+import { t } from "./i18n.js";
 
 const FOUR_COLOUR_KEY = "ft-four-colour";
 
@@ -9,7 +11,7 @@ const FOUR_COLOUR_KEY = "ft-four-colour";
  * look at only.
  * @param {object} actions  undo(), resign(), askHint()
  */
-export function wirePlayerControls(root, { undo, resign, askHint }) {
+export function wirePlayerControls(root, { undo, resign, askHint, finish }) {
   const confirmDialog = root.querySelector('[data-testid="confirm-resign"]');
   const confirmResign = () => {
     if (confirmDialog?.showModal) confirmDialog.showModal();
@@ -25,6 +27,7 @@ export function wirePlayerControls(root, { undo, resign, askHint }) {
     else resign();
   });
   root.querySelector('[data-action="hint"]')?.addEventListener("click", askHint);
+  root.querySelector('[data-action="finish"]')?.addEventListener("click", finish);
   document.addEventListener("keydown", (e) => {
     if (e.key === "h" && !e.ctrlKey && !e.metaKey && !e.altKey && !e.target.closest?.("input, textarea")) askHint();
   });
@@ -33,6 +36,7 @@ export function wirePlayerControls(root, { undo, resign, askHint }) {
 /** Controls for player and watcher alike. @param {function} describe -> the board in words */
 export function wireViewControls(root, { describe }) {
   root.querySelector('[data-action="describe"]')?.addEventListener("click", describe);
+  wireDealCode(root);
   const button = root.querySelector('[data-action="four-colour"]');
   const set = (on) => {
     root.classList.toggle("four-colour", on);
@@ -44,6 +48,23 @@ export function wireViewControls(root, { describe }) {
     set(on);
     storageSet(FOUR_COLOUR_KEY, on ? "1" : "0");
   });
+}
+
+/** The deal code's Copy buttons: the code itself, and the link that opens the deal. */
+function wireDealCode(root) {
+  const block = root.querySelector('[data-testid="deal-code"]');
+  if (!block) return;
+  const status = block.querySelector('[data-code-part="copied"]');
+  const copy = async (text) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = t("Copied.");
+    } catch {
+      status.textContent = t("Copy failed: select the text and copy it.");
+    }
+  };
+  block.querySelector('[data-action="copy-code"]')?.addEventListener("click", () => copy(block.dataset.code));
+  block.querySelector('[data-action="copy-link"]')?.addEventListener("click", () => copy(block.dataset.link));
 }
 
 // localStorage may be unavailable (privacy modes): the toggle then lasts the page.

@@ -6,6 +6,7 @@
 import { suitOf } from "./cards.js";
 import { cardsAt } from "./describe.js";
 import { formatMove, isDoubleTap, legalCounts, legalTargets, smartTarget, tapMove } from "./moves.js";
+import { cannotMoveNote } from "./reminders.js";
 
 const DRAG_THRESHOLD_PX = 6; // less than this between down and up is a tap
 const ANSWER_WAIT_MS = 1200; // a dropped card waits this long for the server, then goes home
@@ -15,7 +16,7 @@ export class Input {
    * @param {BoardView} view
    * @param {object} game  { get(): current game state, play(move or () => move,
    *                         callbacks), busy(), draw(), undo(), selected(selection or
-   *                         null) } (main.js's controller)
+   *                         null), note(text) } (main.js's controller)
    */
   constructor(view, game) {
     this.view = view;
@@ -182,6 +183,9 @@ export class Input {
     const move = tapMove(this.state, tap);
     this.lastTap = { ...tap, time: now, moved: Boolean(move) };
     if (move) this.game.play(move);
+    // A card with nowhere to go says so briefly (one with only columns to go to is a
+    // double-tap away from moving, and says nothing).
+    else this.game.note(cannotMoveNote(this.state, tap));
   }
 
   doubleAction(pile, count, elements) {

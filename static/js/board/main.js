@@ -7,16 +7,18 @@
 // taps, pure), queue.js (one action in flight), input.js (gestures and keys), hints.js,
 // notices.js (messages to the player), result.js (the result dialog), controls.js
 // (buttons), render.js (drawing), socket.js (the websocket), describe.js (the board in
-// words).
+// words), reminders.js (refusals in the player's words), finish.js (the finish).
 
 import { wirePlayerControls, wireViewControls } from "./controls.js";
 import { describeAction, describeBoard, pileWords } from "./describe.js";
+import { Finisher, offersFinish } from "./finish.js";
 import { t } from "./i18n.js";
 import { Hints } from "./hints.js";
 import { Input } from "./input.js";
 import { drawMove } from "./moves.js";
 import { Notices } from "./notices.js";
 import { ActionQueue } from "./queue.js";
+import { reminderText } from "./reminders.js";
 import { BoardView } from "./render.js";
 import { ResultDialog } from "./result.js";
 import { GameSocket } from "./socket.js";
@@ -49,7 +51,11 @@ class BoardPage {
     this.timeEl = root.querySelector('[data-stat="time"] time');
     this.view = new BoardView(root);
     this.notices = new Notices(root);
-    this.result = new ResultDialog(root, { mine: this.isPlayer, shareUrl: this.config.share_url });
+    this.result = new ResultDialog(root, {
+      mine: this.isPlayer,
+      shareUrl: this.config.share_url,
+      practice: this.config.practice,
+    });
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.socket = new GameSocket(`${scheme}//${location.host}${this.config.socket_path}`, {
       onStatus: (status, code) => this.notices.connection(status, code),
@@ -69,6 +75,13 @@ class BoardPage {
         this.game = withHints(this.game, hints);
       },
     });
+    this.finisher = new Finisher({
+      game: () => this.game,
+      play: (choose, callbacks) => this.controller().play(choose, callbacks),
+      onStop: () => this.showFinish(),
+      // Each card's slide shows; with reduced motion there is no slide to wait for.
+      pauseMs: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 140,
+    });
     this.input = null;
   }
 
@@ -84,10 +97,12 @@ class BoardPage {
         undo: () => this.undo(),
         resign: () => this.queue.enqueue({ type: "resign" }),
         askHint: () => this.hints.ask(),
+        finish: () => this.finish(),
       });
     }
     wireViewControls(this.root, { describe: () => this.notices.describe(describeBoard(this.game)) });
     this.notices.deadEnd(this.game);
+    this.showFinish();
     this.hints.updateButton();
     // A finished game opens on its result (a reload, a link from "My games").
     if (this.game.status !== "active") this.showResult();
@@ -105,6 +120,9 @@ class BoardPage {
       // Chosen at its turn too: a tap on the stock just emptied by the last draw redeals.
       draw: () => this.queue.enqueue(() => message(drawMove(this.game))),
       undo: () => this.undo(),
+      note: (text) => {
+        if (text) this.notices.remind(text);
+      },
       selected: (selection) => {
         this.notices.announce(
           selection
@@ -113,6 +131,17 @@ class BoardPage {
         );
       },
     };
+  }
+
+  /** Send every card home, one move at a time (offered only when nothing is left to decide). */
+  finish() {
+    if (!this.isPlayer || !offersFinish(this.game)) return;
+    this.finisher.start();
+    this.showFinish();
+  }
+
+  showFinish() {
+    if (this.isPlayer) this.notices.finish(offersFinish(this.game) && !this.finisher.running);
   }
 
   undo() {
@@ -200,7 +229,7 @@ class BoardPage {
       this.notices.remind(t("The board was out of date and has been refreshed."));
       this.requestSync();
     } else if (msg.reason) {
-      this.notices.remind(msg.reason);
+      this.notices.remind(reminderText(msg));
     }
     this.queue.pump();
   }
@@ -217,6 +246,7 @@ class BoardPage {
     this.view.render(this.game, { selection: this.input?.selection });
     this.tick();
     this.notices.deadEnd(this.game);
+    this.showFinish();
     this.hints.updateButton();
     if (justFinished(before, this.game)) this.showResult();
   }
@@ -232,6 +262,7 @@ class BoardPage {
     this.tick();
     this.hints.clear();
     this.notices.deadEnd(game);
+    this.showFinish();
     this.hints.updateButton();
     this.notices.announce(describeAction(msg.action, before, game));
     if (justFinished(before, game)) this.showResult();

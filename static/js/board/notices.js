@@ -1,6 +1,6 @@
 // Messages to the player: the reminder line (a refusal's reason, a hint), the live
 // description for screen readers, the board in words on demand (for everyone to read),
-// the connection status and the dead-end notice.
+// the connection status, the dead-end notice and the offer to finish.
 
 import { t } from "./i18n.js";
 
@@ -21,6 +21,7 @@ export class Notices {
     this.connectionEl = root.querySelector('[data-testid="connection"]');
     this.deadEndEl = root.querySelector('[data-testid="dead-end"]');
     this.describedEl = root.querySelector('[data-testid="described"]');
+    this.finishEl = root.querySelector('[data-testid="finish"]');
     this.reminderTimer = null;
   }
 
@@ -59,6 +60,14 @@ export class Notices {
     if (code === 4404) text = `${t("Offline")}: ${t("This game no longer exists.")}`;
     else if (code === 4401 || code === 4403) text = `${t("Offline")}: ${t("You cannot open this game here.")}`;
     this.connectionEl.textContent = text;
+  }
+
+  /** The offer to finish (every card left can go home): shown or hidden; said when new. */
+  finish(offered) {
+    if (!this.finishEl) return;
+    const wasHidden = this.finishEl.hidden;
+    this.finishEl.hidden = !offered;
+    if (offered && wasHidden) this.announce(t("Every card left can go home: Finish sends them."));
   }
 
   /** Shown once the server proved no win is left (it offers to resign); said when new. */

@@ -11,6 +11,7 @@ export function normalise(game) {
   return {
     ...game,
     legal_moves: finished ? [] : game.legal_moves || [],
+    can_finish: !finished && Boolean(game.can_finish),
     can_undo: game.mode === "practice" && !finished && Boolean(game.board?.can_undo),
   };
 }
@@ -29,8 +30,8 @@ export function replaceState(game, next) {
 export function applyAction(game, msg, nowIso) {
   if (typeof msg.version !== "number" || msg.version <= game.version) return { kind: "stale", game };
   if (msg.version > game.version + 1 || !msg.changes) return { kind: "gap", game };
-  // The changes carry the board's piles plus two facts about the game itself.
-  const { legal_moves: legalMoves, dead_end: deadEnd, ...boardChanges } = msg.changes;
+  // The changes carry the board's piles plus facts about the game itself.
+  const { legal_moves: legalMoves, dead_end: deadEnd, can_finish: canFinish, ...boardChanges } = msg.changes;
   const board = { ...applyChanges(game.board, boardChanges), score: msg.score, moves: msg.moves };
   const next = {
     ...game,
@@ -40,6 +41,8 @@ export function applyAction(game, msg, nowIso) {
     moves: msg.moves,
     status: msg.status,
     legal_moves: legalMoves ?? game.legal_moves,
+    // The server's word that every card left can go home with no choice to make.
+    can_finish: canFinish ?? false,
     // Proved by the server's solver only (never guessed here); false when undecided.
     dead_end: deadEnd ?? false,
     first_action_at: game.first_action_at ?? nowIso,

@@ -1,0 +1,102 @@
+// The finish and the celebration, without the DOM. Once the server says every card left
+// can go home with no choice to make (`can_finish`, see docs/protocol.md), the board offers
+// to finish: the cards go home one move at a time through the ordinary action queue, so
+// each is judged and logged by the server and drawn by the usual slide. A won game is
+// then celebrated (result.js), with the practice deal's share text from here.
+
+import { t } from "./i18n.js";
+import { parseMove } from "./moves.js";
+
+/** A legal move that sends a card home (from the waste or a column), or null. */
+export function nextHomeMove(game) {
+  if (game.status !== "active") return null;
+  const home = (game.legal_moves || []).find((text) => {
+    const move = parseMove(text);
+    return Boolean(move) && move.dst[0] === "f" && move.src[0] !== "f";
+  });
+  return home ?? null;
+}
+
+/** Whether the board offers to finish now. */
+export function offersFinish(game) {
+  return game.status === "active" && Boolean(game.can_finish) && nextHomeMove(game) !== null;
+}
+
+/**
+ * Sends the cards home one by one. Each move is chosen when its turn comes, on the board
+ * the last answer brought; a pause between moves lets each slide be seen.
+ */
+export class Finisher {
+  /**
+   * @param {object} hooks  game() -> the current state; play(chooser, callbacks) queues
+   *                        an action (main.js's controller); onStop() once it stops;
+   *                        pauseMs between two moves
+   */
+  constructor({ game, play, onStop = () => {}, pauseMs = 120 }) {
+    this.game = game;
+    this.play = play;
+    this.onStop = onStop;
+    this.pauseMs = pauseMs;
+    this.running = false;
+    this.timer = null;
+  }
+
+  start() {
+    if (this.running || !nextHomeMove(this.game())) return;
+    this.running = true;
+    this.send();
+  }
+
+  stop() {
+    const was = this.running;
+    this.running = false;
+    clearTimeout(this.timer);
+    if (was) this.onStop();
+  }
+
+  send() {
+    this.play(() => nextHomeMove(this.game()), {
+      // Called before the answer is drawn: the next move is chosen after the pause,
+      // on the board that answer brings.
+      onAccepted: () => this.next(),
+      onRefused: () => this.stop(),
+    });
+  }
+
+  next() {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.running && nextHomeMove(this.game())) this.send();
+      else this.stop();
+    }, this.pauseMs);
+  }
+}
+
+/**
+ * The share text of a practice game: its outcome and numbers, and a link that opens the
+ * same deal (a practice deal's code is no secret). `result`: {status, score, moves, time,
+ * variant, code, link}.
+ */
+export function practiceShareText(result) {
+  const outcome = result.status === "won" ? t("won") : t("lost");
+  const mark = result.status === "won" ? "✅" : "❌";
+  const line = [
+    `${result.variant} ${result.code} — ${outcome} ${mark}`,
+    t("%(score)s pts", { score: result.score }),
+    result.moves === 1 ? t("1 move") : t("%(moves)s moves", { moves: result.moves }),
+    result.time,
+  ].join(" · ");
+  return `${line}\n${result.link}`;
+}
+
+/** The rank line of the result dialog, or "" while the rank is not known. */
+export function rankLine(share) {
+  if (!share || !share.rank) return "";
+  return t("You are ranked %(rank)s of %(size)s today.", { rank: share.rank, size: share.size });
+}
+
+/** How many pieces of confetti fall: none when the player asks for reduced motion. */
+export function confettiCount(reducedMotion) {
+  return reducedMotion ? 0 : 36;
+}
