@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -48,9 +49,14 @@ def context_page(browser: Browser, live_url: str) -> Iterator[Callable[..., Page
     """``context_page(locale=..., reduced_motion=...)``: a page of a context of its own."""
     contexts = []
 
-    def open_page(locale: str = "en-GB", reduced_motion: str = "no-preference") -> Page:
+    def open_page(
+        locale: str = "en-GB", reduced_motion: str = "no-preference", **more: Any
+    ) -> Page:
         context = browser.new_context(
-            viewport={"width": 1280, "height": 900}, locale=locale, reduced_motion=reduced_motion
+            viewport={"width": 1280, "height": 900},
+            locale=locale,
+            reduced_motion=reduced_motion,
+            **more,
         )
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)
         contexts.append(context)
@@ -159,7 +165,9 @@ def test_a_daily_result_shows_the_players_rank_and_share_text(
     board: BoardOf,
     shots: Path,
 ) -> None:
-    page = context_page()
+    # A browser of its own: the other tests' players share this machine's address and
+    # browser, so fair play would link them and hold this result (off the board, no rank).
+    page = context_page(user_agent=f"Mozilla/5.0 (X11; Linux) ft-rank-test/{uuid.uuid4().hex}")
     username = sign_up(page)
     game_id = on_site(DAILY_GAME.format(username=username)).split()[-1]
     page.goto(f"{live_url}/games/{game_id}/")
