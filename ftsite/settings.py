@@ -259,6 +259,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Outgoing e-mail (password resets): printed to the console (the server's log) when DEBUG
+# is on, as on the embedded defaults; sent by SMTP otherwise (EMAIL_HOST and the rest from
+# the environment), so a reset link never lands in a production log by default.
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Forty Thieves <noreply@localhost>")
+# A reset link stays valid this long (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = env_int("FT_PASSWORD_RESET_SECONDS", 3 * 3600, minimum=300)
+
 # ---------------------------------------------------------------------------
 # Internationalisation
 # ---------------------------------------------------------------------------
@@ -327,6 +345,10 @@ FT_RATE_API_USER = env_rate("FT_RATE_API_USER", "300/min")
 FT_RATE_API_ANONYMOUS = env_rate("FT_RATE_API_ANONYMOUS", "60/min")
 # Post-game analyses asked for (each up to FT_ANALYSIS_SECONDS of solver work), per user.
 FT_RATE_ANALYSES = env_rate("FT_RATE_ANALYSES", "10/h")
+# Password reset requests, counted per address and per e-mail address asked about (whether
+# or not an account has it); and the account forms (profile, delete, download), per user.
+FT_RATE_PASSWORD_RESETS = env_rate("FT_RATE_PASSWORD_RESETS", "5/h")
+FT_RATE_ACCOUNT_FORMS = env_rate("FT_RATE_ACCOUNT_FORMS", "20/h")
 
 # ---------------------------------------------------------------------------
 # Channels

@@ -29,11 +29,29 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """What a player may change about their public profile."""
+    """What a player may change about their profile: the public name and the optional
+    e-mail address (never shown to others; used only to reset a forgotten password)."""
 
     class Meta:
         model = User
-        fields = ("display_name",)
+        fields = ("display_name", "email")
+        labels = {"email": _("E-mail address (optional)")}
+        help_texts = {
+            "email": _(
+                "Only to send you a link if you forget your password. Never shown to others."
+            )
+        }
+
+
+class AccountDeleteForm(forms.Form):
+    """Deleting an account asks for its password."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        error_messages={"required": _("Enter your password to delete your account.")},
+    )
 
 
 def variant_choices() -> list[tuple[str, str]]:

@@ -25,3 +25,13 @@ def announce_game_finished(game_id: str) -> None:
             logger.error(
                 "a game_finished receiver (%r) failed for %s", receiver, game_id, exc_info=outcome
             )
+
+
+#: Sent inside the transaction that deletes an account, before its rows go, with
+#: ``user_id``: a receiver gathers what it must undo outside the database (a Redis board)
+#: and does it on commit. A failing receiver fails the deletion (``send``, not robust).
+account_deleting = Signal()
+
+#: Sent while a person's data is gathered for download, with ``user_id``: each receiver
+#: returns a dict of sections (its own app's data) that join the export.
+account_exporting = Signal()

@@ -5,11 +5,12 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import account_views, views
 
 # Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
 # the URL names are Django's own, so its views and templates find each other.
-# Password reset is left out on purpose: it needs outgoing email, which is not set up.
+# Password reset mails a link (the console backend on the embedded defaults, SMTP in
+# production); the request is throttled (account_views.PasswordResetView).
 account_patterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path(
@@ -29,7 +30,29 @@ account_patterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("accounts/profile/", views.profile, name="profile"),
+    path(
+        "accounts/password/reset/",
+        account_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/delete/", account_views.account_delete, name="account_delete"),
+    path("accounts/data/", account_views.account_export, name="account_export"),
 ]
 
 urlpatterns = [

@@ -36,7 +36,7 @@ from games.access import access_game
 from games.daily import day_end, utc_today
 from games.engine import VARIANTS, GameState, RuleSet
 from games.errors import NotAuthenticated, NotFound, ServiceError
-from games.forms import ActForm, PracticeForm, ProfileForm, SignUpForm
+from games.forms import ActForm, PracticeForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import User
 from games.templatetags.games_tags import variant_title
@@ -198,6 +198,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         {
             "sighting_days": settings.FT_SIGHTING_DAYS,
             "device_cookie_days": DEVICE_COOKIE_MAX_AGE // (24 * 60 * 60),
+            "reset_hours": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600),
         },
     )
 
@@ -239,18 +240,6 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request, "registration/signup.html", {"form": form, "next": _next_url(request) or ""}
     )
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
-    """The player's public profile: for now, the display name."""
-    form = ProfileForm(request.POST or None, instance=request.user)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Your profile is saved."))
-        return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
 
 
 def _next_url(request: HttpRequest) -> str | None:

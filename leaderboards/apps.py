@@ -10,7 +10,11 @@ class LeaderboardsConfig(AppConfig):
 
     def ready(self) -> None:
         # Games announces finished games; leaderboards listens (never the reverse).
-        from games.signals import game_finished
+        from games.signals import account_deleting, account_exporting, game_finished
+        from leaderboards.accounts import results_for_export, results_leave_boards
         from leaderboards.receivers import verify_when_finished
 
         game_finished.connect(verify_when_finished, dispatch_uid="leaderboards.verify")
+        # A deleted account's results leave the boards; a download includes them.
+        account_deleting.connect(results_leave_boards, dispatch_uid="leaderboards.delete")
+        account_exporting.connect(results_for_export, dispatch_uid="leaderboards.export")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from games.engine import RESIGN
 from games.models import PRACTICE_UNDO
 from games.results import ActResult, DeadEndCheck, HintResult
+from games.services.accounts import WrongPassword, account_delete, account_export
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.deals import (
     DAILY_VARIANT,
@@ -43,6 +44,9 @@ from games.services.solver_help import (
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 
 __all__ = [
+    "WrongPassword",
+    "account_delete",
+    "account_export",
     "NothingToAnalyse",
     "analysis_request",
     "analysis_run",

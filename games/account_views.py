@@ -1,0 +1,141 @@
+"""Thin views of the accounts people manage: the profile (with the optional e-mail
+address), password reset by e-mail, deleting the account and downloading its data.
+
+Every form here is CSRF-protected (Django's middleware) and throttled: password reset
+requests per address and per e-mail address asked about (``FT_RATE_PASSWORD_RESETS``),
+the signed-in forms per user (``FT_RATE_ACCOUNT_FORMS``). A reset request always answers
+the same, so it never tells whether an address has an account.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.forms import AccountDeleteForm, ProfileForm
+from games.sightings import request_address
+from games.throttles import Rate, RateLimited, throttle_check, who
+
+
+def _refusal(err: RateLimited) -> str:
+    minutes = max(1, math.ceil(err.retry_after / 60))
+    return ngettext(
+        "Too many attempts: try again in %(minutes)d minute.",
+        "Too many attempts: try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+def _limited(request: HttpRequest, form: Form, err: RateLimited, template: str) -> HttpResponse:
+    """The form again, saying when to retry: 429 with ``Retry-After``."""
+    form.add_error(None, _refusal(err))
+    response = render(request, template, {"form": form}, status=429)
+    response["Retry-After"] = str(err.retry_after)
+    return response
+
+
+def _count_account_form(request: HttpRequest, what: str) -> None:
+    throttle_check(
+        name=f"account_{what}",
+        rate=Rate.parse(settings.FT_RATE_ACCOUNT_FORMS),
+        ident=who(user_id=request.user.pk),
+        what=f"account {what} requests",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    """The player's profile: the display name and the optional e-mail address."""
+    template = "accounts/profile.html"
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST":
+        try:
+            _count_account_form(request, "profile")
+        except RateLimited as err:
+            return _limited(request, form, err, template)
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Your profile is saved."))
+            return redirect("profile")
+    return render(request, template, {"form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request, counted per address and per e-mail address asked about
+    (whether or not an account has it) before any mail is sent."""
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        rate = Rate.parse(settings.FT_RATE_PASSWORD_RESETS)
+        email = form.cleaned_data["email"].strip().lower()
+        address = request_address(request=self.request)
+        try:
+            throttle_check(
+                name="reset_address", rate=rate, ident=who(address=address), what="resets"
+            )
+            # A keyed hash of the e-mail address, never the address itself.
+            throttle_check(
+                name="reset_email", rate=rate, ident=who(address=f"email:{email}"), what="resets"
+            )
+        except RateLimited as err:
+            return _limited(self.request, form, err, self.template_name)
+        return super().form_valid(form)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """Delete the account, once its password is given."""
+    template = "accounts/delete.html"
+    form = AccountDeleteForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            _count_account_form(request, "delete")
+        except RateLimited as err:
+            return _limited(request, form, err, template)
+        if form.is_valid():
+            try:
+                services.account_delete(user=request.user, password=form.cleaned_data["password"])
+            except services.WrongPassword as err:
+                form.add_error("password", err.reason)
+                return render(request, template, {"form": form}, status=err.status)
+            logout(request)
+            messages.success(request, _("Your account and everything kept about it are deleted."))
+            return redirect("home")
+        return render(request, template, {"form": form}, status=400)
+    return render(request, template, {"form": form})
+
+
+@never_cache
+@login_required
+@require_POST
+def account_export(request: HttpRequest) -> HttpResponse:
+    """Download everything kept about the account, as one JSON file."""
+    try:
+        _count_account_form(request, "export")
+    except RateLimited as err:
+        messages.error(request, _refusal(err))
+        return redirect("profile")
+    data = services.account_export(user=request.user)
+    name = f"forty-thieves-{request.user.get_username()}-{timezone.now():%Y%m%d}.json"
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
