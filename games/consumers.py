@@ -48,6 +48,8 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
 CLOSE_SERVER_ERROR = 4500
+# A socket's last actions sent again to a socket that joins (see peer_joined).
+RECENT_ACTIONS = 8
 
 # What a refusal's reason says is expected.
 _KNOWN_TYPES = "one of move, undo, resign, hint, sync, ping"
@@ -229,6 +231,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user") or AnonymousUser()
         self.recent: deque[float] = deque()
         self.peers: set[str] = set()
+        self.sent_actions: deque[dict[str, Any]] = deque(maxlen=RECENT_ACTIONS)
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
@@ -281,6 +284,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.peers.add(channel)
             reply = {"type": "peer.present", "channel": self.channel_name}
             await self.channel_layer.send(channel, reply)
+            # Actions this socket applied after the newcomer joined but before this notice
+            # arrived went to nobody: the newcomer gets this socket's last few (it ignores
+            # versions it already has, as every client does).
+            for message in self.sent_actions:
+                await self.channel_layer.send(channel, {"type": "game.action", "message": message})
 
     async def peer_present(self, event: dict[str, Any]) -> None:
         self.peers.add(event["channel"])
@@ -359,6 +367,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         # every socket: writes overlap and share their disk flushes.
         result = await on_move_thread(_act, self.user, self.game_id, message)
         await self.send_message(accepted_message(result, message.id))
+        if not result.duplicate:
+            self.sent_actions.append(action_message(result))
         if self.peers and not result.duplicate:
             # Committed: the others may hear of it (this socket answered its sender itself).
             event = {
