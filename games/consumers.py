@@ -368,15 +368,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         result = await on_move_thread(_act, self.user, self.game_id, message)
         await self.send_message(accepted_message(result, message.id))
         if not result.duplicate:
-            self.sent_actions.append(action_message(result))
-        if self.peers and not result.duplicate:
-            # Committed: the others may hear of it (this socket answered its sender itself).
-            event = {
-                "type": "game.action",
-                "message": action_message(result),
-                "origin": self.channel_name,
-            }
-            await self.channel_layer.group_send(self.group, event)
+            copy = action_message(result)
+            self.sent_actions.append(copy)
+            if self.peers:
+                # Committed: the others may hear of it (this socket answered its sender).
+                event = {"type": "game.action", "message": copy, "origin": self.channel_name}
+                await self.channel_layer.group_send(self.group, event)
         if result.dead_end_check is not None:
             self.check_dead_end(result.dead_end_check)
 

@@ -240,10 +240,9 @@ def _act(
         if not result.duplicate:
             _announce_after_commit(entry.game, result, from_socket=from_socket)
         return result
-    now_at = Game.objects.filter(pk=entry.game.pk).values_list("version", flat=True).first()
     raise StaleVersion(
         "the game kept changing while this action was applied; resync and try again",
-        version=now_at,
+        version=_row_version(entry.game.pk),
     )
 
 
@@ -299,8 +298,12 @@ def _act_on(
 def _behind_the_log(entry: LiveGame) -> bool:
     """Whether the database has moved past the entry's copy of the game (refusals are
     rare: the one read this costs is spent only then)."""
-    version = Game.objects.filter(pk=entry.game.pk).values_list("version", flat=True).first()
-    return version != entry.game.version
+    return _row_version(entry.game.pk) != entry.game.version
+
+
+def _row_version(pk: object) -> int | None:
+    """The game's version as the database has it now (``None`` if it is gone)."""
+    return Game.objects.filter(pk=pk).values_list("version", flat=True).first()
 
 
 def _forget(entry: LiveGame) -> None:
