@@ -264,7 +264,7 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
     games = []
     for user in users:
         game = services.game_start_daily(user=user)
-        engine = engine_for(game).copy()
+        engine = engine_for(game)
         log = play_policy(engine, rng, 60)
         if engine.is_won() or engine.is_stuck():
             log = log[:-1]  # stop one move short: the resign below is the finishing move

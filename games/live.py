@@ -122,12 +122,17 @@ def live_clear() -> None:
 
 
 def engine_for(game: Game) -> GameState:
-    """The position of ``game`` (its row already read): this process's live engine when it
-    is at the row's version, else replayed from the log. The caller must not change it."""
+    """The position of ``game`` (its row already read), the caller's own: a copy of this
+    process's live engine when it is at the row's version, else replayed from the log.
+
+    Copied under the entry's lock: an action thread may be playing on the held engine
+    while a page or a sync reads it."""
     with _entries_lock:
         entry = _entries.get(game.pk)
-    if entry is not None and entry.game.version == game.version:
-        return entry.engine
+    if entry is not None:
+        with entry.lock:
+            if not entry.stale and entry.game.version == game.version:
+                return entry.engine.copy()
     return replay_log(game, [move for move, _ in _log_of(game.pk)])
 
 

@@ -139,3 +139,12 @@ def test_an_old_copy_never_refuses_what_the_log_allows(user: User) -> None:
     written_elsewhere(game, move="s", client_id="b9")
     again = services.game_play(user=user, game_id=game.pk, move="s", client_id="b9", version=7)
     assert again.duplicate and again.version == 8
+
+
+def test_a_read_gets_its_own_copy_of_the_held_engine(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_play(user=user, game_id=game.pk, move="s")
+    row = Game.objects.get(pk=game.pk)
+    read = engine_for(row)
+    read.play("s")  # a reader's change never reaches the engine the actions use
+    assert live_game(game_id=game.pk).engine.stock_count == 63 and read.stock_count == 62
