@@ -116,6 +116,25 @@ def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def new_page(browser) -> Iterator[Callable[..., Page]]:  # type: ignore[no-untyped-def]
+    """``new_page(timeout=10_000, **options)``: a page of a browser context of its own
+    (``options`` as Playwright's ``new_context`` takes them: viewport, locale, touch, ...),
+    closed after the test."""
+    contexts = []
+
+    def open_page(*, timeout: float = 10_000, **options: object) -> Page:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(timeout)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
 def shots() -> Path:
     """Where screenshots are saved for people to look at."""
     OUTPUT.mkdir(parents=True, exist_ok=True)

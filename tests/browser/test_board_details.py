@@ -5,7 +5,7 @@ board" for sighted players too, and wide pages that use a desktop's width."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,20 +39,9 @@ print(game.pk)
 
 
 @pytest.fixture
-def in_language(browser: Browser) -> Iterator[Callable[[str], Page]]:
+def in_language(new_page: Callable[..., Page]) -> Callable[[str], Page]:
     """``in_language(locale)``: a page whose browser asks for that language."""
-    contexts = []
-
-    def open_page(locale: str) -> Page:
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    return lambda locale: new_page(viewport={"width": 1280, "height": 900}, locale=locale)
 
 
 # Ranked games: no undo ----------------------------------------------------------------

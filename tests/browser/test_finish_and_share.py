@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import CONNECTED
 from tests.browser.test_board import GRAB, JOSEPHINE, record_accepted, won_game
@@ -45,28 +45,23 @@ print(services.game_start_daily(user=User.objects.get(username="{username}")).pk
 
 
 @pytest.fixture
-def context_page(browser: Browser, live_url: str) -> Iterator[Callable[..., Page]]:
-    """``context_page(locale=..., reduced_motion=...)``: a page of a context of its own."""
-    contexts = []
+def context_page(new_page: Callable[..., Page], live_url: str) -> Callable[..., Page]:
+    """``context_page(locale=..., reduced_motion=...)``: a page of a context of its own,
+    allowed to use the clipboard."""
 
     def open_page(
         locale: str = "en-GB", reduced_motion: str = "no-preference", **more: Any
     ) -> Page:
-        context = browser.new_context(
+        page = new_page(
             viewport={"width": 1280, "height": 900},
             locale=locale,
             reduced_motion=reduced_motion,
             **more,
         )
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)
         return page
 
-    yield open_page
-    for context in contexts:
-        context.close()
+    return open_page
 
 
 # Reminders in the player's language -----------------------------------------------------

@@ -9,12 +9,12 @@ cards by its height, and the reminder shows over the page's header.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.engine import GameState
 from tests.browser.test_board import JOSEPHINE, NO_HORIZONTAL_SCROLL, Player, won_game
@@ -53,25 +53,11 @@ BOX = """(sel) => Array.from(document.querySelectorAll(sel), (el) => {
 
 
 @pytest.fixture
-def phone(browser: Browser) -> Callable[[int, int], Page]:
+def phone(new_page: Callable[..., Page]) -> Callable[[int, int], Page]:
     """``phone(width, height)``: a touch screen of that size."""
-    contexts = []
-
-    def open_page(width: int, height: int) -> Page:
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            has_touch=True,
-            is_mobile=True,
-            locale="en-GB",
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    return lambda width, height: new_page(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
 
 
 def boxes(page: Page, selector: str) -> list[dict[str, Any]]:
@@ -186,17 +172,11 @@ def test_on_its_side_the_columns_show_and_the_reminder_leaves_the_foundations_fr
 
 
 @pytest.fixture
-def sized(browser: Browser) -> Iterator[Callable[[int, int], Page]]:
-    contexts = []
-
-    def open_page(width: int, height: int) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
-        context.close()
+def sized(new_page: Callable[..., Page]) -> Callable[[int, int], Page]:
+    """``sized(width, height)``: a desktop browser window of that size."""
+    return lambda width, height: new_page(
+        viewport={"width": width, "height": height}, locale="en-GB", timeout=30_000
+    )
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (360, 780)], ids=["1024", "360"])
