@@ -355,6 +355,10 @@ FT_RATE_ACCOUNT_FORMS = env_rate("FT_RATE_ACCOUNT_FORMS", "20/h")
 # ---------------------------------------------------------------------------
 
 if REDIS_URL is not None:
+    from redis.asyncio.retry import Retry as _Retry  # noqa: E402
+    from redis.backoff import ExponentialBackoff as _ExponentialBackoff  # noqa: E402
+    from redis.exceptions import ConnectionError as _RedisConnectionError  # noqa: E402
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -367,6 +371,15 @@ if REDIS_URL is not None:
             # to a new socket's group_add (which failed, close 4500, for minutes after).
             # max_connections: redis-py's pool allows 100 by default, and 300 sockets
             # closing at once (a page reload storm, a process restart) ran out of them.
+            # retry: redis-py retries nothing by default, so after a Redis restart every
+            # pooled connection failed its first use ("Connection closed by server"), the
+            # health check's own PING included, and a new socket was closed 4500 up to
+            # ~10 s after Redis was back (the fault suite's redis fault). A connection error
+            # now drops the connection and tries again on a new one, up to three times
+            # within ~0.5 s: a stale connection costs one reconnect, a Redis that is down
+            # still fails fast. A command whose connection broke after Redis applied it
+            # may run twice; the layer's commands tolerate that (a group message twice is
+            # one the clients already have by its version; a group add is idempotent).
             # capacity: messages a channel (and so a server process's sockets together)
             # may have waiting; at the default 100 a busy process dropped broadcasts.
             "CONFIG": {
@@ -376,6 +389,8 @@ if REDIS_URL is not None:
                         "socket_timeout": 30,
                         "health_check_interval": 10,
                         "max_connections": 1000,
+                        "retry": _Retry(_ExponentialBackoff(cap=0.2, base=0.05), 3),
+                        "retry_on_error": [_RedisConnectionError],
                     }
                 ],
                 "capacity": 1500,

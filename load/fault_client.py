@@ -132,12 +132,13 @@ class Player:
 
     async def recheck_on(self, server: str) -> bool | None:
         """One server's part of :meth:`recheck`: True if it answered right, False if it
-        is gone (the fault's victim), None if it answered wrong."""
+        is gone (the fault's victim), None if it answered wrong. A socket the server
+        closes ("try again", 4500, while a service it needs is still coming back) is tried
+        again, as a client does, and counted in ``recheck_failures``."""
         assert self.last is not None and self.board is not None
-        action, version = self.last
         for _ in range(5):
             try:
-                ws, hello = await self.open(server)
+                shown, answer = await self.ask_again(server)
                 break
             except ConnectionRefusedError:
                 return False  # the fault's victim, dead by design
@@ -145,15 +146,27 @@ class Player:
                 self.log.recheck_failures[failure(err)] += 1
                 await asyncio.sleep(0.5)
         else:
-            self.anomaly(f"no fresh socket on {server} after play, in 5 tries")
+            self.anomaly(f"no answer on a fresh socket to {server} after play, in 5 tries")
             return None
+        return self.judge_again(server, shown, answer)
+
+    async def ask_again(self, server: str) -> tuple[int, dict[str, Any]]:
+        """The version a fresh socket's hello shows, and the answer to the last action
+        acknowledged, sent again as the same frame."""
+        assert self.last is not None
+        action, _ = self.last
+        ws, hello = await self.open(server)
         try:
             shown = int(hello["game"]["version"])
             await ws.send(action.frame)
             async with asyncio.timeout(self.plan.timeout):
-                answer = await self.answer(action.token, ws)
+                return shown, await self.answer(action.token, ws)
         finally:
             await ws.close()
+
+    def judge_again(self, server: str, shown: int, answer: dict[str, Any]) -> bool | None:
+        assert self.last is not None and self.board is not None
+        action, version = self.last
         where = f"{server}, after play,"
         if shown != self.board.version:
             self.anomaly(f"{where} says hello at {shown}; acknowledged {self.board.version}")
