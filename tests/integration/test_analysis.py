@@ -5,35 +5,20 @@ its progress and its result to the game's row, which is then only read."""
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from games import services
 from games.models import Game, GameAnalysis, User
+from tests.support.games import LOST
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.django_db(transaction=True),
     pytest.mark.timeout(180),
 ]
-
-LOST = json.loads((Path(__file__).resolve().parents[1] / "data" / "lost_game.json").read_text())
-
-
-def wait_for(what: Callable[[], Any], timeout: float = 90) -> Any:
-    deadline = time.monotonic() + timeout
-    value = None
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"not reached in {timeout} s (last: {value!r})")
 
 
 def test_a_worker_on_the_analysis_queue_finds_the_losing_move(workers, user: User) -> None:
@@ -51,7 +36,7 @@ def test_a_worker_on_the_analysis_queue_finds_the_losing_move(workers, user: Use
         row = GameAnalysis.objects.get(game=game)
         return row if row.status == GameAnalysis.Status.DONE else None
 
-    row = wait_for(done)
+    row = wait_for(done, timeout=90)
     assert row.result["verdict"] == "exact"
     assert row.result["losing"] == {"seq": LOST["losing_seq"], "move": LOST["losing_move"]}
     assert row.done == row.total == row.result["checked"]

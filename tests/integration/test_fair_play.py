@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from games import services
 from games.models import Deal, Game, User
 from leaderboards.boards import board_for
 from leaderboards.models import FairPlayCheck, Result, ScoutingPattern
+from tests.support.waiting import wait_for
 
 from .test_live_play import receive, session_cookie, socket
 
@@ -39,17 +38,6 @@ pytestmark = [
 CLASSIC_WIN = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "classic_win.json").read_text()
 )
-
-
-def wait_for(what: Callable[[], Any], timeout: float = 60) -> Any:
-    deadline = time.monotonic() + timeout
-    value = None
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"not reached in {timeout} s (last: {value!r})")
 
 
 async def send_all(

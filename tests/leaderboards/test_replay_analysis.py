@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from typing import Any
 from unittest import mock
 
 import pytest
@@ -19,7 +18,7 @@ from games.engine import GameState
 from games.models import Deal, Game, GameAnalysis, User
 from games.services import analysis as analysis_service
 from leaderboards.replays import analysis_frames
-from tests.support.games import LOST, Capture, play
+from tests.support.games import LOST, Capture, apply_changes, play
 
 pytestmark = pytest.mark.django_db
 
@@ -34,19 +33,6 @@ def analysis_budget(settings) -> None:
 def lost(user: User, django_capture_on_commit_callbacks: Capture) -> Game:
     game = services.game_start_practice(user=user, code=LOST["code"])
     return play(user, game, LOST["moves"].split(), django_capture_on_commit_callbacks)
-
-
-def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    after = dict(view)
-    for key, value in changes.items():
-        if key in ("columns", "foundations") and isinstance(value, dict):
-            piles = list(after[key])
-            for index, pile in value.items():
-                piles[int(index)] = pile
-            after[key] = piles
-        else:
-            after[key] = value
-    return after
 
 
 def url(game: Game) -> str:

@@ -24,6 +24,7 @@ from games.models import Deal, Game, User
 from leaderboards.models import Result
 from leaderboards.replays import action_words, card_label, replay_frames
 from leaderboards.share import VerificationPending
+from tests.support.games import apply_changes
 
 pytestmark = pytest.mark.django_db
 
@@ -72,21 +73,6 @@ def engine_views(game: Game, moves: list[str]) -> list[dict[str, Any]]:
         engine.replay([m for m in moves[:k] if m != "resign"])
         views.append(engine.view())
     return views
-
-
-def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """The view after ``changes`` (as :func:`games.payloads.board_changes` gives them):
-    what the browser's apply-changes module does, written here as the tests' reference."""
-    after = dict(view)
-    for key, value in changes.items():
-        if key in ("columns", "foundations") and isinstance(value, dict):
-            piles = list(after[key])
-            for index, pile in value.items():
-                piles[int(index)] = pile
-            after[key] = piles
-        else:
-            after[key] = value
-    return after
 
 
 def composed(frames: dict[str, Any]) -> list[dict[str, Any]]:

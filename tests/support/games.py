@@ -26,3 +26,18 @@ def play(user: User, game: Game, moves: list[str], capture: Capture) -> Game:
                 services.game_play(user=user, game_id=game.pk, move=move)
     game.refresh_from_db()
     return game
+
+
+def apply_changes(view: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """The view after ``changes`` (as :func:`games.payloads.board_changes` gives them):
+    what the browser's apply-changes module does, written here as the tests' reference."""
+    after = dict(view)
+    for key, value in changes.items():
+        if key in ("columns", "foundations") and isinstance(value, dict):
+            piles = list(after[key])
+            for index, pile in value.items():
+                piles[int(index)] = pile
+            after[key] = piles
+        else:
+            after[key] = value
+    return after

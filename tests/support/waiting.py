@@ -1,0 +1,21 @@
+"""Waiting, in the integration tier, for what another process (a Celery worker, a server)
+does in its own time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def wait_for(what: Callable[[], Any], timeout: float = 60) -> Any:
+    """Poll ``what`` until it returns something true, and return that; fail naming the
+    last value after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    value = None
+    while time.monotonic() < deadline:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"not reached in {timeout} s (last: {value!r})")
