@@ -33,8 +33,8 @@ def leagues_on_account_delete(*, user_id: int, **_: Any) -> None:
             .first()
         )
         if heir is None:
+            league_ids.remove(league.pk)  # before delete(), which clears the pk
             league.delete()
-            league_ids.remove(league.pk)
         else:
             League.objects.filter(pk=league.pk).update(owner_id=heir.user_id)
     if league_ids:
