@@ -9,6 +9,8 @@ in the database on each request and needs no Redis set of its own.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -23,6 +25,7 @@ from games.models import Deal, User
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
 from leaderboards.boards import ranked_results
+from leaderboards.leagues.errors import InviteInvalid
 from leaderboards.leagues.models import League, Membership
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
@@ -59,6 +62,30 @@ class HomeLeague:
     members: int
     rank: int | None  # None: no result on today's league board (yet)
     size: int  # results on today's league board
+
+
+def invite_digest(token: str) -> str:
+    """What is stored of an invite token (see ``League.invite_digest``)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def league_for_invite(*, token: str) -> League:
+    """The league an invite token opens (the join page's read); a stale or unknown token
+    is :class:`InviteInvalid`."""
+    # Looked up by the token's digest through the unique index. Comparing by index is not
+    # constant-time, but what a timing difference could reveal is a prefix of a SHA-256
+    # digest, which says nothing about any token; the final compare_digest is cheap belt
+    # and braces against an index that matched loosely (a collation, a trailing space).
+    digest = invite_digest(token or "")
+    league = League.objects.filter(invite_digest=digest).first()
+    if league is None or not secrets.compare_digest(league.invite_digest, digest):
+        raise InviteInvalid(
+            _(
+                "This invite link opens no league: it may be mistyped, or the league's owner"
+                " has made a new one. Ask them for the current link."
+            )
+        )
+    return league
 
 
 def member_ids(*, league: League) -> list[int]:

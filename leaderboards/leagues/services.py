@@ -9,7 +9,6 @@ what the league's boards show: their pages are nudged after the commit.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from django.conf import settings
@@ -22,20 +21,15 @@ from games.models import User
 from leaderboards.leagues.access import access_league
 from leaderboards.leagues.broadcast import league_changed
 from leaderboards.leagues.errors import (
-    InviteInvalid,
     LeagueFull,
     LeagueNameInvalid,
     OwnerCannotLeave,
     TooManyLeagues,
 )
 from leaderboards.leagues.models import NAME_MAX, League, Membership
+from leaderboards.leagues.selectors import invite_digest, league_for_invite
 
 TOKEN_BYTES = 32  # 256 random bits, 43 URL-safe characters
-
-
-def invite_digest(token: str) -> str:
-    """What is stored of an invite token (see ``League.invite_digest``)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _new_token() -> tuple[str, str]:
@@ -78,25 +72,6 @@ def league_create(*, user: User, name: str) -> tuple[League, str]:
         league = League.objects.create(name=cleaned, owner=user, invite_digest=digest)
         Membership.objects.create(league=league, user=user)
     return league, token
-
-
-def league_for_invite(*, token: str) -> League:
-    """The league an invite token opens (the join page's read); a stale or unknown token
-    is :class:`InviteInvalid`."""
-    # Looked up by the token's digest through the unique index. Comparing by index is not
-    # constant-time, but what a timing difference could reveal is a prefix of a SHA-256
-    # digest, which says nothing about any token; the final compare_digest is cheap belt
-    # and braces against an index that matched loosely (a collation, a trailing space).
-    digest = invite_digest(token or "")
-    league = League.objects.filter(invite_digest=digest).first()
-    if league is None or not secrets.compare_digest(league.invite_digest, digest):
-        raise InviteInvalid(
-            _(
-                "This invite link opens no league: it may be mistyped, or the league's owner"
-                " has made a new one. Ask them for the current link."
-            )
-        )
-    return league
 
 
 def league_join(*, user: User, token: str) -> League:

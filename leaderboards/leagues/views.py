@@ -134,7 +134,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
 @_refusals
 def league_join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
-        league = services.league_for_invite(token=token)
+        league = selectors.league_for_invite(token=token)
         return render(request, "leaderboards/leagues/join.html", {"league": league, "token": token})
     _count(request, "join")
     league = services.league_join(user=request.user, token=token)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.errors import Forbidden, NotFound
-from leaderboards.leagues import services
+from leaderboards.leagues import selectors, services
 from leaderboards.leagues.access import access_league
 from leaderboards.leagues.errors import (
     InviteInvalid,
@@ -31,7 +31,7 @@ def test_creating_a_league_makes_its_owner_a_member_and_stores_only_the_tokens_d
     assert members_of(league) == {"ada"}
     assert len(token) >= 32
     assert token not in league.invite_digest
-    assert league.invite_digest == services.invite_digest(token)
+    assert league.invite_digest == selectors.invite_digest(token)
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 61])
