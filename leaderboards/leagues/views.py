@@ -32,7 +32,7 @@ from games.throttles import Rate, RateLimited, throttle_check, who
 from leaderboards import selectors as board_selectors
 from leaderboards.consumers import parse_board_day
 from leaderboards.leagues import selectors, services
-from leaderboards.leagues.access import access_league
+from leaderboards.leagues.access import access_league, is_member
 
 View = Callable[..., HttpResponse]
 
@@ -135,6 +135,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         league = selectors.league_for_invite(token=token)
+        if is_member(league_id=league.pk, user_id=request.user.pk):  # a member opening it again
+            return redirect("leaderboards:league", league.pk)
         return render(request, "leaderboards/leagues/join.html", {"league": league, "token": token})
     _count(request, "join")
     league = services.league_join(user=request.user, token=token)  # type: ignore[arg-type]

@@ -229,3 +229,20 @@ def test_a_deleted_member_leaves_their_leagues(user, bob, make_league):
     assert list(Membership.objects.filter(league=league).values_list("user_id", flat=True)) == [
         user.pk
     ]
+
+
+def test_a_member_opening_the_invite_again_goes_to_the_league(user, bob, make_league):
+    league, token = make_league(user, bob)
+    response = signed_in(bob).get(reverse("leaderboards:league_join", args=[token]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("leaderboards:league", args=[league.pk])
+
+
+def test_the_league_pages_speak_italian(user, bob, make_league):
+    league, _ = make_league(user, bob)
+    client = signed_in(bob)
+    client.cookies["django_language"] = "it"
+    page = client.get(reverse("leaderboards:league", args=[league.pk])).content.decode()
+    assert "Membri" in page and "Lascia la lega" in page
+    index = client.get(reverse("leaderboards:leagues")).content.decode()
+    assert "Le tue leghe" in index and "Crea una lega" in index
