@@ -149,3 +149,35 @@ def test_a_non_member_gets_404_on_every_league_page_and_4404_on_its_socket(
 
     assert asyncio.run(both()) == [4404, 4404, 4404]
     assert "invalid close code" not in first.log.read_text()
+
+
+def test_joins_at_once_never_take_a_league_past_its_members_limit(
+    settings, user: User, make_league
+) -> None:
+    """PostgreSQL, real concurrent transactions: the league's row lock makes the count and
+    the insert one step, so of eight players joining at once exactly the places left win."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.contrib.auth import get_user_model
+
+    from leaderboards.leagues.errors import LeagueFull
+    from leaderboards.leagues.models import Membership
+    from leaderboards.leagues.services import league_join
+
+    settings.FT_LEAGUE_MEMBERS = 4
+    league, token = make_league(user)
+    players = [get_user_model().objects.create(username=f"joiner{n}") for n in range(8)]
+
+    def join(player: User) -> str:
+        try:
+            league_join(user=player, token=token)
+            return "joined"
+        except LeagueFull:
+            return "full"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(join, players))
+    assert sorted(outcomes) == ["full"] * 5 + ["joined"] * 3
+    assert Membership.objects.filter(league=league).count() == 4
