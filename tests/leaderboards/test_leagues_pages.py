@@ -238,6 +238,17 @@ def test_a_member_opening_the_invite_again_goes_to_the_league(user, bob, make_le
     assert response["Location"] == reverse("leaderboards:league", args=[league.pk])
 
 
+@pytest.fixture
+def back_to_the_default_language():
+    """The locale middleware leaves the last request's language active in this thread:
+    later tests in the process must not read the services' reasons in Italian."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.mark.usefixtures("back_to_the_default_language")
 def test_the_league_pages_speak_italian(user, bob, make_league):
     league, _ = make_league(user, bob)
     client = signed_in(bob)
