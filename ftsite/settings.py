@@ -349,6 +349,14 @@ FT_RATE_ANALYSES = env_rate("FT_RATE_ANALYSES", "10/h")
 # or not an account has it); and the account forms (profile, delete, download), per user.
 FT_RATE_PASSWORD_RESETS = env_rate("FT_RATE_PASSWORD_RESETS", "5/h")
 FT_RATE_ACCOUNT_FORMS = env_rate("FT_RATE_ACCOUNT_FORMS", "20/h")
+# League actions (create, join, leave, remove a member, rotate the invite, delete), per user.
+FT_RATE_LEAGUE_ACTIONS = env_rate("FT_RATE_LEAGUE_ACTIONS", "30/h")
+
+# Leagues: how many one player may be in (owned ones included), and how many members one
+# league holds (its owner included). League boards filter the day's results by member in
+# the database, which this bound keeps cheap.
+FT_LEAGUES_PER_PLAYER = env_int("FT_LEAGUES_PER_PLAYER", 10, minimum=1, maximum=100)
+FT_LEAGUE_MEMBERS = env_int("FT_LEAGUE_MEMBERS", 50, minimum=2, maximum=500)
 
 # ---------------------------------------------------------------------------
 # Channels

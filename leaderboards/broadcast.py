@@ -1,10 +1,12 @@
-"""Telling live board pages that a day's board changed (after the commit)."""
+"""Telling live board pages that a day's board changed (after the commit), the global one
+and the leagues' boards of the result's player."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from games.broadcast import group_nudge
+from leaderboards.leagues.broadcast import member_result_changed
 
 if TYPE_CHECKING:
     from leaderboards.models import Result
@@ -21,3 +23,5 @@ def board_changed(result: Result) -> None:
         board_group(result.day.isoformat(), result.variant),
         {"type": "board.changed", "message": {"type": "board", "result_id": result.pk}},
     )
+    # The player's league boards are the same board filtered to members: they change too.
+    member_result_changed(result)

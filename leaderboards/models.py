@@ -163,3 +163,9 @@ class ScoutingPattern(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} turned {self.turned}/{self.stock} in {self.seconds:.0f} s"
+
+
+# Leagues live in their own subpackage; importing them here registers them with the app.
+from leaderboards.leagues.models import League, Membership  # noqa: E402
+
+__all__ = ["FairPlayCheck", "League", "Membership", "Result", "ReviewDecision", "ScoutingPattern"]

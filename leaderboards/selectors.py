@@ -9,7 +9,7 @@ Period boards (week, month, all time) are computed from the database on each req
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Literal
@@ -303,6 +303,7 @@ def period_board(
     by: SortBy = "wins",
     variant: str = DAILY_VARIANT,
     limit: int = BOARD_LIMIT,
+    players: Collection[int] | None = None,
 ) -> PeriodBoard:
     """Players' daily wins, win rate and best winning streak over a period.
 
@@ -310,7 +311,8 @@ def period_board(
     aggregate query; streaks need the order of days, so a second query reads each player's
     won days and a Python pass finds the runs. That reads one row per won daily in the
     period: fine up to some 100k rows (a busy month); beyond that, keep per-day win flags
-    in a summary table (or a window-function query on PostgreSQL).
+    in a summary table (or a window-function query on PostgreSQL). ``players``, when
+    given, keeps only those players (a league's board).
     """
     if kind != "all" and start is None:
         raise ValueError(f"a {kind} board needs a start day")
@@ -321,6 +323,8 @@ def period_board(
     ).exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
     if period.start is not None and period.end is not None:
         results = results.filter(day__gte=period.start, day__lt=period.end)
+    if players is not None:
+        results = results.filter(player_id__in=list(players))
 
     counts = results.values("player_id").annotate(
         games=Count("id"), wins=Count("id", filter=Q(won=True))

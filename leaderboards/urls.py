@@ -1,6 +1,6 @@
 """Every page of the leaderboards app, mounted at the site root: daily and period boards
 (``/boards/``), scorecards, share texts, replays and solutions, the fair-play page and the
-staff's review of held results (``/staff/reviews/``)."""
+staff's review of held results (``/staff/reviews/``), and the leagues (``/leagues/``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from django.urls import URLPattern, path
 from django.views.generic import RedirectView, TemplateView
 
 from leaderboards import review_views, scorecard_views, views
+from leaderboards.leagues import urls as league_urls
 
 app_name = "leaderboards"
 urlpatterns: list[URLPattern] = [
@@ -31,4 +32,6 @@ urlpatterns: list[URLPattern] = [
     path("fair-play/", TemplateView.as_view(template_name="fairplay.html"), name="fairplay"),
     path("staff/reviews/", review_views.review_list, name="review_list"),
     path("staff/reviews/<int:result_id>/", review_views.review_detail, name="review_detail"),
+    # Leagues (leaderboards/leagues/urls.py).
+    *league_urls.urlpatterns,
 ]

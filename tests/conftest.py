@@ -82,3 +82,25 @@ def _fresh_live_games() -> Iterator[None]:
     live_clear()
     yield
     live_clear()
+
+
+@pytest.fixture
+def carol(db: None) -> User:
+    """A third player: outside the leagues ada and bob share, unless a test adds her."""
+    model: type[User] = get_user_model()  # type: ignore[assignment]
+    return model.objects.create_user(username="carol", password="correct horse battery staple")
+
+
+@pytest.fixture
+def make_league(db: None):  # noqa: ANN201 - Callable[..., tuple[League, str]]
+    """``make_league(owner, *members, name=...)``: a league made through the service (so
+    its owner is a member), the others joined by its invite; returns (league, token)."""
+    from leaderboards.leagues.services import league_create, league_join
+
+    def make(owner: User, *members: User, name: str = "Thursday Club") -> tuple[object, str]:
+        league, token = league_create(user=owner, name=name)
+        for member in members:
+            league_join(user=member, token=token)
+        return league, token
+
+    return make

@@ -1,0 +1,151 @@
+"""Every write of leagues: create, join, leave, remove a member, rotate the invite, delete.
+
+Each takes the acting user and refuses with a :mod:`leaderboards.leagues.errors` (or
+:mod:`games.errors`) refusal, never a server error. Limits (``FT_LEAGUES_PER_PLAYER``,
+``FT_LEAGUE_MEMBERS``) are checked under row locks (the player's row, the league's row),
+so two joins at once cannot both take the last place. A change of membership changes
+what the league's boards show: their pages are nudged after the commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.errors import NotFound
+from games.models import User
+from leaderboards.leagues.access import access_league
+from leaderboards.leagues.broadcast import league_changed
+from leaderboards.leagues.errors import (
+    LeagueFull,
+    LeagueNameInvalid,
+    OwnerCannotLeave,
+    TooManyLeagues,
+)
+from leaderboards.leagues.models import NAME_MAX, League, Membership
+from leaderboards.leagues.selectors import invite_digest, league_for_invite
+
+TOKEN_BYTES = 32  # 256 random bits, 43 URL-safe characters
+
+
+def _new_token() -> tuple[str, str]:
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    return token, invite_digest(token)
+
+
+def _clean_name(name: str) -> str:
+    cleaned = " ".join((name or "").split())
+    if not cleaned or len(cleaned) > NAME_MAX:
+        raise LeagueNameInvalid(
+            _("A league needs a name of 1 to %(max)d characters (this one has %(n)d).")
+            % {"max": NAME_MAX, "n": len(cleaned)}
+        )
+    return cleaned
+
+
+def _lock_player(user: User) -> None:
+    """Serialise one player's creates and joins, then check their number of leagues."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    count = Membership.objects.filter(user_id=user.pk).count()
+    limit = settings.FT_LEAGUES_PER_PLAYER
+    if count >= limit:
+        raise TooManyLeagues(
+            _(
+                "You are already in %(count)d leagues, the most a player may be in"
+                " (%(limit)d): leave one before you create or join another."
+            )
+            % {"count": count, "limit": limit}
+        )
+
+
+def league_create(*, user: User, name: str) -> tuple[League, str]:
+    """A new league owned (and joined) by ``user``; returns it with its invite token,
+    which is shown to the owner and never stored (only its digest is)."""
+    cleaned = _clean_name(name)
+    token, digest = _new_token()
+    with transaction.atomic():
+        _lock_player(user)
+        league = League.objects.create(name=cleaned, owner=user, invite_digest=digest)
+        Membership.objects.create(league=league, user=user)
+    return league, token
+
+
+def league_join(*, user: User, token: str) -> League:
+    """Join the league the token opens; joining a league one is in already changes nothing."""
+    with transaction.atomic():
+        league = league_for_invite(token=token)
+        if Membership.objects.filter(league=league, user_id=user.pk).exists():
+            return league
+        _lock_player(user)
+        League.objects.select_for_update().filter(pk=league.pk).first()
+        members = Membership.objects.filter(league=league).count()
+        limit = settings.FT_LEAGUE_MEMBERS
+        if members >= limit:
+            raise LeagueFull(
+                _(
+                    "%(name)s is full: it has %(members)d members, the most a league may"
+                    " have (%(limit)d)."
+                )
+                % {"name": league.name, "members": members, "limit": limit}
+            )
+        try:
+            with transaction.atomic():
+                Membership.objects.create(league=league, user=user)
+        except IntegrityError:  # the same player joining twice at once: one row is enough
+            return league
+        league_id = league.pk
+        transaction.on_commit(lambda: league_changed(league_id=league_id), robust=True)
+    return league
+
+
+def league_leave(*, user: User, league_id: object) -> League:
+    """Leave a league. Its owner cannot leave it (they delete it instead), or it would be
+    left without anyone who can manage it."""
+    league = access_league(user=user, league_id=league_id, purpose="view")
+    if league.owner_id == user.pk:
+        raise OwnerCannotLeave(
+            _("You own this league, so you cannot leave it: delete the league instead.")
+        )
+    _membership_delete(league, user.pk)
+    return league
+
+
+def league_member_remove(*, user: User, league_id: object, member_id: int) -> League:
+    """The owner removes a member (not themselves: see :func:`league_leave`)."""
+    league = access_league(user=user, league_id=league_id, purpose="manage")
+    if member_id == user.pk:
+        raise OwnerCannotLeave(_("You own this league: delete it instead of removing yourself."))
+    if not Membership.objects.filter(league=league, user_id=member_id).exists():
+        raise NotFound(_("That player is not a member of this league."))
+    _membership_delete(league, member_id)
+    return league
+
+
+def _membership_delete(league: League, user_id: int) -> None:
+    with transaction.atomic():
+        Membership.objects.filter(league=league, user_id=user_id).delete()
+        league_id = league.pk
+        transaction.on_commit(lambda: league_changed(league_id=league_id), robust=True)
+
+
+def league_invite_rotate(*, user: User, league_id: object) -> tuple[League, str]:
+    """A new invite token for the league; the old link stops working at once."""
+    league = access_league(user=user, league_id=league_id, purpose="manage")
+    token, digest = _new_token()
+    League.objects.filter(pk=league.pk).update(
+        invite_digest=digest, invite_rotated_at=timezone.now()
+    )
+    league.invite_digest = digest
+    return league, token
+
+
+def league_delete(*, user: User, league_id: object) -> str:
+    """The owner deletes the league and its memberships; returns its name."""
+    league = access_league(user=user, league_id=league_id, purpose="manage")
+    name = league.name
+    league.delete()
+    return name

@@ -1,0 +1,268 @@
+"""Thin league pages: parse, call one service or selector, render.
+
+Every page needs a signed-in member (``access_league``: anyone else gets a 404, so a
+league's existence does not leak); the owner's actions answer 403 to other members.
+Every form POSTs (CSRF-protected by Django's middleware) and is counted against
+``FT_RATE_LEAGUE_ACTIONS`` per user. A refusal is its status page with the reason,
+never a server error. The invite page joins only on POST: a GET, which link previews and
+prefetchers make on their own, only shows the league's name and a Join button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.daily import utc_today
+from games.errors import ServiceError
+from games.throttles import Rate, RateLimited, throttle_check, who
+from leaderboards import selectors as board_selectors
+from leaderboards.consumers import parse_board_day
+from leaderboards.leagues import selectors, services
+from leaderboards.leagues.access import access_league, is_member
+
+View = Callable[..., HttpResponse]
+
+
+def _refusals(view: View) -> View:
+    """A service's refusal as its status page (429 with ``Retry-After`` when throttled)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as err:
+            status = err.status if 400 <= err.status < 500 else 400
+            context = {"reason": err.reason, "error": err}
+            response = render(request, "leaderboards/leagues/refused.html", context, status=status)
+            if isinstance(err, RateLimited):
+                response["Retry-After"] = str(err.retry_after)
+            return response
+
+    return wrapped
+
+
+def _count(request: HttpRequest, action: str) -> None:
+    throttle_check(
+        name=f"league_{action}",
+        rate=Rate.parse(settings.FT_RATE_LEAGUE_ACTIONS),
+        ident=who(user_id=request.user.pk),
+        what=_("league actions"),
+    )
+
+
+def _today() -> date:
+    return utc_today(timezone.now())
+
+
+def _invite_key(league_id: int) -> str:
+    return f"league_invite:{league_id}"
+
+
+def _keep_invite(request: HttpRequest, league_id: int, token: str) -> None:
+    """The token is stored only as a digest, so the owner sees the link in the session it
+    was made in (create or rotate); elsewhere they rotate to get a new one."""
+    request.session[_invite_key(league_id)] = token
+
+
+def _league(request: HttpRequest, league_id: int, purpose: str = "view") -> Any:
+    return access_league(user=request.user, league_id=league_id, purpose=purpose)  # type: ignore[arg-type]
+
+
+# Leagues and membership ------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def league_index(request: HttpRequest) -> HttpResponse:
+    leagues = selectors.leagues_for_home(user=request.user)  # type: ignore[arg-type]
+    limit = settings.FT_LEAGUES_PER_PLAYER
+    return render(request, "leaderboards/leagues/index.html", {"leagues": leagues, "limit": limit})
+
+
+@login_required
+@require_POST
+@_refusals
+def league_create(request: HttpRequest) -> HttpResponse:
+    _count(request, "create")
+    league, token = services.league_create(user=request.user, name=request.POST.get("name", ""))  # type: ignore[arg-type]
+    _keep_invite(request, league.pk, token)
+    messages.success(request, _("Your league is ready: share its invite link."))
+    return redirect("leaderboards:league", league.pk)
+
+
+@never_cache
+@login_required
+@require_GET
+@_refusals
+def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    token = (
+        request.session.get(_invite_key(league.pk)) if league.owner_id == request.user.pk else None
+    )
+    invite = (
+        request.build_absolute_uri(reverse("leaderboards:league_join", args=[token]))
+        if token
+        else None
+    )
+    members = selectors.league_members(league=league)
+    context = {
+        "league": league,
+        "members": members,
+        "invite": invite,
+        "is_owner": league.owner_id == request.user.pk,
+    }
+    return render(request, "leaderboards/leagues/detail.html", context)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+@_refusals
+def league_join(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method == "GET":
+        league = selectors.league_for_invite(token=token)
+        if is_member(league_id=league.pk, user_id=request.user.pk):  # a member opening it again
+            return redirect("leaderboards:league", league.pk)
+        return render(request, "leaderboards/leagues/join.html", {"league": league, "token": token})
+    _count(request, "join")
+    league = services.league_join(user=request.user, token=token)  # type: ignore[arg-type]
+    messages.success(request, _("You are a member of %(name)s.") % {"name": league.name})
+    return redirect("leaderboards:league", league.pk)
+
+
+@login_required
+@require_POST
+@_refusals
+def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
+    _count(request, "leave")
+    league = services.league_leave(user=request.user, league_id=league_id)  # type: ignore[arg-type]
+    messages.success(request, _("You have left %(name)s.") % {"name": league.name})
+    return redirect("leaderboards:leagues")
+
+
+@login_required
+@require_POST
+@_refusals
+def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -> HttpResponse:
+    _count(request, "remove")
+    services.league_member_remove(user=request.user, league_id=league_id, member_id=member_id)  # type: ignore[arg-type]
+    messages.success(request, _("The member is removed from the league."))
+    return redirect("leaderboards:league", league_id)
+
+
+@login_required
+@require_POST
+@_refusals
+def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
+    _count(request, "rotate")
+    league, token = services.league_invite_rotate(user=request.user, league_id=league_id)  # type: ignore[arg-type]
+    _keep_invite(request, league.pk, token)
+    messages.success(request, _("A new invite link is made; the old one no longer works."))
+    return redirect("leaderboards:league", league.pk)
+
+
+@login_required
+@require_POST
+@_refusals
+def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
+    _count(request, "delete")
+    name = services.league_delete(user=request.user, league_id=league_id)  # type: ignore[arg-type]
+    request.session.pop(_invite_key(league_id), None)
+    messages.success(request, _("The league %(name)s is deleted.") % {"name": name})
+    return redirect("leaderboards:leagues")
+
+
+# Boards ----------------------------------------------------------------------------------
+
+
+def _day(text: str | None) -> date:
+    day = _today() if text is None else parse_board_day(text, today=_today())
+    if day is None:
+        raise Http404("no board for that date")
+    return day
+
+
+@never_cache
+@login_required
+@require_GET
+@_refusals
+def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -> HttpResponse:
+    league, board_day, today = _league(request, league_id), _day(day), _today()
+    board = selectors.league_day_board(league=league, day=board_day, user=request.user)  # type: ignore[arg-type]
+    live = board_day == today or (board_day == today - timedelta(days=1) and not board.revealed)
+    previous, following = board_day - timedelta(days=1), board_day + timedelta(days=1)
+    context = {
+        "league": league,
+        "board": board,
+        "live": live,
+        "is_today": board_day == today,
+        "previous_day": previous,
+        "next_day": following if board_day < today else None,
+    }
+    return render(request, "leaderboards/leagues/daily.html", context)
+
+
+@never_cache
+@login_required
+@require_GET
+@_refusals
+def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpResponse:
+    """The board's ``<tbody>`` alone, for the live page (board-live.js) to swap in."""
+    board = selectors.league_day_board(
+        league=_league(request, league_id), day=_day(day), user=request.user
+    )  # type: ignore[arg-type]
+    return render(
+        request, "leaderboards/_rows.html", {"rows": board.rows, "revealed": board.revealed}
+    )
+
+
+@never_cache
+@login_required
+@require_GET
+@_refusals
+def league_period(
+    request: HttpRequest, league_id: int, kind: board_selectors.PeriodKind
+) -> HttpResponse:
+    league, by = _league(request, league_id), request.GET.get("by", "wins")
+    if by not in board_selectors.SORTS:
+        raise Http404("unknown order")
+    start = _day(request.GET["start"]) if kind != "all" and "start" in request.GET else _today()
+    board = selectors.league_period_board(league=league, kind=kind, start=start, by=by)  # type: ignore[arg-type]
+    context = {
+        "league": league,
+        "board": board,
+        "kind": kind,
+        "sorts": board_selectors.SORTS,
+        "min_games": board_selectors.MIN_GAMES_FOR_RATE,
+        "previous": board.period.previous(),
+        "following": board.period.following(today=_today()),
+    }
+    return render(request, "leaderboards/leagues/period.html", context)
+
+
+@never_cache
+@login_required
+@require_GET
+@_refusals
+def league_compare(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(request, league_id)
+    members = selectors.league_members(league=league)
+    a = request.GET.get("a") or request.user.get_username()
+    b = request.GET.get("b") or next((m.username for m in members if m.username != a), a)
+    cards = selectors.league_compare(league=league, usernames=(a, b), viewer=request.user)  # type: ignore[arg-type]
+    context = {"league": league, "members": members, "cards": cards, "a": a, "b": b}
+    return render(request, "leaderboards/leagues/compare.html", context)

@@ -1,0 +1,259 @@
+"""League pages: members only (404 for anyone else), owner actions (403 for other members),
+join on POST only, CSRF and throttles on every form, and clear refusals, never a 500."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services as game_services
+from leaderboards.leagues.models import League, Membership
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "correct horse battery staple"
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def league_get_urls(league_id: int, day: str) -> list[str]:
+    return [
+        reverse("leaderboards:league", args=[league_id]),
+        reverse("leaderboards:league_daily_today", args=[league_id]),
+        reverse("leaderboards:league_daily", args=[league_id, day]),
+        reverse("leaderboards:league_daily_rows", args=[league_id, day]),
+        reverse("leaderboards:league_week", args=[league_id]),
+        reverse("leaderboards:league_month", args=[league_id]),
+        reverse("leaderboards:league_all", args=[league_id]),
+        reverse("leaderboards:league_compare", args=[league_id]),
+    ]
+
+
+def league_post_urls(league_id: int, member_id: int) -> list[str]:
+    return [
+        reverse("leaderboards:league_leave", args=[league_id]),
+        reverse("leaderboards:league_member_remove", args=[league_id, member_id]),
+        reverse("leaderboards:league_rotate", args=[league_id]),
+        reverse("leaderboards:league_delete", args=[league_id]),
+    ]
+
+
+def test_every_league_page_answers_a_member(user, bob, make_league, now):
+    league, _ = make_league(user, bob)
+    client = signed_in(bob)
+    for url in league_get_urls(league.pk, now.date().isoformat()):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert b"<script>" not in response.content and b"style=" not in response.content, url
+
+
+def test_a_non_member_gets_404_on_every_league_page_and_action(user, bob, carol, make_league, now):
+    league, _ = make_league(user, bob)
+    client = signed_in(carol)
+    for url in league_get_urls(league.pk, now.date().isoformat()):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert b"bob" not in response.content and b"Thursday Club" not in response.content, url
+    for url in league_post_urls(league.pk, bob.pk):
+        assert client.post(url).status_code == 404, url
+    # A league that does not exist answers the same.
+    assert client.get(reverse("leaderboards:league", args=[league.pk + 999])).status_code == 404
+    assert Membership.objects.filter(league=league).count() == 2
+
+
+def test_a_visitor_is_sent_to_sign_in(user, make_league):
+    league, token = make_league(user)
+    for url in (
+        reverse("leaderboards:league", args=[league.pk]),
+        reverse("leaderboards:league_join", args=[token]),
+    ):
+        response = Client().get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+
+
+def test_a_member_who_is_not_the_owner_gets_403_on_owner_actions(user, bob, carol, make_league):
+    league, _ = make_league(user, bob, carol)
+    client = signed_in(bob)
+    for url in (
+        reverse("leaderboards:league_member_remove", args=[league.pk, carol.pk]),
+        reverse("leaderboards:league_rotate", args=[league.pk]),
+        reverse("leaderboards:league_delete", args=[league.pk]),
+    ):
+        response = client.post(url)
+        assert response.status_code == 403, url
+        assert b"Only the league&#x27;s owner may do that." in response.content
+    assert Membership.objects.filter(league=league).count() == 3
+
+
+def test_creating_a_league_shows_its_owner_the_invite_link(user):
+    client = signed_in(user)
+    response = client.post(reverse("leaderboards:league_create"), {"name": "Club"}, follow=True)
+    assert response.status_code == 200
+    match = re.search(rb'data-testid="invite-link">([^<]+)<', response.content)
+    assert match and b"/leagues/join/" in match.group(1)
+    # Another session of the same owner does not see it: only its digest is kept.
+    league = League.objects.get()
+    other = signed_in(user).get(reverse("leaderboards:league", args=[league.pk]))
+    assert b"invite-link" not in other.content and b"Make a new invite link" in other.content
+
+
+def test_opening_an_invite_shows_a_join_button_and_only_the_post_joins(user, bob, make_league):
+    league, token = make_league(user)
+    client = signed_in(bob)
+    url = reverse("leaderboards:league_join", args=[token])
+    page = client.get(url)
+    assert page.status_code == 200 and b"Join the league" in page.content
+    assert b"Thursday Club" in page.content and b"ada" not in page.content  # no member list
+    assert not Membership.objects.filter(user=bob).exists()
+    response = client.post(url)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("leaderboards:league", args=[league.pk])
+    assert Membership.objects.filter(user=bob, league=league).exists()
+
+
+def test_a_stale_invite_is_refused_with_a_clear_message(user, bob, make_league):
+    league, token = make_league(user)
+    signed_in(user).post(reverse("leaderboards:league_rotate", args=[league.pk]))
+    client = signed_in(bob)
+    url = reverse("leaderboards:league_join", args=[token])
+    for response in (client.get(url), client.post(url)):
+        assert response.status_code == 404
+        assert b"has made a new one" in response.content
+    assert not Membership.objects.filter(user=bob).exists()
+
+
+def test_a_full_league_or_too_many_leagues_is_a_409_naming_the_limit(
+    settings, user, bob, carol, make_league
+):
+    settings.FT_LEAGUE_MEMBERS = 2
+    _, token = make_league(user, bob)
+    response = signed_in(carol).post(reverse("leaderboards:league_join", args=[token]))
+    assert response.status_code == 409 and b"the most a league may have (2)" in response.content
+    settings.FT_LEAGUES_PER_PLAYER = 1
+    response = signed_in(user).post(reverse("leaderboards:league_create"), {"name": "Two"})
+    assert response.status_code == 409 and b"leave one before" in response.content
+
+
+def test_a_bad_name_is_a_400(user):
+    response = signed_in(user).post(reverse("leaderboards:league_create"), {"name": " "})
+    assert response.status_code == 400 and b"1 to 60 characters" in response.content
+
+
+def test_every_league_form_is_throttled(settings, user, make_league):
+    settings.FT_RATE_LEAGUE_ACTIONS = "2/h"
+    client = signed_in(user)
+    url = reverse("leaderboards:league_create")
+    assert client.post(url, {"name": "One"}).status_code == 302
+    assert client.post(url, {"name": "Two"}).status_code == 302
+    response = client.post(url, {"name": "Three"})
+    assert response.status_code == 429 and int(response["Retry-After"]) >= 1
+    assert b"too many league actions" in response.content
+    assert League.objects.count() == 2
+
+
+def test_every_league_form_needs_the_csrf_token(user, bob, make_league):
+    league, token = make_league(user, bob)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    urls = [
+        reverse("leaderboards:league_create"),
+        reverse("leaderboards:league_join", args=[token]),
+    ]
+    for url in urls + league_post_urls(league.pk, bob.pk):
+        assert client.post(url, {"name": "x"}).status_code == 403, url
+    assert Membership.objects.filter(league=league).count() == 2
+
+
+def test_leave_remove_and_delete_from_the_pages(user, bob, carol, make_league):
+    league, _ = make_league(user, bob, carol)
+    assert (
+        signed_in(bob).post(reverse("leaderboards:league_leave", args=[league.pk])).status_code
+        == 302
+    )
+    owner = signed_in(user)
+    remove = reverse("leaderboards:league_member_remove", args=[league.pk, carol.pk])
+    assert owner.post(remove).status_code == 302
+    response = owner.post(reverse("leaderboards:league_leave", args=[league.pk]))
+    assert response.status_code == 409 and b"delete the league instead" in response.content
+    assert owner.post(reverse("leaderboards:league_delete", args=[league.pk])).status_code == 302
+    assert not League.objects.exists()
+
+
+def test_the_compare_page_shows_two_members_side_by_side(user, bob, carol, make_league):
+    league, _ = make_league(user, bob)
+    url = reverse("leaderboards:league_compare", args=[league.pk])
+    response = signed_in(user).get(url, {"a": "ada", "b": "bob"})
+    assert response.status_code == 200 and b'data-testid="league-compare"' in response.content
+    assert signed_in(user).get(url, {"a": "ada", "b": "carol"}).status_code == 404
+
+
+def test_the_home_page_lists_the_players_leagues_with_todays_rank(
+    user, bob, make_league, make_result, now
+):
+    make_league(user, bob, name="Alpha")
+    make_result(bob, day=now.date(), won=True, score=1000)
+    make_result(user, day=now.date(), won=False, score=300)
+    response = signed_in(user).get(reverse("home"))
+    assert b'data-testid="home-leagues"' in response.content
+    assert b"Alpha" in response.content and b"ranked 2 of 2 today" in response.content
+    assert b"home-leagues" not in Client().get(reverse("home")).content
+
+
+def test_a_download_of_my_data_lists_my_league_memberships(user, bob, make_league):
+    make_league(user, bob, name="Alpha")
+    data = game_services.account_export(user=bob)
+    assert [(m["league"], m["owner"]) for m in data["league_memberships"]] == [("Alpha", False)]
+
+
+def test_a_deleted_owners_league_passes_to_its_oldest_member_else_goes(
+    user, bob, carol, make_league
+):
+    kept, _ = make_league(user, bob, carol, name="Kept")
+    make_league(user, name="Alone")
+    game_services.account_delete(user=user, password=PASSWORD)
+    assert list(League.objects.values_list("name", flat=True)) == ["Kept"]
+    kept.refresh_from_db()
+    assert kept.owner == bob
+    assert set(Membership.objects.values_list("user__username", flat=True)) == {"bob", "carol"}
+
+
+def test_a_deleted_member_leaves_their_leagues(user, bob, make_league):
+    league, _ = make_league(user, bob)
+    game_services.account_delete(user=bob, password=PASSWORD)
+    assert list(Membership.objects.filter(league=league).values_list("user_id", flat=True)) == [
+        user.pk
+    ]
+
+
+def test_a_member_opening_the_invite_again_goes_to_the_league(user, bob, make_league):
+    league, token = make_league(user, bob)
+    response = signed_in(bob).get(reverse("leaderboards:league_join", args=[token]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("leaderboards:league", args=[league.pk])
+
+
+@pytest.fixture
+def back_to_the_default_language():
+    """The locale middleware leaves the last request's language active in this thread:
+    later tests in the process must not read the services' reasons in Italian."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.mark.usefixtures("back_to_the_default_language")
+def test_the_league_pages_speak_italian(user, bob, make_league):
+    league, _ = make_league(user, bob)
+    client = signed_in(bob)
+    client.cookies["django_language"] = "it"
+    page = client.get(reverse("leaderboards:league", args=[league.pk])).content.decode()
+    assert "Membri" in page and "Lascia la lega" in page
+    index = client.get(reverse("leaderboards:leagues")).content.decode()
+    assert "Le tue leghe" in index and "Crea una lega" in index
