@@ -98,7 +98,10 @@ def make_league(db: None):  # noqa: ANN201 - Callable[..., tuple[League, str]]
     from leaderboards.leagues.services import league_create, league_join
 
     def make(owner: User, *members: User, name: str = "Thursday Club") -> tuple[object, str]:
-        league, token = league_create(user=owner, name=name)
+        from leaderboards.leagues.selectors import invite_token
+
+        league = league_create(user=owner, name=name)
+        token = invite_token(league=league)
         for member in members:
             league_join(user=member, token=token)
         return league, token

@@ -20,10 +20,13 @@ class League(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_leagues"
     )
-    # The SHA-256 of the invite token, never the token itself: the token is a capability
-    # (whoever holds it may join), so a copy of the database, a backup or an admin page
-    # must not hand out working invites. A token has 192 random bits, so an unsalted fast
-    # hash is enough (nothing to brute-force) and the digest can be looked up by index.
+    # The invite token is a capability (whoever holds it may join), so a copy of the
+    # database, a backup or an admin page must not hand out working invites: the token is
+    # the HMAC of a random nonce under the server's secret (selectors.invite_token), which
+    # the owner's page recomputes whenever it is shown; rotating draws a new nonce. Stored:
+    # the nonce (useless without the secret) and the token's SHA-256, looked up by index
+    # on a join (256-bit tokens: nothing to brute-force, so a fast unsalted hash will do).
+    invite_nonce = models.CharField(max_length=32)
     invite_digest = models.CharField(max_length=64, unique=True)
     invite_rotated_at = models.DateTimeField(auto_now_add=True)
     created_at = models.DateTimeField(auto_now_add=True)

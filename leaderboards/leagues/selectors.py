@@ -9,6 +9,7 @@ in the database on each request and needs no Redis set of its own.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from collections import defaultdict
@@ -17,6 +18,7 @@ from datetime import date, datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from games.daily import utc_today
@@ -30,6 +32,9 @@ from leaderboards.leagues.models import League, Membership
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
 from leaderboards.selectors import PeriodBoard, PeriodKind, Row, SortBy, period_board
+
+#: Keeps invite tokens apart from every other HMAC of the server's secret.
+INVITE_SALT = "leaderboards.leagues.invite"
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,18 @@ class HomeLeague:
 def invite_digest(token: str) -> str:
     """What is stored of an invite token (see ``League.invite_digest``)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def invite_token_for(nonce: str) -> str:
+    """The invite token of a nonce: its HMAC under the server's secret (43 URL-safe
+    characters), so the link can be shown again without being stored."""
+    mac = salted_hmac(INVITE_SALT, nonce, algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def invite_token(*, league: League) -> str:
+    """The league's current invite token (for its owner's page)."""
+    return invite_token_for(league.invite_nonce)
 
 
 def league_for_invite(*, token: str) -> League:

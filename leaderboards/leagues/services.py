@@ -27,14 +27,13 @@ from leaderboards.leagues.errors import (
     TooManyLeagues,
 )
 from leaderboards.leagues.models import NAME_MAX, League, Membership
-from leaderboards.leagues.selectors import invite_digest, league_for_invite
-
-TOKEN_BYTES = 32  # 256 random bits, 43 URL-safe characters
+from leaderboards.leagues.selectors import invite_digest, invite_token_for, league_for_invite
 
 
-def _new_token() -> tuple[str, str]:
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    return token, invite_digest(token)
+def _new_invite() -> dict[str, str]:
+    """A fresh nonce and the digest of the token it gives (see ``League.invite_nonce``)."""
+    nonce = secrets.token_hex(16)
+    return {"invite_nonce": nonce, "invite_digest": invite_digest(invite_token_for(nonce))}
 
 
 def _clean_name(name: str) -> str:
@@ -62,16 +61,14 @@ def _lock_player(user: User) -> None:
         )
 
 
-def league_create(*, user: User, name: str) -> tuple[League, str]:
-    """A new league owned (and joined) by ``user``; returns it with its invite token,
-    which is shown to the owner and never stored (only its digest is)."""
+def league_create(*, user: User, name: str) -> League:
+    """A new league owned (and joined) by ``user``."""
     cleaned = _clean_name(name)
-    token, digest = _new_token()
     with transaction.atomic():
         _lock_player(user)
-        league = League.objects.create(name=cleaned, owner=user, invite_digest=digest)
+        league = League.objects.create(name=cleaned, owner=user, **_new_invite())
         Membership.objects.create(league=league, user=user)
-    return league, token
+    return league
 
 
 def league_join(*, user: User, token: str) -> League:
@@ -132,15 +129,13 @@ def _membership_delete(league: League, user_id: int) -> None:
         transaction.on_commit(lambda: league_changed(league_id=league_id), robust=True)
 
 
-def league_invite_rotate(*, user: User, league_id: object) -> tuple[League, str]:
-    """A new invite token for the league; the old link stops working at once."""
+def league_invite_rotate(*, user: User, league_id: object) -> League:
+    """A new invite link for the league; the old one stops working at once."""
     league = access_league(user=user, league_id=league_id, purpose="manage")
-    token, digest = _new_token()
-    League.objects.filter(pk=league.pk).update(
-        invite_digest=digest, invite_rotated_at=timezone.now()
-    )
-    league.invite_digest = digest
-    return league, token
+    invite = _new_invite()
+    League.objects.filter(pk=league.pk).update(**invite, invite_rotated_at=timezone.now())
+    league.invite_nonce, league.invite_digest = invite["invite_nonce"], invite["invite_digest"]
+    return league
 
 
 def league_delete(*, user: User, league_id: object) -> str:

@@ -68,16 +68,6 @@ def _today() -> date:
     return utc_today(timezone.now())
 
 
-def _invite_key(league_id: int) -> str:
-    return f"league_invite:{league_id}"
-
-
-def _keep_invite(request: HttpRequest, league_id: int, token: str) -> None:
-    """The token is stored only as a digest, so the owner sees the link in the session it
-    was made in (create or rotate); elsewhere they rotate to get a new one."""
-    request.session[_invite_key(league_id)] = token
-
-
 def _league(request: HttpRequest, league_id: int, purpose: str = "view") -> Any:
     return access_league(user=request.user, league_id=league_id, purpose=purpose)  # type: ignore[arg-type]
 
@@ -98,8 +88,7 @@ def league_index(request: HttpRequest) -> HttpResponse:
 @_refusals
 def league_create(request: HttpRequest) -> HttpResponse:
     _count(request, "create")
-    league, token = services.league_create(user=request.user, name=request.POST.get("name", ""))  # type: ignore[arg-type]
-    _keep_invite(request, league.pk, token)
+    league = services.league_create(user=request.user, name=request.POST.get("name", ""))  # type: ignore[arg-type]
     messages.success(request, _("Your league is ready: share its invite link."))
     return redirect("leaderboards:league", league.pk)
 
@@ -110,14 +99,10 @@ def league_create(request: HttpRequest) -> HttpResponse:
 @_refusals
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
-    token = (
-        request.session.get(_invite_key(league.pk)) if league.owner_id == request.user.pk else None
-    )
-    invite = (
-        request.build_absolute_uri(reverse("leaderboards:league_join", args=[token]))
-        if token
-        else None
-    )
+    invite = None
+    if league.owner_id == request.user.pk:
+        token = selectors.invite_token(league=league)
+        invite = request.build_absolute_uri(reverse("leaderboards:league_join", args=[token]))
     members = selectors.league_members(league=league)
     context = {
         "league": league,
@@ -169,8 +154,7 @@ def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -
 @_refusals
 def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
     _count(request, "rotate")
-    league, token = services.league_invite_rotate(user=request.user, league_id=league_id)  # type: ignore[arg-type]
-    _keep_invite(request, league.pk, token)
+    league = services.league_invite_rotate(user=request.user, league_id=league_id)  # type: ignore[arg-type]
     messages.success(request, _("A new invite link is made; the old one no longer works."))
     return redirect("leaderboards:league", league.pk)
 
@@ -181,7 +165,6 @@ def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
 def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
     _count(request, "delete")
     name = services.league_delete(user=request.user, league_id=league_id)  # type: ignore[arg-type]
-    request.session.pop(_invite_key(league_id), None)
     messages.success(request, _("The league %(name)s is deleted.") % {"name": name})
     return redirect("leaderboards:leagues")
 

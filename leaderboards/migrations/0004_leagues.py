@@ -22,6 +22,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("name", models.CharField(max_length=60)),
+                ("invite_nonce", models.CharField(max_length=32)),
                 ("invite_digest", models.CharField(max_length=64, unique=True)),
                 ("invite_rotated_at", models.DateTimeField(auto_now_add=True)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),

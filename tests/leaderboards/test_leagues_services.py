@@ -25,13 +25,18 @@ def members_of(league: League) -> set[str]:
     }
 
 
-def test_creating_a_league_makes_its_owner_a_member_and_stores_only_the_tokens_digest(user):
-    league, token = services.league_create(user=user, name="  Thursday   Club ")
+def test_creating_a_league_makes_its_owner_a_member_and_stores_no_working_invite(user, settings):
+    league = services.league_create(user=user, name="  Thursday   Club ")
     assert league.name == "Thursday Club" and league.owner == user
     assert members_of(league) == {"ada"}
-    assert len(token) >= 32
-    assert token not in league.invite_digest
+    token = selectors.invite_token(league=league)
+    assert len(token) >= 43 and token == selectors.invite_token(league=league)
+    stored = League.objects.filter(pk=league.pk).values().get()
+    assert token not in str(stored)
     assert league.invite_digest == selectors.invite_digest(token)
+    # The token needs the server's secret: the stored nonce alone opens nothing.
+    settings.SECRET_KEY = "another-secret-" * 4
+    assert selectors.invite_token(league=league) != token
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 61])
@@ -50,7 +55,9 @@ def test_a_player_joins_by_the_invite_and_joining_again_changes_nothing(user, bo
 
 def test_it_refuses_a_stale_invite_after_rotation(user, bob, carol, make_league):
     league, old = make_league(user)
-    _, new = services.league_invite_rotate(user=user, league_id=league.pk)
+    new = selectors.invite_token(
+        league=services.league_invite_rotate(user=user, league_id=league.pk)
+    )
     assert new != old
     with pytest.raises(InviteInvalid, match="owner has made a new one"):
         services.league_join(user=bob, token=old)
