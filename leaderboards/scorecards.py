@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from games.access import is_self
 from games.daily import utc_today
 from games.errors import NotFound
-from games.models import User
+from games.models import Game, User
 from leaderboards import charts
 from leaderboards.models import Result
 from leaderboards.share import format_duration, share_text, variant_title
@@ -127,17 +127,19 @@ def history(
     A replay link is offered for a daily deal's game only once the day has
     closed: before that, a public page must not lead anyone to the deal's cards.
     """
-    results = verified.select_related("deal").order_by("-finished_at", "-pk")
+    results = verified.select_related("deal", "game").order_by("-finished_at", "-pk")
     paginator = Paginator(results, HISTORY_PER_PAGE)
     current = paginator.get_page(page)  # out of range or junk: the nearest valid page
     items = []
     for result in current.object_list:
         deal = result.deal
-        replayable = not deal.is_daily or deal.is_revealed
+        replayable = not deal.is_competition or deal.is_revealed
         items.append(
             {
                 "game_id": str(result.game_id),
                 "ranked": result.ranked,
+                # "daily", "weekly", "archive" (a closed daily played again) or "practice".
+                "kind": _history_kind(result),
                 "day": result.day,
                 "variant": variant_title(result.variant),
                 "code": deal.code if deal.is_revealed else None,
@@ -168,6 +170,12 @@ def history(
         "has_next": current.has_next(),
         "items": items,
     }
+
+
+def _history_kind(result: Result) -> str:
+    if result.ranked:
+        return "weekly" if result.deal.is_weekly else "daily"
+    return "archive" if result.game.mode == Game.Mode.ARCHIVE else "practice"
 
 
 def _charts(ranked: Any) -> dict[str, SafeString]:

@@ -179,7 +179,7 @@ def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
     any that got in some other way). The server's own close-of-day resign is exempt.
     """
     deal = game.deal
-    if game.mode != Game.Mode.RANKED or not deal.is_daily or deal.closes_at is None:
+    if game.mode != Game.Mode.RANKED or not deal.is_competition or deal.closes_at is None:
         return None
     for seq, move, _, at, by_system in rows:
         if not by_system and at >= deal.closes_at:
@@ -226,7 +226,7 @@ def _new_result(game: Game, *, status: str, reason: str) -> Result:
         deal_id=deal.pk,
         day=deal.day,
         variant=deal.variant,
-        ranked=game.mode == Game.Mode.RANKED and deal.is_daily,
+        ranked=game.mode == Game.Mode.RANKED and deal.is_competition,
         status=status,
         reason=reason,
         verified_at=timezone.now(),

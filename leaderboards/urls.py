@@ -21,6 +21,9 @@ urlpatterns: list[URLPattern] = [
     path("boards/week/", views.period, {"kind": "week"}, name="week"),
     path("boards/month/", views.period, {"kind": "month"}, name="month"),
     path("boards/all/", views.period, {"kind": "all"}, name="all"),
+    # The archive: closed daily deals played again, unranked.
+    path("archive/", views.archive, name="archive"),
+    path("archive/<str:month>/", views.archive, name="archive_month"),
     # Scorecards, share texts, replays, solutions.
     path("players/<str:username>/", scorecard_views.scorecard, name="scorecard"),
     path("games/<uuid:game_id>/share/", scorecard_views.share, name="share"),

@@ -18,6 +18,7 @@ from games.models import User
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
 from leaderboards import selectors
+from leaderboards.archive import archive_month, parse_month
 from leaderboards.consumers import parse_board_day
 
 
@@ -95,6 +96,19 @@ def daily_position(request: HttpRequest, day: str) -> HttpResponse:
 def _revealed(day: date) -> bool:
     deal = deal_daily_for_day(day=day, variant=DAILY_VARIANT)
     return deal is not None and deal.is_revealed
+
+
+# The archive ------------------------------------------------------------------------------
+
+
+@require_GET
+def archive(request: HttpRequest, month: str | None = None) -> HttpResponse:
+    """The archive: a month's calendar of closed daily deals to play again (unranked)."""
+    first = _today().replace(day=1) if month is None else parse_month(month)
+    if first is None or first > _today():
+        raise Http404("no archive for that month")
+    data = archive_month(month=first, user=_user(request))
+    return render(request, "leaderboards/archive.html", {"archive": data})
 
 
 # Period boards ---------------------------------------------------------------------------

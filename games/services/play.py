@@ -7,7 +7,7 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings
@@ -30,8 +30,10 @@ from games.engine.notation import EXPECTED as MOVE_EXPECTED
 from games.errors import (
     BadRequest,
     DayClosed,
+    DayNotClosed,
     Forbidden,
     GameOver,
+    NoDeal,
     NotFound,
     Refused,
     ServiceError,
@@ -91,13 +93,46 @@ def game_start_practice(
             raise NotFound(f"there is no deal {deal_id}")
     else:
         deal = deal_random(variant=variant or DAILY_VARIANT)
-    if deal.is_daily and not deal.is_revealed and not _has_finished_ranked(user, deal):
+    if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):
         raise Forbidden("practise a daily deal after your ranked attempt or once the day closes")
     game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
     if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
         deal_id = deal.pk
         transaction.on_commit(lambda: _enqueue_rating(deal_id), robust=True)
     return game
+
+
+def game_start_archive(*, user: User, day: date, now: datetime | None = None) -> Game:
+    """An archive game of ``day``'s closed daily deal: unranked, with undo and hints (the
+    deal is revealed), never on a board. Resumes the player's unfinished archive game of
+    that day, else starts a new one. Refuses a day without a deal (``no_deal``) and one
+    whose deal has not closed yet (``day_not_closed``: it is still the ranked deal).
+    Counted against the practice starts' limit (``FT_RATE_PRACTICE_STARTS``)."""
+    now = now or timezone.now()
+    deal = Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=DAILY_VARIANT).first()
+    if deal is None:
+        raise NoDeal(f"there was no daily deal on {day.isoformat()}")
+    if not deal.has_closed(now):
+        raise DayNotClosed(
+            f"the deal of {day.isoformat()} has not closed yet; it joins the archive at"
+            " 00:00 UTC after its day"
+        )
+    game = (
+        Game.objects.filter(
+            player=user, deal=deal, mode=Game.Mode.ARCHIVE, status=Game.Status.ACTIVE
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    if game is not None:
+        return game
+    throttle_check(
+        name="practice",
+        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        ident=who(user_id=user.pk),
+        what="practice and archive games started",
+    )
+    return _new_game(user=user, deal=deal, mode=Game.Mode.ARCHIVE)
 
 
 def _enqueue_rating(deal_id: int) -> None:

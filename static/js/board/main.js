@@ -145,7 +145,7 @@ class BoardPage {
   }
 
   undo() {
-    if (this.game.mode === "practice") this.queue.enqueue({ type: "undo" });
+    if (this.game.mode !== "ranked") this.queue.enqueue({ type: "undo" });
     else if (this.isPlayer && this.game.status === "active") this.notices.remind(t("Ranked games have no undo."));
   }
 

@@ -12,7 +12,7 @@ export function normalise(game) {
     ...game,
     legal_moves: finished ? [] : game.legal_moves || [],
     can_finish: !finished && Boolean(game.can_finish),
-    can_undo: game.mode === "practice" && !finished && Boolean(game.board?.can_undo),
+    can_undo: game.mode !== "ranked" && !finished && Boolean(game.board?.can_undo),
   };
 }
 
