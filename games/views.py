@@ -72,8 +72,14 @@ def home(request: HttpRequest) -> HttpResponse:
             "countdown": format_html(
                 '<span class="countdown" data-countdown>{}</span>', _countdown(closes_at, now)
             ),
+            **_home_weekly(request, now),
         },
     )
+
+
+def _home_weekly(request: HttpRequest, now: datetime) -> dict[str, Any]:
+    """The home page's weekly challenge entry (``games/_home_weekly.html``)."""
+    return {"weekly": selectors.weekly_summary(user=_user(request), now=now)}
 
 
 def _countdown(until: datetime, now: datetime) -> str:
@@ -265,6 +271,21 @@ def play_daily(request: HttpRequest) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     try:
         game = services.game_start_daily(user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.reason)
+        return redirect("home")
+    return redirect("game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def play_weekly(request: HttpRequest) -> HttpResponse:
+    """Start (or resume) this week's ranked weekly challenge, then go to it."""
+    if request.method == "GET":
+        return redirect("home")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        game = services.game_start_weekly(user=request.user)
     except ServiceError as err:
         messages.error(request, err.reason)
         return redirect("home")

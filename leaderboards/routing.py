@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from leaderboards.consumers import BoardConsumer
+from leaderboards.consumers import BoardConsumer, WeeklyBoardConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     # <str:>, not a date pattern: a bad date must reach the consumer and close with 4404.
     path("ws/boards/daily/<str:day>/", BoardConsumer.as_asgi()),
+    path("ws/boards/weekly/<str:week>/", WeeklyBoardConsumer.as_asgi()),
 ]

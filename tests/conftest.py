@@ -131,3 +131,34 @@ def make_daily_deal(db: None, classic_win: tuple[int, list[str]]):
         )
 
     return make
+
+
+@pytest.fixture
+def make_weekly_deal(db: None):
+    """``make_weekly_deal(monday, variant, seed, revealed=False)``: the weekly challenge of
+    the week starting ``monday`` made directly with a chosen deal (a known winning log's),
+    open from the Monday to the next, 00:00 UTC."""
+    from games.engine import format_code, parse_variant
+    from games.engine.deal import commitment
+    from games.models import Deal
+    from games.weekly import week_end, week_start
+
+    def make(monday, variant: str, seed: int, *, revealed: bool = False) -> Deal:
+        code = format_code(parse_variant(variant), seed)
+        return Deal.objects.create(
+            kind=Deal.Kind.WEEKLY,
+            variant=parse_variant(variant).spec,
+            day=monday,
+            seed_hex=f"{seed:032x}",
+            code=f"{code}-W{monday.isoformat()}"[:48],  # unique; the seed is what plays
+            salt="11" * 16,
+            commitment=commitment(code, "11" * 16),
+            opens_at=week_start(monday),
+            closes_at=week_end(monday),
+            revealed_at=week_end(monday) if revealed else None,
+            solver_verdict="win",
+            solution="s",
+            difficulty=1,
+        )
+
+    return make

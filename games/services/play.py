@@ -43,12 +43,19 @@ from games.live import LiveGame, live_forget, live_game
 from games.models import Deal, Game, User
 from games.payloads import board_changes
 from games.results import ActResult, DeadEndCheck
-from games.services.deals import DAILY_VARIANT, deal_for_code, deal_open_daily, deal_random
+from games.services.deals import (
+    DAILY_VARIANT,
+    deal_for_code,
+    deal_open_daily,
+    deal_open_weekly,
+    deal_random,
+)
 from games.services.log import Entry, log_append
 from games.signals import announce_game_finished
 from games.solver import dead_end_decidable
 from games.solver_pool import dead_end_in_background
 from games.throttles import Rate, throttle_check, who
+from games.weekly import week_monday
 
 
 def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
@@ -60,6 +67,23 @@ def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
         return game
     if deal.revealed_at is not None:
         raise DayClosed("today's deal has closed; a new one opens at 00:00 UTC")
+    try:
+        with transaction.atomic():
+            return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
+    except IntegrityError:  # a second tab opened it at the same moment
+        return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
+
+
+def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
+    """The player's ranked game of this ISO week's challenge: started on first open,
+    resumed after (one attempt per player and deal, as for the daily)."""
+    now = now or timezone.now()
+    deal = deal_open_weekly(monday=week_monday(utc_today(now)))
+    game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
+    if game is not None:
+        return game
+    if deal.has_closed(now):
+        raise DayClosed("this week's challenge has closed; a new one opens at 00:00 UTC on Monday")
     try:
         with transaction.atomic():
             return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
@@ -374,8 +398,9 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
     if not system and game.mode == Game.Mode.RANKED and game.deal.has_closed(now):
         # By the clock, not by the reveal: the beat that reveals may run a minute
         # late, and the code and solution are public from the reveal on.
+        which = "weekly challenge of the week" if game.deal.is_weekly else "deal"
         raise DayClosed(
-            f"the deal of {game.deal.day} has closed (at 00:00 UTC); no more moves"
+            f"the {which} of {game.deal.day} has closed (at 00:00 UTC); no more moves"
             " count for its board"
         )
     if game.is_finished:
