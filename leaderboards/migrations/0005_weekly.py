@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboards', '0003_solver_copy'),
+        ("leaderboards", "0003_solver_copy"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='result',
-            name='weekly',
+            model_name="result",
+            name="weekly",
             field=models.BooleanField(default=False),
         ),
     ]
