@@ -11,7 +11,8 @@ if TYPE_CHECKING:
 
 
 def board_group(day: str, variant: str, weekly: bool = False) -> str:
-    return f"board-weekly-{variant}-{day}" if weekly else f"board-{variant}-{day}"
+    # One weekly challenge a week: its group needs no variant (nor a read to find it).
+    return f"board-weekly-{day}" if weekly else f"board-{variant}-{day}"
 
 
 def board_changed(result: Result) -> None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.daily import utc_today
 from games.services import DAILY_VARIANT
-from games.weekly import parse_week, week_label, weekly_variant
+from games.weekly import parse_week, week_label
 from leaderboards.broadcast import board_group
 
 # As in docs/protocol.md: 4404 for something that does not exist (here, a board).
@@ -85,6 +85,5 @@ class WeeklyBoardConsumer(BoardConsumer):
         if monday is None or monday > utc_today(timezone.now()) or week_label(monday) != text:
             await self.close(CLOSE_NOT_FOUND)
             return
-        # The week's variant is the rotation's: no database read on a socket.
-        self.group = board_group(monday.isoformat(), weekly_variant(monday), weekly=True)
+        self.group = board_group(monday.isoformat(), "", weekly=True)
         await self.channel_layer.group_add(self.group, self.channel_name)
