@@ -121,3 +121,57 @@ def test_an_archive_win_is_verified_by_the_worker_and_never_on_a_ranked_board(
         assert user.public_name not in page, period
     card = requests.get(f"{first.http}/players/{user.username}/", timeout=10).text
     assert 'data-testid="kind-archive"' in card
+
+
+def test_a_weekly_challenge_opens_plays_verifies_and_ranks_end_to_end(
+    servers, workers, user: User, bob: User
+) -> None:
+    from games import tasks
+    from games.weekly import week_label, week_monday, weekly_variant
+    from leaderboards.models import FairPlayCheck
+
+    first, second = servers
+    # The screen runs; only the pace check is off (this test plays at a script's pace).
+    workers(FT_PACE_CHECK="false")
+    monday = week_monday(utc_today(timezone.now()))
+    # Beat's task on the real worker: this week's and next week's, certified by the solver.
+    opened = tasks.open_weekly_deals.delay().get(timeout=180)
+    assert opened == [monday.isoformat(), (monday + timedelta(days=7)).isoformat()]
+    deal = Deal.objects.get(kind=Deal.Kind.WEEKLY, day=monday)
+    assert deal.variant == weekly_variant(monday) and deal.solver_verdict == "win"
+    line = deal.solution.split()
+
+    game = services.game_start_weekly(user=user)
+    assert (game.deal, game.mode) == (deal, Game.Mode.RANKED)
+    for move in line[:-20]:
+        services.game_play(user=user, game_id=game.pk, move=move)
+    assert play_over_socket(first, game, user, line[-20:])["status"] == "won"
+    other = services.game_start_weekly(user=bob)
+    play_over_socket(second, other, bob, ["s", "resign"])
+
+    won = wait_for_result(game, lambda r: r.ranked_at is not None)
+    assert won.weekly and won.ranked and won.won and won.status == Result.Status.VERIFIED
+    assert FairPlayCheck.objects.filter(result=won).exists()  # screened like the daily
+    # bob played from the same address and (absent) browser as ada, after she had turned
+    # the deal's stock: the fair-play screen holds his result as linked, as on a daily.
+    held = wait_for_result(other, lambda r: r.status == Result.Status.VERIFIED)
+    reasons = FairPlayCheck.objects.get(result=held).reasons
+    assert held.review == Result.Review.HELD and "linked" in reasons, reasons
+    board = board_for(monday, deal.variant, weekly=True)
+    assert (board.size(), board.rank(won), board.rank(held)) == (1, 1, None)
+    assert board_for(monday, deal.variant).size() == 0  # never the Monday's daily board
+    assert board_for(monday, "forty-thieves").size() == 0
+    page = requests.get(f"{second.http}/boards/weekly/{week_label(monday)}/", timeout=10).text
+    assert user.public_name in page and "1 result is under fair-play review" in page
+    assert deal.code not in page  # secret until the week closes
+    card = requests.get(f"{first.http}/players/{user.username}/", timeout=10).text
+    assert 'data-testid="weekly-badge"' in card
+
+    # One attempt: starting again resumes the finished game.
+    assert services.game_start_weekly(user=user) == game
+    # The week closes (brought forward): beat's close reveals the code.
+    Deal.objects.filter(pk=deal.pk).update(closes_at=timezone.now())
+    closed = tasks.close_due_deals.delay().get(timeout=60)
+    assert closed == {week_label(monday): 1}
+    page = requests.get(f"{second.http}/boards/weekly/{week_label(monday)}/", timeout=10).text
+    assert deal.code in page
