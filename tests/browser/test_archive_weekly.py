@@ -62,3 +62,45 @@ def test_a_player_plays_a_closed_day_again_from_the_archive_with_undo(
     # Back in the archive, the day offers to continue the unfinished game.
     page.goto(f"{live_url}/archive/{day:%Y-%m}/")
     expect(cell.get_by_role("link", name="Continue")).to_be_visible()
+
+
+WEEKLY_DEAL = """
+from django.utils import timezone
+from games import services
+from games.weekly import week_monday
+deal = services.deal_open_weekly(monday=week_monday(timezone.now().date()))
+print(deal.variant)
+"""
+
+
+def test_a_player_plays_this_weeks_challenge_and_sees_the_weekly_board(
+    signed_up_page: Page, live_url: str, on_site, board: type[Board], shots: Path
+) -> None:
+    from games.weekly import week_label, week_monday
+
+    page = signed_up_page
+    variant = on_site(WEEKLY_DEAL).split()[-1]
+    label = week_label(week_monday(datetime.now(UTC).date()))
+    page.goto(live_url + "/")
+    entry = page.locator('[data-testid="home-weekly"]')
+    expect(entry).to_contain_text(label)
+    entry.locator('[data-testid="play-weekly"]').click()
+    page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/$"))
+    table = board(page)
+    table.wait_connected()
+    expect(page.locator(".ft-title")).to_contain_text("Weekly challenge")
+    expect(page.locator('[data-action="undo"]')).to_have_count(0)  # ranked: no undo
+    table.pile("stock").click()
+    table.wait_for_version(1)
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-testid="confirm-resign"] button[value="resign"]').click()
+    result = page.locator('[data-testid="result"]')
+    expect(result.get_by_role("link", name="The board of the week")).to_be_visible()
+    result.get_by_role("link", name="The board of the week").click()
+
+    page.wait_for_url(re.compile(rf"/boards/weekly/{label}/$"))
+    expect(page.locator('[data-testid="week"]')).to_have_text(label)
+    expect(page.locator('[data-testid="weekly-variant"]')).not_to_be_empty()
+    expect(page.locator('[data-testid="weekly-board"] .board-me')).to_have_count(1)
+    page.screenshot(path=str(shots / "weekly-board.png"), full_page=True)
+    assert variant
