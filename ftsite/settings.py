@@ -512,6 +512,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.open_upcoming_deals",
         "schedule": crontab(hour="23", minute="30"),
     },
+    # The weekly challenge: this ISO week's and next week's, certified ahead.
+    "open-weekly-deals-hourly": {
+        "task": "games.open_weekly_deals",
+        "schedule": crontab(minute="10"),
+    },
     "close-due-deals": {
         "task": "games.close_due_deals",
         "schedule": crontab(minute="*"),

@@ -79,7 +79,11 @@ def access_replay(*, user: User | AnonymousUser | None, game_id: object) -> Game
     if not game.is_finished:
         raise NotFound("this game is still being played; its replay comes once it ends")
     deal = game.deal
-    if deal.is_daily and not deal.is_revealed and not is_self(viewer=user, user_id=game.player_id):
+    if (
+        deal.is_competition
+        and not deal.is_revealed
+        and not is_self(viewer=user, user_id=game.player_id)
+    ):
         raise Forbidden("a daily game can be replayed once its day closes")
     return game
 

@@ -71,7 +71,7 @@ class ErrorOut(Schema):
 
 class DealOut(Schema):
     id: int
-    kind: Literal["daily", "practice"]
+    kind: Literal["daily", "practice", "weekly"]
     variant: str
     day: DateText | None = Field(description="UTC day of a daily deal.")
     code: str | None = Field(description="Null for a daily deal until the day closes.")
@@ -129,7 +129,7 @@ class GameOut(Schema):
 
     id: str = Field(json_schema_extra={"format": "uuid"})
     player: str
-    mode: Literal["ranked", "practice"]
+    mode: Literal["ranked", "practice", "archive"]
     status: GameStatus
     version: int = Field(description="Accepted actions so far; send it back to detect staleness.")
     score: int
@@ -156,7 +156,7 @@ class GameOut(Schema):
 
 class GameSummaryOut(Schema):
     id: str = Field(json_schema_extra={"format": "uuid"})
-    mode: Literal["ranked", "practice"]
+    mode: Literal["ranked", "practice", "archive"]
     status: GameStatus
     score: int
     moves: int

@@ -53,6 +53,18 @@ class DayClosed(Conflict):
     code = "day_closed"
 
 
+class DayNotClosed(Conflict):
+    """An archive game of a daily deal whose day has not closed yet (it is still ranked)."""
+
+    code = "day_not_closed"
+
+
+class NoDeal(NotFound):
+    """No daily deal (or weekly challenge) was opened for the day (or week) asked for."""
+
+    code = "no_deal"
+
+
 class SolverLocked(Forbidden):
     """Solver help (hints, the dead-end notice, the solution) on a daily deal still open."""
 

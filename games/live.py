@@ -89,7 +89,7 @@ def _catch_up_on_the_close(game: Game) -> None:
     process): the reveal opens the solver's help on its practice games. Read once the
     close has passed, until the reveal is seen."""
     deal = game.deal
-    if deal.is_daily and deal.revealed_at is None and deal.has_closed(timezone.now()):
+    if deal.is_competition and deal.revealed_at is None and deal.has_closed(timezone.now()):
         deal.refresh_from_db(fields=["revealed_at"])
 
 

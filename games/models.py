@@ -31,20 +31,24 @@ class User(AbstractUser):
 
 
 class Deal(models.Model):
-    """A deal players can open: a daily deal (one per UTC day and variant) or a
+    """A deal players can open: a daily deal (one per UTC day and variant), a weekly
+    challenge (one per ISO week, ``day`` its Monday, a variant from the rotation) or a
     practice deal named by its code.
 
-    A daily deal's seed and code stay secret until the day closes; until then
+    A daily or weekly deal's seed and code stay secret until it closes; until then
     only its commitment is public (see ``docs/deals.md``).
     """
 
     class Kind(models.TextChoices):
         DAILY = "daily", _("daily")
         PRACTICE = "practice", _("practice")
+        WEEKLY = "weekly", _("weekly")
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     variant = models.CharField(max_length=60)
-    day = models.DateField(null=True, blank=True, help_text=_("UTC day of a daily deal"))
+    day = models.DateField(
+        null=True, blank=True, help_text=_("UTC day of a daily deal; a weekly deal's Monday")
+    )
     # 128-bit seeds do not fit a bigint: stored as 32 hex digits.
     seed_hex = models.CharField(max_length=32)
     code = models.CharField(max_length=48, unique=True)
@@ -78,12 +82,17 @@ class Deal(models.Model):
                 condition=models.Q(kind="daily"),
                 name="one_daily_deal_per_day_and_variant",
             ),
+            models.UniqueConstraint(
+                fields=["day"],
+                condition=models.Q(kind="weekly"),
+                name="one_weekly_deal_per_week",
+            ),
         ]
         indexes = [models.Index(fields=["kind", "day"])]
 
     def __str__(self) -> str:
-        if self.kind == self.Kind.DAILY:
-            return f"daily {self.day} {self.variant}"
+        if self.kind in (self.Kind.DAILY, self.Kind.WEEKLY):
+            return f"{self.kind} {self.day} {self.variant}"
         return self.code
 
     @property
@@ -95,9 +104,20 @@ class Deal(models.Model):
         return self.kind == self.Kind.DAILY
 
     @property
+    def is_weekly(self) -> bool:
+        return self.kind == self.Kind.WEEKLY
+
+    @property
+    def is_competition(self) -> bool:
+        """A deal with a ranked board, a secret code until its close and a commitment:
+        the daily deal and the weekly challenge."""
+        return self.kind in (self.Kind.DAILY, self.Kind.WEEKLY)
+
+    @property
     def is_revealed(self) -> bool:
-        """Whether the code may be shown: always for practice, after close for a daily."""
-        return not self.is_daily or self.revealed_at is not None
+        """Whether the code may be shown: always for practice, after the close for a daily
+        or weekly deal."""
+        return not self.is_competition or self.revealed_at is not None
 
     @property
     def is_rated(self) -> bool:
@@ -115,9 +135,10 @@ class Deal(models.Model):
         return "★" * self.difficulty + "☆" * (5 - self.difficulty)
 
     def has_closed(self, now: datetime) -> bool:
-        """Whether a daily deal's competition is over at ``now`` (revealed, or past its
-        close even if the beat that reveals it has not run yet); never for practice."""
-        if not self.is_daily:
+        """Whether a daily or weekly deal's competition is over at ``now`` (revealed, or
+        past its close even if the beat that reveals it has not run yet); never for
+        practice."""
+        if not self.is_competition:
             return False
         return self.revealed_at is not None or (
             self.closes_at is not None and now >= self.closes_at
@@ -126,14 +147,15 @@ class Deal(models.Model):
     @property
     def solver_help_open(self) -> bool:
         """Whether hints, the dead-end notice and the solution may be given on this deal:
-        always for practice deals, for a daily deal only once its day has closed (until
-        then they would be a free solver for the ranked board)."""
+        always for practice deals, for a daily or weekly deal only once it has closed
+        (until then they would be a free solver for the ranked board)."""
         return self.is_revealed
 
     @property
     def solution_revealed(self) -> bool:
-        """Whether "one way to win" may be shown: a daily deal's line after its day closed."""
-        return self.is_daily and self.is_revealed and bool(self.solution)
+        """Whether "one way to win" may be shown: a daily or weekly deal's line after its
+        close."""
+        return self.is_competition and self.is_revealed and bool(self.solution)
 
 
 #: Take-backs a practice game keeps (ranked games have none).
@@ -148,6 +170,9 @@ class Game(models.Model):
     class Mode(models.TextChoices):
         RANKED = "ranked", _("ranked")
         PRACTICE = "practice", _("practice")
+        # A closed daily deal played again from the archive: unranked, with undo and hints
+        # like practice (the deal is revealed), marked "archive" on the scorecard.
+        ARCHIVE = "archive", _("archive")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")

@@ -32,13 +32,13 @@ def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
         "deal": deal_payload(deal),
         "board": engine.view(),
         "legal_moves": [] if finished else engine.legal_moves(),
-        "can_undo": game.mode == Game.Mode.PRACTICE and not finished and engine.can_undo,
+        "can_undo": game.mode != Game.Mode.RANKED and not finished and engine.can_undo,
         # Every card left can go home with no choice to make: the board offers to finish.
         "can_finish": not finished and bool(engine.finishing_moves()),
         "hints": game.hints,
         # Hints and the dead-end notice: practice only, and on a daily deal only once its
         # day has closed (services.game_hint refuses them with day_open until then).
-        "solver_help": game.mode == Game.Mode.PRACTICE and deal.solver_help_open,
+        "solver_help": game.mode != Game.Mode.RANKED and deal.solver_help_open,
         # True only when the solver proved no win is left (see services._act).
         "dead_end": bool(game.dead_end) and not finished,
         "started_at": _iso(game.created_at),
@@ -57,7 +57,7 @@ def deal_payload(deal: Any) -> dict[str, Any]:
         "day": deal.day.isoformat() if deal.day else None,
         "code": deal.code if revealed else None,
         "commitment": deal.commitment or None,
-        "salt": deal.salt if revealed and deal.is_daily else None,
+        "salt": deal.salt if revealed and deal.is_competition else None,
         "opens_at": _iso(deal.opens_at),
         "closes_at": _iso(deal.closes_at),
         "closed": deal.revealed_at is not None,

@@ -13,12 +13,35 @@ from games.daily import utc_today
 from games.engine import EngineError, format_code, parse_code
 from games.models import Deal, Game, User
 from games.payloads import deal_payload, game_payload
+from games.weekly import week_label, week_monday
 
 GAMES_PER_PAGE = 20
 
 
 def deal_daily_for_day(*, day: date, variant: str = "forty-thieves") -> Deal | None:
     return Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=variant).first()
+
+
+def deal_weekly_for_week(*, monday: date) -> Deal | None:
+    """The weekly challenge of the ISO week starting ``monday``, if it was opened."""
+    return Deal.objects.filter(kind=Deal.Kind.WEEKLY, day=monday).first()
+
+
+def weekly_summary(*, user: User | None, now: datetime | None = None) -> dict[str, Any]:
+    """This ISO week's challenge as the home page shows it, with the player's game."""
+    now = now or timezone.now()
+    monday = week_monday(utc_today(now))
+    deal = deal_weekly_for_week(monday=monday)
+    summary: dict[str, Any] = {"monday": monday, "week": week_label(monday), "deal": None}
+    summary["game"] = None
+    if deal is None:
+        return summary
+    summary["deal"] = deal_payload(deal)
+    if user is not None and user.is_authenticated:
+        game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
+        if game is not None:
+            summary["game"] = {"id": str(game.pk), "status": game.status, "score": game.score}
+    return summary
 
 
 def practice_deal_by_code(*, code: str) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from games import services
 from games.daily import utc_today
 from games.errors import ServiceError
 from games.models import Deal
+from games.weekly import week_label, week_monday
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,26 @@ def open_upcoming_deals() -> list[str]:
             deal = services.deal_open_daily(day=day)
         except services.DealNotCertified as err:
             logger.error("could not open the deal of %s: %s", day, err.reason)
+            continue
+        opened.append(deal.day.isoformat())
+    return opened
+
+
+@shared_task(name="games.open_weekly_deals", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT)
+def open_weekly_deals() -> list[str]:
+    """Make sure this ISO week's and next week's challenges exist; returns their Mondays.
+
+    Next week's is opened (certified) ahead, as the daily's tomorrow is, so Monday 00:00
+    UTC never waits on the solver. A week the solver could not certify is logged and left
+    for the next run.
+    """
+    this_week = week_monday(utc_today(timezone.now()))
+    opened = []
+    for monday in (this_week, this_week + timedelta(days=7)):
+        try:
+            deal = services.deal_open_weekly(monday=monday)
+        except services.DealNotCertified as err:
+            logger.error("could not open the weekly deal of %s: %s", monday, err.reason)
             continue
         opened.append(deal.day.isoformat())
     return opened
@@ -139,10 +160,11 @@ def rate_deal(deal_id: int) -> int | None:
 
 @shared_task(name="games.close_due_deals")
 def close_due_deals() -> dict[str, int]:
-    """Close every daily deal whose day is over and that is not revealed yet.
+    """Close every daily deal whose day is over and every weekly challenge whose week is
+    over, that are not revealed yet.
 
-    Returns how many deals were closed, by day. A day that fails is logged and
-    left for the next run rather than blocking the other days.
+    Returns how many deals were closed, by day (a week by its ISO week, ``2026-W49``). A
+    day that fails is logged and left for the next run rather than blocking the other days.
     """
     now = timezone.now()
     # A read of the due days; deciding and writing stays in the service.
@@ -158,6 +180,15 @@ def close_due_deals() -> dict[str, int]:
             closed[day.isoformat()] = services.deal_close_daily(day=day, now=now)
         except ServiceError as err:
             logger.warning("could not close the deals of %s: %s", day, err.reason)
+    # The weekly challenges too, keyed by their ISO week ("2026-W49").
+    due_weeks = Deal.objects.filter(
+        kind=Deal.Kind.WEEKLY, revealed_at__isnull=True, closes_at__lte=now
+    ).values_list("day", flat=True)
+    for monday in due_weeks:
+        try:
+            closed[week_label(monday)] = services.deal_close_weekly(monday=monday, now=now)
+        except ServiceError as err:
+            logger.warning("could not close the weekly deal of %s: %s", monday, err.reason)
     return closed
 
 

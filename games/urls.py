@@ -63,6 +63,8 @@ urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page says (and for pages without a <head>).
     path("favicon.ico", views.favicon, name="favicon"),
     path("play/daily/", views.play_daily, name="play_daily"),
+    path("play/archive/<str:day>/", views.play_archive, name="play_archive"),
+    path("play/weekly/", views.play_weekly, name="play_weekly"),
     path("practice/", views.practice, name="practice"),
     path("games/", views.my_games, name="my_games"),
     path("games/<uuid:game_id>/", views.game, name="game"),

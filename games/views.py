@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings
@@ -35,10 +35,10 @@ from games import selectors, services
 from games.access import access_game
 from games.daily import day_end, utc_today
 from games.engine import VARIANTS, GameState, RuleSet
-from games.errors import NotAuthenticated, NotFound, ServiceError
+from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, PracticeForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
-from games.models import User
+from games.models import Game, User
 from games.templatetags.games_tags import variant_title
 
 logger = logging.getLogger(__name__)
@@ -72,8 +72,14 @@ def home(request: HttpRequest) -> HttpResponse:
             "countdown": format_html(
                 '<span class="countdown" data-countdown>{}</span>', _countdown(closes_at, now)
             ),
+            **_home_weekly(request, now),
         },
     )
+
+
+def _home_weekly(request: HttpRequest, now: datetime) -> dict[str, Any]:
+    """The home page's weekly challenge entry (``games/_home_weekly.html``)."""
+    return {"weekly": selectors.weekly_summary(user=_user(request), now=now)}
 
 
 def _countdown(until: datetime, now: datetime) -> str:
@@ -272,6 +278,46 @@ def play_daily(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+def play_weekly(request: HttpRequest) -> HttpResponse:
+    """Start (or resume) this week's ranked weekly challenge, then go to it."""
+    if request.method == "GET":
+        return redirect("home")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        game = services.game_start_weekly(user=request.user)
+    except ServiceError as err:
+        messages.error(request, err.reason)
+        return redirect("home")
+    return redirect("game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def play_archive(request: HttpRequest, day: str) -> HttpResponse:
+    """Start (or continue) an archive game of a closed day's deal, then go to it."""
+    if request.method == "GET" or not request.user.is_authenticated:
+        # Reached after logging in from the archive's button: the start is a POST.
+        return redirect("leaderboards:archive")
+    try:
+        game = services.game_start_archive(user=request.user, day=_day_from_url(day))
+    except ServiceError as err:
+        messages.error(request, err.reason)
+        return redirect("leaderboards:archive")
+    return redirect("game", game_id=game.pk)
+
+
+def _day_from_url(text: str) -> date:
+    """A ``YYYY-MM-DD`` day from a URL, or the refusal a bad one gets."""
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is None or day.isoformat() != text:
+        raise BadRequest(f"{text[:20]!r} is not a day: write it as YYYY-MM-DD")
+    return day
+
+
+@require_http_methods(["GET", "POST"])
 def practice(request: HttpRequest) -> HttpResponse:
     """Start a practice game of a deal code or of a random deal of a variant."""
     if request.method == "GET":
@@ -358,7 +404,10 @@ def _board_config(state: dict[str, Any], practice_link: str | None = None) -> di
         daily_board_url = "/boards/daily/"
     return {
         "socket_path": f"/ws/games/{game_id}/",
-        "share_url": share_url if state["deal"]["kind"] == "daily" else None,
+        # Share texts are about a ranked daily result, never an archive game of its deal.
+        "share_url": share_url
+        if state["mode"] == Game.Mode.RANKED and state["deal"]["kind"] == "daily"
+        else None,
         "daily_board_url": daily_board_url,
         "server_now": timezone.now().isoformat(),
         "practice": (
@@ -367,7 +416,7 @@ def _board_config(state: dict[str, Any], practice_link: str | None = None) -> di
                 "link": practice_link,
                 "variant": variant_title(state["deal"]["variant"]),
             }
-            if state["mode"] == "practice" and practice_link
+            if state["mode"] != Game.Mode.RANKED and practice_link
             else None
         ),
     }

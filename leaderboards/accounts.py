@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from leaderboards import broadcast
-from leaderboards.boards import board_for
+from leaderboards.boards import board_of
 from leaderboards.models import Result
 
 
@@ -23,7 +23,7 @@ def results_leave_boards(*, user_id: int, **_: Any) -> None:
 
 def _leave(results: list[Result]) -> None:
     for result in results:
-        board_for(result.day, result.variant).remove(result)
+        board_of(result).remove(result)
         broadcast.board_changed(result)
 
 

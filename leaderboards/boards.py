@@ -1,4 +1,5 @@
-"""Daily boards: a Redis sorted set per day and variant, rebuildable from PostgreSQL.
+"""Daily boards: a Redis sorted set per day and variant, rebuildable from PostgreSQL; the
+weekly challenge's boards the same way, one per week (its Monday) under keys of their own.
 
 The order is defined once, in :mod:`leaderboards.ranking`: the result's
 ``sort_key`` (won, score, moves, time), then the earlier finish, then the
@@ -59,11 +60,14 @@ class Board(Protocol):
     def replace(self, results: Iterable[Result], each: Callable[[], None]) -> int: ...
 
 
-def ranked_results(day: date, variant: str) -> QuerySet[Result]:
+def ranked_results(day: date, variant: str, weekly: bool = False) -> QuerySet[Result]:
     """The board in database order (the source of truth): verified ranked results, less
-    those held for fair-play review or disqualified."""
+    those held for fair-play review or disqualified. ``weekly``: the week's board of the
+    weekly challenge whose Monday is ``day`` (a daily board never holds a weekly result)."""
     return (
-        Result.objects.filter(day=day, variant=variant, ranked=True, status=Result.Status.VERIFIED)
+        Result.objects.filter(
+            day=day, variant=variant, weekly=weekly, ranked=True, status=Result.Status.VERIFIED
+        )
         .exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
         .order_by("-sort_key", "finished_at", "id")
     )
@@ -72,8 +76,11 @@ def ranked_results(day: date, variant: str) -> QuerySet[Result]:
 class DatabaseBoard:
     """Ranks read from the database with COUNT queries (the embedded default)."""
 
-    def __init__(self, day: date, variant: str) -> None:
-        self.day, self.variant = day, variant
+    def __init__(self, day: date, variant: str, weekly: bool = False) -> None:
+        self.day, self.variant, self.weekly = day, variant, weekly
+
+    def _rows(self) -> QuerySet[Result]:
+        return ranked_results(self.day, self.variant, self.weekly)
 
     def add(self, result: Result) -> None:  # the row itself is the board
         return None
@@ -82,7 +89,7 @@ class DatabaseBoard:
         return None
 
     def rank(self, result: Result) -> int | None:
-        rows = ranked_results(self.day, self.variant)
+        rows = self._rows()
         if not rows.filter(pk=result.pk).exists():
             return None
         key, finished = result.sort_key, result.finished_at
@@ -94,11 +101,11 @@ class DatabaseBoard:
         return rows.filter(better).count() + 1
 
     def page(self, start: int, count: int) -> list[Entry]:
-        ids = ranked_results(self.day, self.variant).values_list("id", flat=True)
+        ids = self._rows().values_list("id", flat=True)
         return [Entry(pk, start + i + 1) for i, pk in enumerate(ids[start : start + count])]
 
     def size(self) -> int:
-        return ranked_results(self.day, self.variant).count()
+        return self._rows().count()
 
     def clear(self) -> None:
         return None
@@ -115,8 +122,8 @@ class DatabaseBoard:
 class RedisBoard:
     """One sorted set per day and variant: ZADD to rank, ZREVRANK to read a rank."""
 
-    def __init__(self, day: date, variant: str) -> None:
-        self.key = board_key(day, variant)
+    def __init__(self, day: date, variant: str, weekly: bool = False) -> None:
+        self.key = board_key(day, variant, weekly)
         self.redis = redis_client()
 
     def add(self, result: Result) -> None:
@@ -163,16 +170,21 @@ class RedisBoard:
         return count
 
 
-def board_key(day: date, variant: str) -> str:
-    return f"ft:board:daily:{variant}:{day.isoformat()}"
+def board_key(day: date, variant: str, weekly: bool = False) -> str:
+    kind = "weekly" if weekly else "daily"
+    return f"ft:board:{kind}:{variant}:{day.isoformat()}"
 
 
 def remove_redis_boards_except(keep: set[str]) -> int:
-    """Delete Redis boards of days that no longer have any verified result."""
+    """Delete Redis boards of days (and weeks) that no longer have any verified result."""
     client = redis_client()
+    names = [
+        *client.scan_iter(match="ft:board:daily:*", count=1000),
+        *client.scan_iter(match="ft:board:weekly:*", count=1000),
+    ]
     stale = [
         name
-        for raw in client.scan_iter(match="ft:board:daily:*", count=1000)
+        for raw in names
         if (name := raw.decode() if isinstance(raw, bytes) else raw) not in keep
         and not name.endswith(":rebuild")
     ]
@@ -200,8 +212,13 @@ def redis_boards() -> bool:
     return bool(getattr(settings, "REDIS_URL", None))
 
 
-def board_for(day: date, variant: str) -> Board:
+def board_for(day: date, variant: str, weekly: bool = False) -> Board:
     """The configured board: Redis when ``REDIS_URL`` is set, else the database."""
     if redis_boards():
-        return RedisBoard(day, variant)
-    return DatabaseBoard(day, variant)
+        return RedisBoard(day, variant, weekly)
+    return DatabaseBoard(day, variant, weekly)
+
+
+def board_of(result: Result) -> Board:
+    """The board a result belongs on: its day's, or its week's for the weekly challenge."""
+    return board_for(result.day, result.variant, result.weekly)

@@ -12,15 +12,16 @@ if TYPE_CHECKING:
     from leaderboards.models import Result
 
 
-def board_group(day: str, variant: str) -> str:
-    return f"board-{variant}-{day}"
+def board_group(day: str, variant: str, weekly: bool = False) -> str:
+    # One weekly challenge a week: its group needs no variant (nor a read to find it).
+    return f"board-weekly-{day}" if weekly else f"board-{variant}-{day}"
 
 
 def board_changed(result: Result) -> None:
     if result.day is None:
         return
     group_nudge(
-        board_group(result.day.isoformat(), result.variant),
+        board_group(result.day.isoformat(), result.variant, result.weekly),
         {"type": "board.changed", "message": {"type": "board", "result_id": result.pk}},
     )
     # The player's league boards are the same board filtered to members: they change too.

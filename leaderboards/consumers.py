@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.daily import utc_today
 from games.services import DAILY_VARIANT
+from games.weekly import parse_week, week_label
 from leaderboards.broadcast import board_group
 
 # As in docs/protocol.md: 4404 for something that does not exist (here, a board).
@@ -72,3 +73,17 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def board_changed(self, event: dict[str, Any]) -> None:
         """From the group: ``{"type": "board", "result_id": ...}``."""
         await self.send_json(event["message"])
+
+
+class WeeklyBoardConsumer(BoardConsumer):
+    """One viewer of one week's board of the weekly challenge (``2026-W49``)."""
+
+    async def connect(self) -> None:
+        text = self.scope["url_route"]["kwargs"]["week"]
+        await self.accept()
+        monday = parse_week(text)
+        if monday is None or monday > utc_today(timezone.now()) or week_label(monday) != text:
+            await self.close(CLOSE_NOT_FOUND)
+            return
+        self.group = board_group(monday.isoformat(), "", weekly=True)
+        await self.channel_layer.group_add(self.group, self.channel_name)

@@ -2,7 +2,7 @@
 
 A finished game is only a claim. Its :class:`Result` starts ``pending``; the
 verifier replays the move log with the engine and marks it ``verified`` (and,
-for a ranked daily game, ranks it) or ``rejected`` with the reason.
+for a ranked daily or weekly game, ranks it) or ``rejected`` with the reason.
 PostgreSQL is the source of truth; Redis boards are rebuilt from here.
 """
 
@@ -43,6 +43,9 @@ class Result(models.Model):
     day = models.DateField(null=True, blank=True, help_text=_("UTC day of a daily deal"))
     variant = models.CharField(max_length=60)
     ranked = models.BooleanField(default=False)
+    # A result of the weekly challenge (its deal's kind): ``day`` is then the week's Monday,
+    # and its board is the week's, never the daily board of that Monday.
+    weekly = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     # Boards rank a win above any loss; lost and resigned rank alike.

@@ -141,7 +141,7 @@ def solution_frames(*, deal_id: object) -> dict[str, Any]:
         pk = int(str(deal_id))
     except ValueError:
         raise NotFound(f"{deal_id!r} is not a deal id") from None
-    deal = Deal.objects.filter(pk=pk, kind=Deal.Kind.DAILY).first()
+    deal = Deal.objects.filter(pk=pk, kind__in=(Deal.Kind.DAILY, Deal.Kind.WEEKLY)).first()
     if deal is None or not deal.solution_revealed:
         raise NotFound("there is no winning line to show for this deal (yet)")
     engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=0)

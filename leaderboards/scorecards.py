@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from games.access import is_self
 from games.daily import utc_today
 from games.errors import NotFound
-from games.models import User
+from games.models import Game, User
+from games.weekly import week_label
 from leaderboards import charts
 from leaderboards.models import Result
 from leaderboards.share import format_duration, share_text, variant_title
@@ -54,7 +55,9 @@ def scorecard(
     verified = Result.objects.filter(player=player, status=Result.Status.VERIFIED)
     # A disqualified result counts nowhere; one under review counts for its player (it is
     # theirs until a reviewer decides) and shows as "under review" in the history.
-    ranked = verified.filter(ranked=True, day__isnull=False).exclude(
+    # The daily numbers: ranked daily games only (the weekly challenge has its badges and
+    # its variant's row below; archive and practice games are never ranked).
+    ranked = verified.filter(ranked=True, weekly=False, day__isnull=False).exclude(
         review=Result.Review.DISQUALIFIED
     )
     totals = ranked.aggregate(
@@ -83,7 +86,50 @@ def scorecard(
         "calendar": calendar(day_outcomes(days), today=today),
         "history": history(verified, page=page, share_for_owner=is_owner, site_url=site_url),
         "charts": _charts(ranked),
+        "weekly_badges": weekly_badges(verified),
+        "variants": variant_stats(verified),
     }
+
+
+def weekly_badges(verified: Any) -> list[dict[str, Any]]:
+    """A badge per weekly challenge won: verified ranked weekly wins on their board (one
+    held for review earns it once cleared), newest first."""
+    wins = (
+        verified.filter(ranked=True, weekly=True, won=True)
+        .exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
+        .order_by("-day")
+        .values_list("day", "variant")
+    )
+    return [
+        {
+            "monday": monday,
+            "week": week_label(monday),
+            "variant": variant_title(variant),
+            "url": reverse("leaderboards:weekly", args=[week_label(monday)]),
+        }
+        for monday, variant in wins
+    ]
+
+
+def variant_stats(verified: Any) -> list[dict[str, Any]]:
+    """Per variant, every verified game of the player (daily, weekly, archive, practice;
+    a disqualified one counts nowhere): games, wins and the best score, by variant name."""
+    rows = (
+        verified.exclude(review=Result.Review.DISQUALIFIED)
+        .values("variant")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True)), best=Max("score"))
+        .order_by("variant")
+    )
+    return [
+        {
+            "variant": row["variant"],
+            "title": variant_title(row["variant"]),
+            "games": row["games"],
+            "wins": row["wins"],
+            "best_score": row["best"],
+        }
+        for row in rows
+    ]
 
 
 def calendar(
@@ -127,17 +173,19 @@ def history(
     A replay link is offered for a daily deal's game only once the day has
     closed: before that, a public page must not lead anyone to the deal's cards.
     """
-    results = verified.select_related("deal").order_by("-finished_at", "-pk")
+    results = verified.select_related("deal", "game").order_by("-finished_at", "-pk")
     paginator = Paginator(results, HISTORY_PER_PAGE)
     current = paginator.get_page(page)  # out of range or junk: the nearest valid page
     items = []
     for result in current.object_list:
         deal = result.deal
-        replayable = not deal.is_daily or deal.is_revealed
+        replayable = not deal.is_competition or deal.is_revealed
         items.append(
             {
                 "game_id": str(result.game_id),
                 "ranked": result.ranked,
+                # "daily", "weekly", "archive" (a closed daily played again) or "practice".
+                "kind": _history_kind(result),
                 "day": result.day,
                 "variant": variant_title(result.variant),
                 "code": deal.code if deal.is_revealed else None,
@@ -155,7 +203,7 @@ def history(
                 ),
                 "share": (
                     share_text(result, site_url=site_url)
-                    if share_for_owner and result.ranked and result.day and result.on_board
+                    if share_for_owner and result.ranked and not result.weekly and result.on_board
                     else None
                 ),
             }
@@ -168,6 +216,12 @@ def history(
         "has_next": current.has_next(),
         "items": items,
     }
+
+
+def _history_kind(result: Result) -> str:
+    if result.ranked:
+        return "weekly" if result.deal.is_weekly else "daily"
+    return "archive" if result.game.mode == Game.Mode.ARCHIVE else "practice"
 
 
 def _charts(ranked: Any) -> dict[str, SafeString]:

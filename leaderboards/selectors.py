@@ -17,7 +17,7 @@ from typing import Literal
 from django.db.models import Count, Q
 
 from games.models import Deal, User
-from games.selectors import deal_daily_for_day
+from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
 from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import under_review_count
@@ -130,37 +130,50 @@ def _user_id(user: User | None) -> int | None:
 
 
 def board_for_day(
-    *, day: date, variant: str = DAILY_VARIANT, user: User | None, limit: int = BOARD_LIMIT
+    *,
+    day: date,
+    variant: str = DAILY_VARIANT,
+    user: User | None,
+    limit: int = BOARD_LIMIT,
+    weekly: bool = False,
 ) -> DayBoard:
-    """A day's board: its top ``limit`` rows, its size, the deal and the player's position."""
-    board = board_for(day, variant)
+    """A day's board: its top ``limit`` rows, its size, the deal and the player's position.
+    ``weekly``: the weekly challenge's board of the week whose Monday is ``day``."""
+    board = board_for(day, variant, weekly)
     me = _user_id(user)
+    deal = (
+        deal_weekly_for_week(monday=day) if weekly else deal_daily_for_day(day=day, variant=variant)
+    )
     return DayBoard(
         day=day,
         variant=variant,
-        deal=deal_daily_for_day(day=day, variant=variant),
+        deal=deal,
         rows=_rows(board.page(0, limit), me=me),
         size=board.size(),
-        position=board_rank_of(day=day, variant=variant, user=user),
-        under_review=under_review_count(day=day, variant=variant),
+        position=board_rank_of(day=day, variant=variant, user=user, weekly=weekly),
+        under_review=under_review_count(day=day, variant=variant, weekly=weekly),
     )
 
 
-def board_rows(*, day: date, variant: str = DAILY_VARIANT, user: User | None) -> list[Row]:
+def board_rows(
+    *, day: date, variant: str = DAILY_VARIANT, user: User | None, weekly: bool = False
+) -> list[Row]:
     """Only the top rows: what the live page re-fetches after each change."""
-    return _rows(board_for(day, variant).page(0, BOARD_LIMIT), me=_user_id(user))
+    return _rows(board_for(day, variant, weekly).page(0, BOARD_LIMIT), me=_user_id(user))
 
 
-def board_rank_of(*, day: date, variant: str = DAILY_VARIANT, user: User | None) -> Position | None:
+def board_rank_of(
+    *, day: date, variant: str = DAILY_VARIANT, user: User | None, weekly: bool = False
+) -> Position | None:
     """The player's rank and neighbours (two above, two below), wherever they stand.
 
-    ``None`` for a visitor, or a player without a ranked result that day.
+    ``None`` for a visitor, or a player without a ranked result that day (or week).
     """
     me = _user_id(user)
     if me is None:
         return None
     result = (
-        Result.objects.filter(player_id=me, day=day, variant=variant, ranked=True)
+        Result.objects.filter(player_id=me, day=day, variant=variant, weekly=weekly, ranked=True)
         .order_by("-pk")
         .first()
     )
@@ -172,7 +185,7 @@ def board_rank_of(*, day: date, variant: str = DAILY_VARIANT, user: User | None)
         return Position(status="under_review")
     if result.review == Result.Review.DISQUALIFIED:
         return Position(status="disqualified")
-    board = board_for(day, variant)
+    board = board_for(day, variant, weekly)
     rank = board.rank(result)
     if rank is None:
         return Position(status=result.status)
@@ -194,7 +207,7 @@ def rank_of_game(*, user: User, game_id: object) -> Position | None:
     result = Result.objects.filter(game_id=game_id, ranked=True).first()
     if result is None or result.day is None:
         return None
-    return board_rank_of(day=result.day, variant=result.variant, user=user)
+    return board_rank_of(day=result.day, variant=result.variant, user=user, weekly=result.weekly)
 
 
 # Period boards ---------------------------------------------------------------------------
@@ -319,7 +332,7 @@ def period_board(
     period = period_of(kind=kind, day=start or date.min)
     # As on the daily boards: nothing held for fair-play review or disqualified counts.
     results = Result.objects.filter(
-        ranked=True, status=Result.Status.VERIFIED, variant=variant
+        ranked=True, status=Result.Status.VERIFIED, variant=variant, weekly=False
     ).exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
     if period.start is not None and period.end is not None:
         results = results.filter(day__gte=period.start, day__lt=period.end)

@@ -1,4 +1,4 @@
-"""Writes: verifying finished games and ranking verified daily results.
+"""Writes: verifying finished games and ranking verified daily and weekly results.
 
 Both steps are idempotent: verifying a result twice changes nothing, and a
 result is added to its board once (``ranked_at``), so a redelivered task or
@@ -20,6 +20,7 @@ from leaderboards import broadcast
 from leaderboards.boards import (
     board_for,
     board_key,
+    board_of,
     ranked_results,
     redis_boards,
     remove_redis_boards_except,
@@ -179,7 +180,7 @@ def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
     any that got in some other way). The server's own close-of-day resign is exempt.
     """
     deal = game.deal
-    if game.mode != Game.Mode.RANKED or not deal.is_daily or deal.closes_at is None:
+    if game.mode != Game.Mode.RANKED or not deal.is_competition or deal.closes_at is None:
         return None
     for seq, move, _, at, by_system in rows:
         if not by_system and at >= deal.closes_at:
@@ -226,7 +227,8 @@ def _new_result(game: Game, *, status: str, reason: str) -> Result:
         deal_id=deal.pk,
         day=deal.day,
         variant=deal.variant,
-        ranked=game.mode == Game.Mode.RANKED and deal.is_daily,
+        ranked=game.mode == Game.Mode.RANKED and deal.is_competition,
+        weekly=deal.is_weekly,
         status=status,
         reason=reason,
         verified_at=timezone.now(),
@@ -257,7 +259,7 @@ def _rank(result: Result) -> bool:
     """
     if not result.on_board:
         return False
-    board_for(result.day, result.variant).add(result)
+    board_of(result).add(result)
     with transaction.atomic():
         _skip_commit_flush()
         added = Result.objects.filter(pk=result.pk, ranked_at__isnull=True).update(
@@ -291,14 +293,18 @@ def results_needing_work(*, now=None) -> tuple[list[str], list[int]]:
 
 
 def boards_rebuild(*, progress: Callable[[int, int], None] | None = None, batch: int = 2000) -> int:
-    """Rebuild every daily board from the database (the source of truth).
+    """Rebuild every daily and weekly board from the database (the source of truth).
 
     Each board is swapped in whole; Redis boards of days without any verified
     result left are removed. ``progress(done, total)`` is called every
     ``batch`` results and at the end.
     """
     verified = Result.objects.filter(ranked=True, status=Result.Status.VERIFIED)
-    days = verified.values_list("day", "variant").distinct().order_by("day", "variant")
+    days = (
+        verified.values_list("day", "variant", "weekly")
+        .distinct()
+        .order_by("day", "variant", "weekly")
+    )
     total = verified.count()
     done = 0
 
@@ -309,11 +315,11 @@ def boards_rebuild(*, progress: Callable[[int, int], None] | None = None, batch:
             progress(done, total)
 
     keep = set()
-    for day, variant in days:
-        board_for(day, variant).replace(
-            ranked_results(day, variant).iterator(chunk_size=batch), each
+    for day, variant, weekly in days:
+        board_for(day, variant, weekly).replace(
+            ranked_results(day, variant, weekly).iterator(chunk_size=batch), each
         )
-        keep.add(board_key(day, variant))
+        keep.add(board_key(day, variant, weekly))
     if redis_boards():
         remove_redis_boards_except(keep)
     return done

@@ -19,9 +19,17 @@ urlpatterns: list[URLPattern] = [
     path("boards/daily/<str:day>/", views.daily, name="daily"),
     path("boards/daily/<str:day>/rows/", views.daily_rows, name="daily_rows"),
     path("boards/daily/<str:day>/position/", views.daily_position, name="daily_position"),
+    # The weekly challenge's boards, by ISO week ("2026-W49"; any day of it redirects).
+    path("boards/weekly/", views.weekly_current, name="weekly_current"),
+    path("boards/weekly/<str:week>/", views.weekly, name="weekly"),
+    path("boards/weekly/<str:week>/rows/", views.weekly_rows, name="weekly_rows"),
+    path("boards/weekly/<str:week>/position/", views.weekly_position, name="weekly_position"),
     path("boards/week/", views.period, {"kind": "week"}, name="week"),
     path("boards/month/", views.period, {"kind": "month"}, name="month"),
     path("boards/all/", views.period, {"kind": "all"}, name="all"),
+    # The archive: closed daily deals played again, unranked.
+    path("archive/", views.archive, name="archive"),
+    path("archive/<str:month>/", views.archive, name="archive_month"),
     # Scorecards, share texts, replays, solutions.
     path("players/<str:username>/", scorecard_views.scorecard, name="scorecard"),
     path("games/<uuid:game_id>/share/", scorecard_views.share, name="share"),

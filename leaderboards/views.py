@@ -8,16 +8,18 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.daily import utc_today
 from games.models import User
-from games.selectors import deal_daily_for_day
+from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
+from games.weekly import ONE_WEEK, parse_week, week_label, week_monday, weekly_variant
 from leaderboards import selectors
+from leaderboards.archive import archive_month, parse_month
 from leaderboards.consumers import parse_board_day
 
 
@@ -95,6 +97,98 @@ def daily_position(request: HttpRequest, day: str) -> HttpResponse:
 def _revealed(day: date) -> bool:
     deal = deal_daily_for_day(day=day, variant=DAILY_VARIANT)
     return deal is not None and deal.is_revealed
+
+
+# The weekly challenge's boards -------------------------------------------------------------
+
+
+def _week_or_404(text: str) -> date:
+    monday = parse_week(text)
+    if monday is None or monday > _today():
+        raise Http404("no weekly board for that week")
+    return monday
+
+
+@require_GET
+def weekly_current(request: HttpRequest) -> HttpResponse:
+    return redirect("leaderboards:weekly", week_label(week_monday(_today())))
+
+
+@require_GET
+def weekly(request: HttpRequest, week: str) -> HttpResponse:
+    """A week's board of the weekly challenge; any other spelling of the week redirects."""
+    monday = _week_or_404(week)
+    if week != week_label(monday):
+        return redirect("leaderboards:weekly", week_label(monday))
+    this_week = week_monday(_today())
+    board = selectors.board_for_day(
+        day=monday, variant=_week_variant(monday), user=_user(request), weekly=True
+    )
+    # Live while results can still arrive: this week, and last week until it is revealed.
+    live = monday == this_week or (monday == this_week - ONE_WEEK and not board.revealed)
+    return render(
+        request,
+        "leaderboards/weekly.html",
+        {
+            "board": board,
+            "week": week_label(monday),
+            "live": live,
+            "is_current": monday == this_week,
+            "previous_week": week_label(monday - ONE_WEEK),
+            "next_week": week_label(monday + ONE_WEEK) if monday < this_week else None,
+        },
+    )
+
+
+@never_cache
+@require_GET
+def weekly_rows(request: HttpRequest, week: str) -> HttpResponse:
+    """The week's board ``<tbody>`` alone, for the live page."""
+    monday = _week_or_404(week)
+    rows = selectors.board_rows(
+        day=monday, variant=_week_variant(monday), user=_user(request), weekly=True
+    )
+    return render(
+        request, "leaderboards/_rows.html", {"rows": rows, "revealed": _week_revealed(monday)}
+    )
+
+
+@never_cache
+@require_GET
+def weekly_position(request: HttpRequest, week: str) -> HttpResponse:
+    monday = _week_or_404(week)
+    position = selectors.board_rank_of(
+        day=monday, variant=_week_variant(monday), user=_user(request), weekly=True
+    )
+    return render(
+        request,
+        "leaderboards/_position.html",
+        {"position": position, "revealed": _week_revealed(monday)},
+    )
+
+
+def _week_variant(monday: date) -> str:
+    """The week's variant: its deal's once opened, else the rotation's (the same)."""
+    deal = deal_weekly_for_week(monday=monday)
+    return deal.variant if deal is not None else weekly_variant(monday)
+
+
+def _week_revealed(monday: date) -> bool:
+    deal = deal_weekly_for_week(monday=monday)
+    return deal is not None and deal.is_revealed
+
+
+# The archive ------------------------------------------------------------------------------
+
+
+@require_GET
+def archive(request: HttpRequest, month: str | None = None) -> HttpResponse:
+    """The archive: a month's calendar of closed daily deals to play again (unranked)."""
+    first = _today().replace(day=1) if month is None else parse_month(month)
+    if first is None or first > _today():
+        raise Http404("no archive for that month")
+    data = archive_month(month=first, user=_user(request))
+    return render(request, "leaderboards/archive.html", {"archive": data})
 
 
 # Period boards ---------------------------------------------------------------------------

@@ -107,3 +107,83 @@ def make_league(db: None):  # noqa: ANN201 - Callable[..., tuple[League, str]]
         return league, token
 
     return make
+
+
+# Deals of a given day with a known winning line ------------------------------------------
+
+#: A classic (forty-thieves) seed the solver wins in a fraction of a second.
+CLASSIC_WIN_SEED = 2
+
+
+@pytest.fixture(scope="session")
+def classic_win() -> tuple[int, list[str]]:
+    """(seed, moves): a winning line of the classic deal :data:`CLASSIC_WIN_SEED`."""
+    from games.engine import GameState
+    from games.solver import solve
+
+    result = solve(GameState.from_seed(CLASSIC_WIN_SEED, "forty-thieves", undo_limit=0))
+    assert result.verdict == "win"
+    return CLASSIC_WIN_SEED, list(result.line)
+
+
+@pytest.fixture
+def make_daily_deal(db: None, classic_win: tuple[int, list[str]]):
+    """``make_daily_deal(day, closed=True, revealed=True)``: the classic daily deal of
+    ``day`` made directly with :data:`CLASSIC_WIN_SEED` (so a winning line is known), its
+    close at the end of the day; ``revealed`` as the close's reveal leaves it."""
+    from games.daily import day_end, day_start
+    from games.engine import format_code, parse_variant
+    from games.engine.deal import commitment
+    from games.models import Deal
+
+    def make(day, *, revealed: bool = True) -> Deal:
+        seed, line = classic_win
+        code = format_code(parse_variant("forty-thieves"), seed)
+        return Deal.objects.create(
+            kind=Deal.Kind.DAILY,
+            variant="forty-thieves",
+            day=day,
+            seed_hex=f"{seed:032x}",
+            code=f"{code}-{day.isoformat()}"[:48],  # codes are unique; the seed is what plays
+            salt="00" * 16,
+            commitment=commitment(code, "00" * 16),
+            opens_at=day_start(day),
+            closes_at=day_end(day),
+            revealed_at=day_end(day) if revealed else None,
+            solver_verdict="win",
+            solution=" ".join(line),
+            difficulty=2,
+        )
+
+    return make
+
+
+@pytest.fixture
+def make_weekly_deal(db: None):
+    """``make_weekly_deal(monday, variant, seed, revealed=False)``: the weekly challenge of
+    the week starting ``monday`` made directly with a chosen deal (a known winning log's),
+    open from the Monday to the next, 00:00 UTC."""
+    from games.engine import format_code, parse_variant
+    from games.engine.deal import commitment
+    from games.models import Deal
+    from games.weekly import week_end, week_start
+
+    def make(monday, variant: str, seed: int, *, revealed: bool = False) -> Deal:
+        code = format_code(parse_variant(variant), seed)
+        return Deal.objects.create(
+            kind=Deal.Kind.WEEKLY,
+            variant=parse_variant(variant).spec,
+            day=monday,
+            seed_hex=f"{seed:032x}",
+            code=f"{code}-W{monday.isoformat()}"[:48],  # unique; the seed is what plays
+            salt="11" * 16,
+            commitment=commitment(code, "11" * 16),
+            opens_at=week_start(monday),
+            closes_at=week_end(monday),
+            revealed_at=week_end(monday) if revealed else None,
+            solver_verdict="win",
+            solution="s",
+            difficulty=1,
+        )
+
+    return make

@@ -76,3 +76,22 @@ def test_variants_show_by_the_engines_names_and_a_resignation_as_a_loss() -> Non
     assert variant_title("no-such-variant") == "no-such-variant"
     assert outcome("resigned") == outcome("lost") == "lost"
     assert outcome("won") == "won" and outcome("active") == "active"
+
+
+@pytest.mark.parametrize(
+    ("url", "current"),
+    [
+        ("/leagues/", "Leagues"),
+        ("/archive/", "Archive"),
+        ("/players/ada/", "Scorecard"),
+        ("/boards/daily/", "Leaderboards"),
+    ],
+)
+def test_the_menu_marks_exactly_one_section_as_the_current_page(
+    client: Client, user: User, url: str, current: str
+) -> None:
+    client.force_login(user)
+    response = client.get(url, follow=True)
+    assert response.status_code == 200
+    marked = re.findall(r'aria-current="page">([^<]+)</a>', response.content.decode())
+    assert marked == [current]

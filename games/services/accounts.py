@@ -99,4 +99,4 @@ def _games(user: User) -> list[dict[str, Any]]:
 
 
 def _deal_public(deal: Deal) -> bool:
-    return deal.kind != Deal.Kind.DAILY or deal.revealed_at is not None
+    return deal.is_revealed

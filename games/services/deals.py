@@ -1,4 +1,5 @@
-"""Writes about deals: opening (and certifying) daily deals, closing them, practice deals."""
+"""Writes about deals: opening (and certifying) daily deals and weekly challenges, closing
+them, practice deals."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from datetime import date, datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.daily import daily_seed, day_end, day_start
@@ -30,6 +32,7 @@ from games.errors import (
 from games.live import live_forget_deal
 from games.models import Deal, Game
 from games.solver import SolveResult, solve
+from games.weekly import week_end, week_start, weekly_seed, weekly_variant
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +70,8 @@ def certify_daily_seed(
     max_candidates: int = 50,
     solver: Solver = solve,
     secret: str | None = None,
+    seed_of: Callable[[int], int] | None = None,
+    label: str = "daily",
 ) -> Certificate:
     """The first seed candidate of ``day`` the solver wins within the budget.
 
@@ -74,16 +79,24 @@ def certify_daily_seed(
     is as secret as the seed); ``seconds == 0`` turns certification off (candidate 0,
     unsolved). Raises :class:`DealNotCertified` when none of ``max_candidates`` is won.
     ``solver`` is :func:`games.solver.solve` except in tests of the loop itself.
+    ``seed_of(candidate)`` replaces the daily seeds (the weekly challenge's own, see
+    :func:`deal_open_weekly`); ``label`` names the deal in the log and the refusal.
     """
     secret = settings.FT_DAILY_SECRET if secret is None else secret
+    if seed_of is None:
+
+        def seed_of(candidate: int) -> int:
+            return daily_seed(secret, day, variant, candidate)
+
     if seconds <= 0:
-        return Certificate(candidate=0, seed=daily_seed(secret, day, variant, 0))
+        return Certificate(candidate=0, seed=seed_of(0))
     for candidate in range(max_candidates):
-        seed = daily_seed(secret, day, variant, candidate)
+        seed = seed_of(candidate)
         engine = GameState.from_seed(seed, variant, undo_limit=0)
         result = solver(engine, max_seconds=seconds, max_nodes=max_nodes)
         logger.info(
-            "daily %s %s candidate %d: %s in %d nodes, %.2f s",
+            "%s %s %s candidate %d: %s in %d nodes, %.2f s",
+            label,
             day,
             variant,
             candidate,
@@ -101,7 +114,7 @@ def certify_daily_seed(
                 seconds=result.seconds,
             )
     raise DealNotCertified(
-        f"no candidate of the {variant} deal of {day} was won by the solver within"
+        f"no candidate of the {variant} {label} deal of {day} was won by the solver within"
         f" {seconds:g} s each ({max_candidates} tried); the deal stays unopened"
     )
 
@@ -173,6 +186,56 @@ def deal_open_daily(
         return Deal.objects.get(kind=Deal.Kind.DAILY, day=day, variant=variant)
 
 
+def deal_open_weekly(*, monday: date, seconds: float | None = None) -> Deal:
+    """Create the weekly challenge of the ISO week starting ``monday`` if it does not exist
+    yet (idempotent): the week's variant from the rotation (``games.weekly``), a seed from
+    the HMAC of the server secret and the week, certified by the solver as the daily is
+    (same budget settings), a commitment to its code with a random salt. It opens at 00:00
+    UTC on the Monday and closes at 00:00 UTC on the next. Raises :class:`BadRequest` for a
+    day that is not a Monday and :class:`DealNotCertified` when no candidate is won."""
+    if monday.weekday() != 0:
+        raise BadRequest(f"{monday.isoformat()} is not a Monday: a weekly deal opens on one")
+    existing = Deal.objects.filter(kind=Deal.Kind.WEEKLY, day=monday).first()
+    if existing is not None:
+        return existing
+    rules = parse_variant(weekly_variant(monday))
+    assert rules.spec != DAILY_VARIANT, "the daily's variant is never a weekly one"
+    secret = settings.FT_DAILY_SECRET
+    budget = settings.FT_DAILY_CERTIFY_SECONDS if seconds is None else seconds
+    cert = certify_daily_seed(
+        day=monday,
+        variant=rules.spec,
+        seconds=budget,
+        max_nodes=settings.FT_DAILY_CERTIFY_NODES or None,
+        max_candidates=settings.FT_DAILY_MAX_CANDIDATES,
+        seed_of=lambda candidate: weekly_seed(secret, monday, rules.spec, candidate),
+        label="weekly",
+    )
+    code = format_code(rules, cert.seed)
+    salt = secrets.token_hex(16)
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(
+                kind=Deal.Kind.WEEKLY,
+                variant=rules.spec,
+                day=monday,
+                seed_hex=f"{cert.seed:032x}",
+                code=code,
+                salt=salt,
+                commitment=commitment(code, salt),
+                opens_at=week_start(monday),
+                closes_at=week_end(monday),
+                candidate=cert.candidate,
+                solver_verdict=cert.verdict,
+                solution=" ".join(cert.line),
+                solver_nodes=cert.nodes,
+                solver_seconds=cert.seconds,
+                difficulty=difficulty_for(cert.verdict, cert.nodes) if cert.verdict else None,
+            )
+    except IntegrityError:  # opened concurrently: the other one stands
+        return Deal.objects.get(kind=Deal.Kind.WEEKLY, day=monday)
+
+
 def deal_rate(*, deal_id: int, seconds: float | None = None, force: bool = False) -> Deal:
     """Rate a deal's difficulty with the solver (once; ``force`` rates again).
 
@@ -206,13 +269,30 @@ def deal_close_daily(*, day: date, now: datetime | None = None) -> int:
     """Reveal the day's deals once the day is over and end their unfinished ranked
     games (as resigned: the day's competition is over). Returns how many deals
     were closed now; closing again changes nothing."""
+    now = now or timezone.now()
+    deals = Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, revealed_at__isnull=True)
+    return _close_deals(deals, now=now)
+
+
+def deal_close_weekly(*, monday: date, now: datetime | None = None) -> int:
+    """Reveal the weekly challenge of the week starting ``monday`` once the week is over
+    and end its unfinished ranked games (resigned by the server, as at a daily close).
+    Returns how many deals were closed now (0 or 1); closing again changes nothing."""
+    now = now or timezone.now()
+    deals = Deal.objects.filter(kind=Deal.Kind.WEEKLY, day=monday, revealed_at__isnull=True)
+    return _close_deals(deals, now=now)
+
+
+def _close_deals(deals: QuerySet[Deal], *, now: datetime) -> int:
     from games.services.play import game_resign_at_close  # play builds on deals
 
-    now = now or timezone.now()
     closed = 0
-    for deal in Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, revealed_at__isnull=True):
+    for deal in deals:
         if deal.closes_at and now < deal.closes_at:
-            raise DayClosed(f"the deal of {day} closes at {deal.closes_at:%Y-%m-%d %H:%M} UTC")
+            which = "weekly deal" if deal.is_weekly else "deal"
+            raise DayClosed(
+                f"the {which} of {deal.day} closes at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
+            )
         for game_id in deal.games.filter(
             mode=Game.Mode.RANKED, status=Game.Status.ACTIVE
         ).values_list("id", flat=True):

@@ -7,7 +7,7 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings
@@ -30,8 +30,10 @@ from games.engine.notation import EXPECTED as MOVE_EXPECTED
 from games.errors import (
     BadRequest,
     DayClosed,
+    DayNotClosed,
     Forbidden,
     GameOver,
+    NoDeal,
     NotFound,
     Refused,
     ServiceError,
@@ -41,12 +43,19 @@ from games.live import LiveGame, live_forget, live_game
 from games.models import Deal, Game, User
 from games.payloads import board_changes
 from games.results import ActResult, DeadEndCheck
-from games.services.deals import DAILY_VARIANT, deal_for_code, deal_open_daily, deal_random
+from games.services.deals import (
+    DAILY_VARIANT,
+    deal_for_code,
+    deal_open_daily,
+    deal_open_weekly,
+    deal_random,
+)
 from games.services.log import Entry, log_append
 from games.signals import announce_game_finished
 from games.solver import dead_end_decidable
 from games.solver_pool import dead_end_in_background
 from games.throttles import Rate, throttle_check, who
+from games.weekly import week_monday
 
 
 def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
@@ -58,6 +67,23 @@ def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
         return game
     if deal.revealed_at is not None:
         raise DayClosed("today's deal has closed; a new one opens at 00:00 UTC")
+    try:
+        with transaction.atomic():
+            return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
+    except IntegrityError:  # a second tab opened it at the same moment
+        return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
+
+
+def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
+    """The player's ranked game of this ISO week's challenge: started on first open,
+    resumed after (one attempt per player and deal, as for the daily)."""
+    now = now or timezone.now()
+    deal = deal_open_weekly(monday=week_monday(utc_today(now)))
+    game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
+    if game is not None:
+        return game
+    if deal.has_closed(now):
+        raise DayClosed("this week's challenge has closed; a new one opens at 00:00 UTC on Monday")
     try:
         with transaction.atomic():
             return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
@@ -91,13 +117,46 @@ def game_start_practice(
             raise NotFound(f"there is no deal {deal_id}")
     else:
         deal = deal_random(variant=variant or DAILY_VARIANT)
-    if deal.is_daily and not deal.is_revealed and not _has_finished_ranked(user, deal):
+    if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):
         raise Forbidden("practise a daily deal after your ranked attempt or once the day closes")
     game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
     if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
         deal_id = deal.pk
         transaction.on_commit(lambda: _enqueue_rating(deal_id), robust=True)
     return game
+
+
+def game_start_archive(*, user: User, day: date, now: datetime | None = None) -> Game:
+    """An archive game of ``day``'s closed daily deal: unranked, with undo and hints (the
+    deal is revealed), never on a board. Resumes the player's unfinished archive game of
+    that day, else starts a new one. Refuses a day without a deal (``no_deal``) and one
+    whose deal has not closed yet (``day_not_closed``: it is still the ranked deal).
+    Counted against the practice starts' limit (``FT_RATE_PRACTICE_STARTS``)."""
+    now = now or timezone.now()
+    deal = Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=DAILY_VARIANT).first()
+    if deal is None:
+        raise NoDeal(f"there was no daily deal on {day.isoformat()}")
+    if not deal.has_closed(now):
+        raise DayNotClosed(
+            f"the deal of {day.isoformat()} has not closed yet; it joins the archive at"
+            " 00:00 UTC after its day"
+        )
+    game = (
+        Game.objects.filter(
+            player=user, deal=deal, mode=Game.Mode.ARCHIVE, status=Game.Status.ACTIVE
+        )
+        .order_by("-created_at")
+        .first()
+    )
+    if game is not None:
+        return game
+    throttle_check(
+        name="practice",
+        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        ident=who(user_id=user.pk),
+        what="practice and archive games started",
+    )
+    return _new_game(user=user, deal=deal, mode=Game.Mode.ARCHIVE)
 
 
 def _enqueue_rating(deal_id: int) -> None:
@@ -339,8 +398,9 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
     if not system and game.mode == Game.Mode.RANKED and game.deal.has_closed(now):
         # By the clock, not by the reveal: the beat that reveals may run a minute
         # late, and the code and solution are public from the reveal on.
+        which = "weekly challenge of the week" if game.deal.is_weekly else "deal"
         raise DayClosed(
-            f"the deal of {game.deal.day} has closed (at 00:00 UTC); no more moves"
+            f"the {which} of {game.deal.day} has closed (at 00:00 UTC); no more moves"
             " count for its board"
         )
     if game.is_finished:

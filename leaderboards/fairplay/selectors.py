@@ -16,11 +16,13 @@ from leaderboards.replays import card_label
 REVIEW_STATES = ("held", "cleared", "disqualified")
 
 
-def under_review_count(*, day: date, variant: str) -> int:
-    """Verified ranked results of a day held for review (off the board until cleared)."""
+def under_review_count(*, day: date, variant: str, weekly: bool = False) -> int:
+    """Verified ranked results of a day (or a week) held for review (off the board until
+    cleared)."""
     return Result.objects.filter(
         day=day,
         variant=variant,
+        weekly=weekly,
         ranked=True,
         status=Result.Status.VERIFIED,
         review=Result.Review.HELD,

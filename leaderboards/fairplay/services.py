@@ -20,7 +20,7 @@ from games.models import Action, Game, User
 from games.solver.fingerprint import CopyReport, solver_copy
 from games.solver.foresight import ForesightReport, analyse_foresight
 from leaderboards import broadcast
-from leaderboards.boards import board_for
+from leaderboards.boards import board_of
 from leaderboards.fairplay.linked import linked_evidence, scouting_record
 from leaderboards.fairplay.timing import timing_of
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
@@ -85,7 +85,7 @@ def _set_review(result: Result, review: str, *, by: User | None, why: str) -> No
 
 
 def _leave_board(result: Result) -> None:
-    board_for(result.day, result.variant).remove(result)
+    board_of(result).remove(result)
     broadcast.board_changed(result)
 
 
@@ -95,7 +95,7 @@ def _return_to_board(result: Result) -> None:
 
         result_rank(result_id=result.pk)
         return
-    board_for(result.day, result.variant).add(result)
+    board_of(result).add(result)
     broadcast.board_changed(result)
 
 

@@ -462,3 +462,9 @@ def test_it_keeps_the_daily_board_live_through_the_shared_socket(page: Any, live
         arg=rows_url,
     )
     assert any(url.endswith(rows_url) for url in fetched)
+
+
+def test_an_archive_game_keeps_its_undo_like_practice(call: Call) -> None:
+    archive = call("state.js", "normalise", game_state(mode="archive"))
+    assert archive["can_undo"] is True
+    assert call("state.js", "normalise", game_state(mode="ranked"))["can_undo"] is False

@@ -30,6 +30,7 @@ import {
   normalise,
   replaceState,
   withDeadEnd,
+  UNDO_MODES,
   withHints,
 } from "./state.js";
 
@@ -145,7 +146,7 @@ class BoardPage {
   }
 
   undo() {
-    if (this.game.mode === "practice") this.queue.enqueue({ type: "undo" });
+    if (UNDO_MODES.includes(this.game.mode)) this.queue.enqueue({ type: "undo" });
     else if (this.isPlayer && this.game.status === "active") this.notices.remind(t("Ranked games have no undo."));
   }
 

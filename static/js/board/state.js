@@ -5,6 +5,9 @@
 
 import { applyChanges } from "./changes.js";
 
+/** The modes with undo (and hints): practice, and a closed daily deal from the archive. */
+export const UNDO_MODES = ["practice", "archive"];
+
 /** Fill what a state leaves to inference, so the rest of the code can trust it. */
 export function normalise(game) {
   const finished = game.status !== "active";
@@ -12,7 +15,7 @@ export function normalise(game) {
     ...game,
     legal_moves: finished ? [] : game.legal_moves || [],
     can_finish: !finished && Boolean(game.can_finish),
-    can_undo: game.mode === "practice" && !finished && Boolean(game.board?.can_undo),
+    can_undo: UNDO_MODES.includes(game.mode) && !finished && Boolean(game.board?.can_undo),
   };
 }
 

@@ -1,0 +1,153 @@
+"""Archive games never reach a ranked board; the archive page and the scorecard's mark."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+
+import pytest
+from django.test import Client
+
+from games import services as game_services
+from games.daily import day_end
+from games.models import Game, User
+from leaderboards import selectors, services
+from leaderboards.archive import archive_month
+from leaderboards.boards import board_for, ranked_results
+from leaderboards.models import Result
+from leaderboards.scorecards import scorecard
+
+pytestmark = pytest.mark.django_db
+
+Capture = Callable[..., object]
+CLASSIC = "forty-thieves"
+
+
+def play_all(user: User, game: Game, moves: list[str]) -> Game:
+    for move in moves:
+        game_services.game_play(user=user, game_id=game.pk, move=move)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture(params=["database", "redis"])
+def board_kind(request: pytest.FixtureRequest) -> str:
+    if request.param == "redis":
+        request.getfixturevalue("redis_boards")
+    return request.param
+
+
+def test_an_archive_win_is_never_on_the_days_board_nor_a_period_board(
+    board_kind: str,
+    user: User,
+    bob: User,
+    board_day: date,
+    make_daily_deal,
+    classic_win: tuple[int, list[str]],
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    deal = make_daily_deal(board_day, revealed=False)
+    noon = datetime.combine(board_day, time(12), tzinfo=UTC)
+    with django_capture_on_commit_callbacks(execute=True):
+        ranked = game_services.game_start_daily(user=bob, now=noon)
+        game_services.game_play(user=bob, game_id=ranked.pk, move="s")
+        game_services.game_resign(user=bob, game_id=ranked.pk)
+    after_close = day_end(board_day) + timedelta(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        archive = game_services.game_start_archive(user=user, day=deal.day, now=after_close)
+        play_all(user, archive, classic_win[1])
+    assert archive.status == Game.Status.WON
+    result = Result.objects.get(game=archive)
+    assert result.status == Result.Status.VERIFIED and result.won
+    assert not result.ranked and result.ranked_at is None
+    assert services.result_rank(result_id=result.pk) is False
+
+    board = board_for(board_day, CLASSIC)
+    assert board.size() == 1 and board.rank(result) is None
+    assert list(ranked_results(board_day, CLASSIC)) == [Result.objects.get(game=ranked)]
+    day_board = selectors.board_for_day(day=board_day, user=user)
+    assert [r.player_id for r in day_board.rows] == [bob.pk] and day_board.position is None
+    for kind in ("week", "month", "all"):
+        period = selectors.period_board(kind=kind, start=board_day)
+        assert [r.player_id for r in period.rows] == [bob.pk]
+    services.boards_rebuild()
+    assert board_for(board_day, CLASSIC).size() == 1
+
+
+def test_the_scorecard_marks_archive_games_and_keeps_them_out_of_the_ranked_stats(
+    user: User,
+    now: datetime,
+    make_daily_deal,
+    classic_win: tuple[int, list[str]],
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    deal = make_daily_deal(now.date() - timedelta(days=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_services.game_start_archive(user=user, day=deal.day, now=now)
+        play_all(user, game, classic_win[1])
+    card = scorecard(username=user.username, viewer=user, now=now)
+    assert card["stats"]["played"] == 0 and card["stats"]["best_streak"] == 0
+    [item] = card["history"]["items"]
+    assert item["kind"] == "archive" and item["won"] and item["share"] is None
+    page = Client().get(f"/players/{user.username}/")
+    assert b'data-testid="kind-archive"' in page.content
+
+
+# The archive page -------------------------------------------------------------------------
+
+
+def test_the_archive_shows_each_closed_day_with_results_winners_and_difficulty(
+    user: User,
+    bob: User,
+    now: datetime,
+    make_daily_deal,
+    make_result,
+) -> None:
+    first = now.date().replace(day=1)
+    deal = make_daily_deal(first)
+    # bob won it ranked (on the board), ada played it from the archive.
+    make_result(player=bob, day=None, won=True)  # a practice win: counts nowhere
+    bob_game = Game.objects.create(player=bob, deal=deal, mode=Game.Mode.RANKED, status="won")
+    Result.objects.create(
+        game=bob_game, player=bob, deal=deal, day=deal.day, variant=CLASSIC, ranked=True,
+        status="verified", outcome="won", won=True, score=500, moves=100, duration_ms=1,
+        finished_at=now,
+    )  # fmt: skip
+    ada_game = Game.objects.create(player=user, deal=deal, mode=Game.Mode.ARCHIVE, status="won")
+    Result.objects.create(
+        game=ada_game, player=user, deal=deal, day=deal.day, variant=CLASSIC, ranked=False,
+        status="verified", outcome="won", won=True, score=500, moves=100, duration_ms=1,
+        finished_at=now,
+    )  # fmt: skip
+    month = archive_month(month=first, user=user, now=datetime.combine(now.date(), time(23), UTC))
+    cell = next(d for d in month.days if d.day == first)
+    assert (cell.winners, cell.ranked, cell.archive_games, cell.archive_won) == (1, "", 1, True)
+    assert cell.closed and cell.deal == deal
+    client = Client()
+    client.force_login(user)
+    page = client.get("/archive/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "1 winner" in text and "Archive: won (1 game)" in text
+    assert deal.difficulty_stars in text and f"/deals/{deal.pk}/solution/" in text
+    assert f'action="/play/archive/{first.isoformat()}/"' in text
+
+
+def test_todays_open_deal_is_not_offered_in_the_archive(user: User, now: datetime) -> None:
+    game_services.deal_open_daily(day=now.date())
+    cell = next(d for d in archive_month(month=now.date(), user=user, now=now).days if d.deal)
+    assert not cell.closed and cell.winners == 0
+    client = Client()
+    client.force_login(user)
+    text = client.get("/archive/").content.decode()
+    assert f"/play/archive/{now.date().isoformat()}/" not in text
+
+
+@pytest.mark.parametrize("month", ["2026-13", "26-01", "x", "3000-01"])
+def test_a_bad_or_future_month_is_a_404(client: Client, db: None, month: str) -> None:
+    assert client.get(f"/archive/{month}/").status_code == 404
+
+
+def test_a_visitor_sees_the_archive_with_a_log_in_link(client: Client, db: None) -> None:
+    page = client.get("/archive/")
+    assert page.status_code == 200 and b"Log in to play the archive" in page.content
