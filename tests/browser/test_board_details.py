@@ -236,6 +236,11 @@ def test_wide_pages_use_the_screen_and_calendar_days_are_large_enough_to_tap(
         page.goto(f"{live_url}/games/")
         assert page.locator("article").bounding_box()["width"] >= 1000  # type: ignore[index]
 
+        page.goto(f"{live_url}/archive/")
+        assert page.locator("article").bounding_box()["width"] >= 1000  # type: ignore[index]
+        day = page.locator(".archive-day").first.bounding_box()
+        assert day and day["width"] >= 120, day
+
         # On a phone the calendar scrolls inside itself and opens on this week.
         page.set_viewport_size({"width": 375, "height": 812})
         page.goto(f"{live_url}/players/{username}/")
