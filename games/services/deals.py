@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -18,6 +19,7 @@ from games.daily import daily_seed, day_end, day_start
 from games.engine import (
     EngineError,
     GameState,
+    RuleSet,
     format_code,
     parse_code,
     parse_variant,
@@ -153,6 +155,29 @@ def deal_open_daily(
     if existing is not None:
         return existing
     rules = parse_variant(variant)
+    return _open_competition(
+        kind=Deal.Kind.DAILY,
+        rules=rules,
+        day=day,
+        window=(day_start(day), day_end(day)),
+        seconds=seconds,
+        lookup={"variant": variant},
+    )
+
+
+def _open_competition(
+    *,
+    kind: str,
+    rules: RuleSet,
+    day: date,
+    window: tuple[datetime, datetime],
+    seconds: float | None,
+    lookup: dict[str, str],
+    **certify: Any,
+) -> Deal:
+    """Certify a competition deal's seed, commit to its code with a random salt and store
+    it, open and closing at ``window``; ``certify`` goes to :func:`certify_daily_seed`
+    (another seed source). A deal opened meanwhile by another process stands."""
     budget = settings.FT_DAILY_CERTIFY_SECONDS if seconds is None else seconds
     cert = certify_daily_seed(
         day=day,
@@ -160,21 +185,22 @@ def deal_open_daily(
         seconds=budget,
         max_nodes=settings.FT_DAILY_CERTIFY_NODES or None,
         max_candidates=settings.FT_DAILY_MAX_CANDIDATES,
+        **certify,
     )
     code = format_code(rules, cert.seed)
     salt = secrets.token_hex(16)
     try:
         with transaction.atomic():
             return Deal.objects.create(
-                kind=Deal.Kind.DAILY,
+                kind=kind,
                 variant=rules.spec,
                 day=day,
                 seed_hex=f"{cert.seed:032x}",
                 code=code,
                 salt=salt,
                 commitment=commitment(code, salt),
-                opens_at=day_start(day),
-                closes_at=day_end(day),
+                opens_at=window[0],
+                closes_at=window[1],
                 candidate=cert.candidate,
                 solver_verdict=cert.verdict,
                 solution=" ".join(cert.line),
@@ -183,7 +209,7 @@ def deal_open_daily(
                 difficulty=difficulty_for(cert.verdict, cert.nodes) if cert.verdict else None,
             )
     except IntegrityError:  # opened concurrently: the other one stands
-        return Deal.objects.get(kind=Deal.Kind.DAILY, day=day, variant=variant)
+        return Deal.objects.get(kind=kind, day=day, **lookup)
 
 
 def deal_open_weekly(*, monday: date, seconds: float | None = None) -> Deal:
@@ -201,39 +227,16 @@ def deal_open_weekly(*, monday: date, seconds: float | None = None) -> Deal:
     rules = parse_variant(weekly_variant(monday))
     assert rules.spec != DAILY_VARIANT, "the daily's variant is never a weekly one"
     secret = settings.FT_DAILY_SECRET
-    budget = settings.FT_DAILY_CERTIFY_SECONDS if seconds is None else seconds
-    cert = certify_daily_seed(
+    return _open_competition(
+        kind=Deal.Kind.WEEKLY,
+        rules=rules,
         day=monday,
-        variant=rules.spec,
-        seconds=budget,
-        max_nodes=settings.FT_DAILY_CERTIFY_NODES or None,
-        max_candidates=settings.FT_DAILY_MAX_CANDIDATES,
+        window=(week_start(monday), week_end(monday)),
+        seconds=seconds,
+        lookup={},
         seed_of=lambda candidate: weekly_seed(secret, monday, rules.spec, candidate),
         label="weekly",
     )
-    code = format_code(rules, cert.seed)
-    salt = secrets.token_hex(16)
-    try:
-        with transaction.atomic():
-            return Deal.objects.create(
-                kind=Deal.Kind.WEEKLY,
-                variant=rules.spec,
-                day=monday,
-                seed_hex=f"{cert.seed:032x}",
-                code=code,
-                salt=salt,
-                commitment=commitment(code, salt),
-                opens_at=week_start(monday),
-                closes_at=week_end(monday),
-                candidate=cert.candidate,
-                solver_verdict=cert.verdict,
-                solution=" ".join(cert.line),
-                solver_nodes=cert.nodes,
-                solver_seconds=cert.seconds,
-                difficulty=difficulty_for(cert.verdict, cert.nodes) if cert.verdict else None,
-            )
-    except IntegrityError:  # opened concurrently: the other one stands
-        return Deal.objects.get(kind=Deal.Kind.WEEKLY, day=monday)
 
 
 def deal_rate(*, deal_id: int, seconds: float | None = None, force: bool = False) -> Deal:

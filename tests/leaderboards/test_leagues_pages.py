@@ -52,6 +52,11 @@ def test_every_league_page_answers_a_member(user, bob, make_league, now):
         response = client.get(url)
         assert response.status_code == 200, url
         assert b"<script>" not in response.content and b"style=" not in response.content, url
+    day = now.date().isoformat()
+    live = signed_in(bob).get(f"/leagues/{league.pk}/daily/{day}/").content.decode()
+    assert f'data-socket-path="/ws/leagues/{league.pk}/daily/{day}/"' in live
+    assert f'data-rows-url="/leagues/{league.pk}/daily/{day}/rows/"' in live
+    assert "data-position-url" not in live
 
 
 def test_a_non_member_gets_404_on_every_league_page_and_action(user, bob, carol, make_league, now):

@@ -164,7 +164,10 @@ def test_the_weekly_board_page_shows_the_weeks_deal_and_board(
     assert page.status_code == 200 and user.public_name in text
     assert "Josephine" in text and deal.commitment in text
     assert deal.code not in text and "data-board-live" in text
-    assert "/ws/boards/weekly/" in text
+    week = week_label(this_monday)
+    assert f'data-socket-path="/ws/boards/weekly/{week}/"' in text
+    assert f'data-rows-url="/boards/weekly/{week}/rows/"' in text
+    assert f'data-position-url="/boards/weekly/{week}/position/"' in text
     rows = client.get(f"/boards/weekly/{week_label(this_monday)}/rows/").content.decode()
     assert user.public_name in rows and "Replay" not in rows  # not before the close
 
