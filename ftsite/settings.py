@@ -465,6 +465,10 @@ CELERY_TASK_ROUTES = {
     "games.rate_deal": {"queue": "solver"},
     "games.rate_practice_deals": {"queue": "solver"},
     "games.certify_upcoming": {"queue": "solver"},
+    # Opening a competition deal certifies its seed with the solver (minutes at worst):
+    # never on the verification's queue.
+    "games.open_upcoming_deals": {"queue": "solver"},
+    "games.open_weekly_deals": {"queue": "solver"},
     "leaderboards.analyse_foresight": {"queue": "fairplay"},
     "games.analyse_game": {"queue": "analysis"},
 }

@@ -39,3 +39,19 @@ def test_an_eager_task_leaves_its_callers_connection_alone(closes: list[str]) ->
     signals.task_prerun.send(sender=None, task=task(eager=True), task_id="t", args=(), kwargs={})
     signals.task_postrun.send(sender=None, task=task(eager=True), task_id="t", args=(), kwargs={})
     assert closes == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "games.open_upcoming_deals",
+        "games.open_weekly_deals",
+        "games.certify_upcoming",
+        "games.rate_deal",
+        "games.rate_practice_deals",
+    ],
+)
+def test_solver_work_never_runs_on_the_verifications_queue(name: str) -> None:
+    # Certifying a deal's seed may take minutes of solver time; a verification must not
+    # wait behind it (issue 11: queues kept apart).
+    assert celery_app.app.amqp.router.route({}, name)["queue"].name == "solver"

@@ -133,8 +133,9 @@ def test_a_weekly_challenge_opens_plays_verifies_and_ranks_end_to_end(
     first, second = servers
     # The screen runs; only the pace check is off (this test plays at a script's pace).
     workers(FT_PACE_CHECK="false")
+    workers("solver")
     monday = week_monday(utc_today(timezone.now()))
-    # Beat's task on the real worker: this week's and next week's, certified by the solver.
+    # Beat's task on the real solver worker: this week's and next week's, certified.
     opened = tasks.open_weekly_deals.delay().get(timeout=180)
     assert opened == [monday.isoformat(), (monday + timedelta(days=7)).isoformat()]
     deal = Deal.objects.get(kind=Deal.Kind.WEEKLY, day=monday)
