@@ -119,6 +119,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
 @_refusals
 def league_join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
+        # Counted apart from the joins: opening a link again must not use up a join.
+        _count(request, "invite")
         league = selectors.league_for_invite(token=token)
         if is_member(league_id=league.pk, user_id=request.user.pk):  # a member opening it again
             return redirect("leaderboards:league", league.pk)

@@ -267,3 +267,17 @@ def test_the_league_pages_speak_italian(user, bob, make_league):
     assert "Membri" in page and "Lascia la lega" in page
     index = client.get(reverse("leaderboards:leagues")).content.decode()
     assert "Le tue leghe" in index and "Crea una lega" in index
+
+
+def test_opening_invite_links_is_throttled_apart_from_joining(settings, user, bob, make_league):
+    settings.FT_RATE_LEAGUE_ACTIONS = "2/h"
+    league, token = make_league(user)
+    client = signed_in(bob)
+    url = reverse("leaderboards:league_join", args=[token])
+    assert client.get(url).status_code == 200
+    assert client.get(reverse("leaderboards:league_join", args=["guess" * 9])).status_code == 404
+    refused = client.get(url)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    # The join itself has its own count: opening the link twice did not use it up.
+    assert client.post(url).status_code == 302
+    assert Membership.objects.filter(league=league, user=bob).exists()
