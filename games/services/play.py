@@ -61,6 +61,7 @@ from games.weekly import week_monday
 def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
     """The player's ranked game of today's deal: started on first open, resumed after."""
     now = now or timezone.now()
+    _count_start(user)
     deal = deal_open_daily(day=utc_today(now))
     game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
     if game is not None:
@@ -78,6 +79,7 @@ def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
     """The player's ranked game of this ISO week's challenge: started on first open,
     resumed after (one attempt per player and deal, as for the daily)."""
     now = now or timezone.now()
+    _count_start(user)
     deal = deal_open_weekly(monday=week_monday(utc_today(now)))
     game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
     if game is not None:
@@ -89,6 +91,18 @@ def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
             return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
     except IntegrityError:  # a second tab opened it at the same moment
         return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
+
+
+def _count_start(user: User) -> None:
+    """A ranked start or resume, limited as practice starts are (``FT_RATE_PRACTICE_STARTS``,
+    counted apart): each may open (and certify) the day's or week's deal if beat has not,
+    and a loop of them is no player."""
+    throttle_check(
+        name="ranked_start",
+        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        ident=who(user_id=user.pk),
+        what="ranked games started or resumed",
+    )
 
 
 def game_start_practice(

@@ -94,6 +94,25 @@ def test_it_limits_practice_games_started_per_player(user: User, bob: User, sett
     assert Api(Client(), token_for(bob)).post("/games", {"mode": "practice"}).status_code == 201
 
 
+def test_it_limits_ranked_starts_and_resumes_apart_from_practice(
+    client: Client, user: User, settings
+) -> None:
+    settings.FT_RATE_PRACTICE_STARTS = "3/min"
+    api = Api(Client(), token_for(user))
+    assert api.post("/games", {"mode": "practice"}).status_code == 201
+    first = services.game_start_daily(user=user)
+    for _ in range(2):  # resuming is counted as starting is
+        assert services.game_start_daily(user=user) == first
+    with pytest.raises(RateLimited, match="ranked games started or resumed"):
+        services.game_start_daily(user=user)
+    with pytest.raises(RateLimited):
+        services.game_start_weekly(user=user)
+    # The page's button says so instead of failing: a message on the home page.
+    client.force_login(user)
+    response = client.post("/play/daily/", follow=True)
+    assert response.status_code == 200 and b"ranked games started or resumed" in response.content
+
+
 # API calls ----------------------------------------------------------------------------------
 
 
