@@ -236,6 +236,10 @@ def test_wide_pages_use_the_screen_and_calendar_days_are_large_enough_to_tap(
         page.goto(f"{live_url}/games/")
         assert page.locator("article").bounding_box()["width"] >= 1000  # type: ignore[index]
 
+        page.goto(f"{live_url}/")
+        assert side_by_side(page, '[aria-labelledby="daily-title"]', '[data-testid="home-weekly"]')
+        page.screenshot(path=str(shots / "home-1366.png"), full_page=True)
+
         page.goto(f"{live_url}/archive/")
         assert page.locator("article").bounding_box()["width"] >= 1000  # type: ignore[index]
         day = page.locator(".archive-day").first.bounding_box()
@@ -243,6 +247,11 @@ def test_wide_pages_use_the_screen_and_calendar_days_are_large_enough_to_tap(
 
         # On a phone the calendar scrolls inside itself and opens on this week.
         page.set_viewport_size({"width": 375, "height": 812})
+        page.goto(f"{live_url}/")
+        assert not side_by_side(
+            page, '[aria-labelledby="daily-title"]', '[data-testid="home-weekly"]'
+        )
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.goto(f"{live_url}/players/{username}/")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         today = datetime.now(UTC).date().isoformat()
