@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	# No beat runs here: open (and certify) today's deal before the site starts.
+	# No beat runs here: open (and certify) today's deal and this week's challenge first.
 	$(BIN)/python manage.py open_daily
+	$(BIN)/python manage.py open_weekly
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The unit tiers run on the embedded defaults; the integration tier then runs against the

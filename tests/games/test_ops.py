@@ -52,6 +52,20 @@ def test_open_daily_is_idempotent() -> None:
     assert codes <= set(Deal.objects.values_list("code", flat=True))
 
 
+def test_open_weekly_opens_this_weeks_challenge_once() -> None:
+    from games.weekly import week_label, week_monday
+
+    monday = week_monday(utc_today(timezone.now()))
+    output = run("open_weekly", "--weeks", "2")
+    deals = Deal.objects.filter(kind="weekly").order_by("day")
+    assert [d.day for d in deals] == [monday, monday + timedelta(days=7)]
+    assert f"{week_label(monday)} {deals[0].variant}: opened" in output
+    assert deals[0].commitment in output and deals[0].code not in output
+    assert run("open_weekly").count("already open") == 1
+    with pytest.raises(CommandError, match="1 to 53"):
+        run("open_weekly", "--weeks", "0")
+
+
 @pytest.mark.parametrize("bad", ["29/11/2026", "2026-13-01", "tomorrow"])
 def test_a_bad_date_names_the_expected_format(bad: str) -> None:
     with pytest.raises(CommandError, match="YYYY-MM-DD"):
