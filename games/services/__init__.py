@@ -1,7 +1,8 @@
 """Writes: every change to deals, games and API tokens goes through these functions.
 
-Split by subject (``analysis``, ``deals``, ``play``, ``sightings``, ``tokens``); callers
-use this package: ``from games import services; services.game_play(...)``.
+Split by subject (``accounts``, ``analysis``, ``deals``, ``play``, ``starts``,
+``sightings``, ``solver_help``, ``tokens``); callers use this package:
+``from games import services; services.game_play(...)``.
 """
 
 from __future__ import annotations
@@ -31,10 +32,6 @@ from games.services.play import (
     game_play,
     game_resign,
     game_resign_at_close,
-    game_start_archive,
-    game_start_daily,
-    game_start_practice,
-    game_start_weekly,
     game_undo,
 )
 from games.services.sightings import sighting_record, sightings_prune
@@ -44,6 +41,12 @@ from games.services.solver_help import (
     game_hint,
     game_hint_begin,
     game_hint_finish,
+)
+from games.services.starts import (
+    game_start_archive,
+    game_start_daily,
+    game_start_practice,
+    game_start_weekly,
 )
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 

@@ -1,4 +1,4 @@
-"""Writes about games: starting them, and every action on one.
+"""Writes about games: every action on one (starting them: :mod:`.starts`).
 
 Every change to a game goes through :func:`_act`, which locks the game row,
 lets the engine judge the action, appends it to the move log and bumps the
@@ -7,16 +7,14 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import broadcast
 from games.access import check_game_access
-from games.daily import utc_today
 from games.engine import (
     RESIGN,
     UNDO,
@@ -30,167 +28,20 @@ from games.engine.notation import EXPECTED as MOVE_EXPECTED
 from games.errors import (
     BadRequest,
     DayClosed,
-    DayNotClosed,
     Forbidden,
     GameOver,
-    NoDeal,
-    NotFound,
     Refused,
     ServiceError,
     StaleVersion,
 )
 from games.live import LiveGame, live_forget, live_game
-from games.models import Deal, Game, User
+from games.models import Game, User
 from games.payloads import board_changes
 from games.results import ActResult, DeadEndCheck
-from games.services.deals import (
-    DAILY_VARIANT,
-    deal_for_code,
-    deal_open_daily,
-    deal_open_weekly,
-    deal_random,
-)
 from games.services.log import Entry, log_append
 from games.signals import announce_game_finished
 from games.solver import dead_end_decidable
 from games.solver_pool import dead_end_in_background
-from games.throttles import Rate, throttle_check, who
-from games.weekly import week_monday
-
-
-def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
-    """The player's ranked game of today's deal: started on first open, resumed after."""
-    now = now or timezone.now()
-    _count_start(user)
-    deal = deal_open_daily(day=utc_today(now))
-    game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
-    if game is not None:
-        return game
-    if deal.revealed_at is not None:
-        raise DayClosed("today's deal has closed; a new one opens at 00:00 UTC")
-    try:
-        with transaction.atomic():
-            return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
-    except IntegrityError:  # a second tab opened it at the same moment
-        return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
-
-
-def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
-    """The player's ranked game of this ISO week's challenge: started on first open,
-    resumed after (one attempt per player and deal, as for the daily)."""
-    now = now or timezone.now()
-    _count_start(user)
-    deal = deal_open_weekly(monday=week_monday(utc_today(now)))
-    game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
-    if game is not None:
-        return game
-    if deal.has_closed(now):
-        raise DayClosed("this week's challenge has closed; a new one opens at 00:00 UTC on Monday")
-    try:
-        with transaction.atomic():
-            return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
-    except IntegrityError:  # a second tab opened it at the same moment
-        return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
-
-
-def _count_start(user: User) -> None:
-    """A ranked start or resume, limited as practice starts are (``FT_RATE_PRACTICE_STARTS``,
-    counted apart): each may open (and certify) the day's or week's deal if beat has not,
-    and a loop of them is no player."""
-    throttle_check(
-        name="ranked_start",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
-        ident=who(user_id=user.pk),
-        what="ranked games started or resumed",
-    )
-
-
-def game_start_practice(
-    *,
-    user: User,
-    code: str | None = None,
-    variant: str | None = None,
-    deal_id: int | None = None,
-) -> Game:
-    """A new practice game: of a deal code, of a daily deal the player has finished
-    (or that has closed), or of a random deal of ``variant``."""
-    if sum(x is not None for x in (code, variant, deal_id)) > 1:
-        raise BadRequest("give one of a deal code, a variant (for a random deal) or a deal id")
-    # Each start may queue a solver rating: a flood of them would starve the workers.
-    throttle_check(
-        name="practice",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
-        ident=who(user_id=user.pk),
-        what="practice games started",
-    )
-    if code is not None:
-        deal = deal_for_code(code=code)
-    elif deal_id is not None:
-        deal = Deal.objects.filter(pk=deal_id).first()
-        if deal is None:
-            raise NotFound(f"there is no deal {deal_id}")
-    else:
-        deal = deal_random(variant=variant or DAILY_VARIANT)
-    if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):
-        raise Forbidden("practise a daily deal after your ranked attempt or once the day closes")
-    game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
-    if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
-        deal_id = deal.pk
-        transaction.on_commit(lambda: _enqueue_rating(deal_id), robust=True)
-    return game
-
-
-def game_start_archive(*, user: User, day: date, now: datetime | None = None) -> Game:
-    """An archive game of ``day``'s closed daily deal: unranked, with undo and hints (the
-    deal is revealed), never on a board. Resumes the player's unfinished archive game of
-    that day, else starts a new one. Refuses a day without a deal (``no_deal``) and one
-    whose deal has not closed yet (``day_not_closed``: it is still the ranked deal).
-    Counted against the practice starts' limit (``FT_RATE_PRACTICE_STARTS``)."""
-    now = now or timezone.now()
-    deal = Deal.objects.filter(kind=Deal.Kind.DAILY, day=day, variant=DAILY_VARIANT).first()
-    if deal is None:
-        raise NoDeal(f"there was no daily deal on {day.isoformat()}")
-    if not deal.has_closed(now):
-        raise DayNotClosed(
-            f"the deal of {day.isoformat()} has not closed yet; it joins the archive at"
-            " 00:00 UTC after its day"
-        )
-    game = (
-        Game.objects.filter(
-            player=user, deal=deal, mode=Game.Mode.ARCHIVE, status=Game.Status.ACTIVE
-        )
-        .order_by("-created_at")
-        .first()
-    )
-    if game is not None:
-        return game
-    throttle_check(
-        name="practice",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
-        ident=who(user_id=user.pk),
-        what="practice and archive games started",
-    )
-    return _new_game(user=user, deal=deal, mode=Game.Mode.ARCHIVE)
-
-
-def _enqueue_rating(deal_id: int) -> None:
-    from games.tasks import rate_deal  # the tasks call the services, not the reverse
-
-    rate_deal.delay(deal_id)
-
-
-def _has_finished_ranked(user: User, deal: Deal) -> bool:
-    return (
-        Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED)
-        .exclude(status=Game.Status.ACTIVE)
-        .exists()
-    )
-
-
-def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    # The log is the game: a new one is its deal and no actions (``games.live``).
-    return Game.objects.create(player=user, deal=deal, mode=mode)
-
 
 #: The actions a player sends (websocket ``type``, API ``type``, the plain form's choice).
 ACTION_KINDS = ("move", "undo", "resign")

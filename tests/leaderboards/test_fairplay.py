@@ -18,7 +18,7 @@ import pytest
 
 from games import services as game_services
 from games.models import Action, Deal, Game, User
-from games.services import play as play_services
+from games.services.starts import _new_game
 from games.solver.foresight import Decision, ForesightReport
 from leaderboards import services
 from leaderboards.boards import board_for
@@ -73,9 +73,9 @@ def scout_then_win(user: User, bob: User, now: datetime, capture: Capture) -> Re
     deal = daily_of_won_log(now)
     seen(bob)
     seen(user)
-    scout = play_services._new_game(user=bob, deal=deal, mode="ranked")
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
     play(bob, scout, ["s"] * 64 + ["resign"], capture)
-    winner = play_services._new_game(user=user, deal=deal, mode="ranked")
+    winner = _new_game(user=user, deal=deal, mode="ranked")
     return play(user, winner, WON.moves, capture)
 
 
@@ -102,7 +102,7 @@ def test_it_records_a_quick_ranked_attempt_that_turned_most_of_the_stock_as_scou
     bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
     deal = daily_of_won_log(now)
-    game = play_services._new_game(user=bob, deal=deal, mode="ranked")
+    game = _new_game(user=bob, deal=deal, mode="ranked")
     play(bob, game, ["s"] * 48 + ["resign"], django_capture_on_commit_callbacks)
     pattern = ScoutingPattern.objects.get(player=bob)
     assert (pattern.turned, pattern.stock) == (48, 64)
@@ -112,7 +112,7 @@ def test_it_does_not_call_a_short_look_at_the_stock_scouting(
     bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
     deal = daily_of_won_log(now)
-    game = play_services._new_game(user=bob, deal=deal, mode="ranked")
+    game = _new_game(user=bob, deal=deal, mode="ranked")
     play(bob, game, ["s"] * 10 + ["resign"], django_capture_on_commit_callbacks)
     assert not ScoutingPattern.objects.exists()
 
@@ -123,7 +123,7 @@ def test_it_does_not_hold_a_player_whose_link_never_saw_the_stock(
     deal = daily_of_won_log(now)
     seen(bob)
     seen(user)
-    game = play_services._new_game(user=user, deal=deal, mode="ranked")
+    game = _new_game(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == "" and board_for(now.date(), WON.variant).rank(result) == 1
     check = FairPlayCheck.objects.get(result=result)
@@ -138,9 +138,9 @@ def test_it_does_not_link_players_on_one_network_with_different_browsers(
     game_services.sighting_record(
         user_id=user.pk, device_token="A" * 32, address="203.0.113.9", user_agent="Chrome/150"
     )
-    scout = play_services._new_game(user=bob, deal=deal, mode="ranked")
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
     play(bob, scout, ["s"] * 64 + ["resign"], django_capture_on_commit_callbacks)
-    game = play_services._new_game(user=user, deal=deal, mode="ranked")
+    game = _new_game(user=user, deal=deal, mode="ranked")
     assert play(user, game, WON.moves, django_capture_on_commit_callbacks).review == ""
 
 
@@ -151,7 +151,7 @@ def test_it_holds_a_win_played_at_a_machines_pace(
     user: User, now: datetime, settings, django_capture_on_commit_callbacks: Capture
 ) -> None:
     settings.FT_PACE_CHECK = True
-    game = play_services._new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == "held"
     check = FairPlayCheck.objects.get(result=result)
@@ -163,7 +163,7 @@ def test_it_does_not_hold_a_game_played_at_a_persons_pace(
     user: User, now: datetime, settings, django_capture_on_commit_callbacks: Capture
 ) -> None:
     settings.FT_PACE_CHECK = True
-    game = play_services._new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
     for move in WON.moves[:-1]:
         game_services.game_play(user=user, game_id=game.pk, move=move)
     # Restamp the log as a person plays: 0.4 to 3.1 s between moves, never regular.
@@ -203,7 +203,7 @@ def fake_report(*, suspicious: bool) -> ForesightReport:
 
 
 def ranked_win(user: User, now: datetime, capture: Capture) -> Result:
-    game = play_services._new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
     return play(user, game, WON.moves, capture)
 
 
@@ -275,7 +275,7 @@ def test_it_holds_a_win_that_plays_the_solvers_line_on_the_true_deal(
 def test_only_verified_ranked_wins_are_analysed(
     user: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    game = play_services._new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
     result = play(user, game, ["s", "resign"], django_capture_on_commit_callbacks)
     assert fairplay.result_analyse_foresight(result_id=result.pk) is None
 

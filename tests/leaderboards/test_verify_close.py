@@ -11,9 +11,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from games import services as game_services
 from games.models import Action, Game, User
 from games.services import deals as deal_services
-from games.services import play as game_services
 from leaderboards import services
 from leaderboards.boards import board_for
 
