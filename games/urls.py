@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account_views, views
+from . import account_views, start_views, views
 
 # Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
 # the URL names are Django's own, so its views and templates find each other.
@@ -62,10 +62,10 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page says (and for pages without a <head>).
     path("favicon.ico", views.favicon, name="favicon"),
-    path("play/daily/", views.play_daily, name="play_daily"),
-    path("play/archive/<str:day>/", views.play_archive, name="play_archive"),
-    path("play/weekly/", views.play_weekly, name="play_weekly"),
-    path("practice/", views.practice, name="practice"),
+    path("play/daily/", start_views.play_daily, name="play_daily"),
+    path("play/archive/<str:day>/", start_views.play_archive, name="play_archive"),
+    path("play/weekly/", start_views.play_weekly, name="play_weekly"),
+    path("practice/", start_views.practice, name="practice"),
     path("games/", views.my_games, name="my_games"),
     path("games/<uuid:game_id>/", views.game, name="game"),
     path("games/<uuid:game_id>/act/", views.game_act, name="game_act"),

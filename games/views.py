@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -35,8 +35,8 @@ from games import selectors, services
 from games.access import access_game
 from games.daily import day_end, utc_today
 from games.engine import VARIANTS, GameState, RuleSet
-from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
-from games.forms import ActForm, PracticeForm, SignUpForm
+from games.errors import NotAuthenticated, NotFound, ServiceError
+from games.forms import ActForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import Game, User
 from games.templatetags.games_tags import variant_title
@@ -259,88 +259,6 @@ def _next_url(request: HttpRequest) -> str | None:
 
 
 # Playing ---------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def play_daily(request: HttpRequest) -> HttpResponse:
-    """Start (or resume) today's ranked game, then go to it."""
-    if request.method == "GET":
-        # Reached after logging in from the home page's button: the start is a POST.
-        return redirect("home")
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    try:
-        game = services.game_start_daily(user=request.user)
-    except ServiceError as err:
-        messages.error(request, err.reason)
-        return redirect("home")
-    return redirect("game", game_id=game.pk)
-
-
-@require_http_methods(["GET", "POST"])
-def play_weekly(request: HttpRequest) -> HttpResponse:
-    """Start (or resume) this week's ranked weekly challenge, then go to it."""
-    if request.method == "GET":
-        return redirect("home")
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    try:
-        game = services.game_start_weekly(user=request.user)
-    except ServiceError as err:
-        messages.error(request, err.reason)
-        return redirect("home")
-    return redirect("game", game_id=game.pk)
-
-
-@require_http_methods(["GET", "POST"])
-def play_archive(request: HttpRequest, day: str) -> HttpResponse:
-    """Start (or continue) an archive game of a closed day's deal, then go to it."""
-    if request.method == "GET" or not request.user.is_authenticated:
-        # Reached after logging in from the archive's button: the start is a POST.
-        return redirect("leaderboards:archive")
-    try:
-        game = services.game_start_archive(user=request.user, day=_day_from_url(day))
-    except ServiceError as err:
-        messages.error(request, err.reason)
-        return redirect("leaderboards:archive")
-    return redirect("game", game_id=game.pk)
-
-
-def _day_from_url(text: str) -> date:
-    """A ``YYYY-MM-DD`` day from a URL, or the refusal a bad one gets."""
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        day = None
-    if day is None or day.isoformat() != text:
-        raise BadRequest(f"{text[:20]!r} is not a day: write it as YYYY-MM-DD")
-    return day
-
-
-@require_http_methods(["GET", "POST"])
-def practice(request: HttpRequest) -> HttpResponse:
-    """Start a practice game of a deal code or of a random deal of a variant."""
-    if request.method == "GET":
-        code = request.GET.get("code", "")
-        form = PracticeForm(initial={"code": code})
-        deal = selectors.practice_deal_by_code(code=code)
-        return render(request, "games/practice.html", {"form": form, "deal": deal})
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    form = PracticeForm(request.POST)
-    if not form.is_valid():
-        return render(request, "games/practice.html", {"form": form}, status=400)
-    data = form.cleaned_data
-    try:
-        if data["action"] == PracticeForm.CODE:
-            game = services.game_start_practice(user=request.user, code=data["code"])
-        else:
-            game = services.game_start_practice(user=request.user, variant=data["variant"])
-    except ServiceError as err:
-        field = "code" if data["action"] == PracticeForm.CODE else "variant"
-        form.add_error(field, err.reason)
-        return render(request, "games/practice.html", {"form": form}, status=err.status)
-    return redirect("game", game_id=game.pk)
 
 
 @require_GET
