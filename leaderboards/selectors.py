@@ -53,6 +53,22 @@ class Row:
     duration_ms: int
     is_me: bool = False
 
+    @classmethod
+    def of(cls, result: Result, *, rank: int, me: int | None) -> Row:
+        """The row of ``result`` at ``rank``; ``me`` is the viewer's user id, if any."""
+        return cls(
+            rank=rank,
+            result_id=result.pk,
+            game_id=str(result.game_id),
+            player_id=result.player_id,
+            player_name=result.player.public_name,
+            won=result.won,
+            score=result.score,
+            moves=result.moves,
+            duration_ms=result.duration_ms,
+            is_me=me is not None and result.player_id == me,
+        )
+
     @property
     def time(self) -> str:
         return format_duration(self.duration_ms)
@@ -103,26 +119,11 @@ def _rows(entries: Iterable[Entry], *, me: int | None) -> list[Row]:
     entries = list(entries)
     results = Result.objects.filter(pk__in=[e.result_id for e in entries]).select_related("player")
     by_id = {r.pk: r for r in results}
-    rows = []
-    for entry in entries:
-        result = by_id.get(entry.result_id)
-        if result is None:
-            continue
-        rows.append(
-            Row(
-                rank=entry.rank,
-                result_id=result.pk,
-                game_id=str(result.game_id),
-                player_id=result.player_id,
-                player_name=result.player.public_name,
-                won=result.won,
-                score=result.score,
-                moves=result.moves,
-                duration_ms=result.duration_ms,
-                is_me=me is not None and result.player_id == me,
-            )
-        )
-    return rows
+    return [
+        Row.of(by_id[entry.result_id], rank=entry.rank, me=me)
+        for entry in entries
+        if entry.result_id in by_id
+    ]
 
 
 def _user_id(user: User | None) -> int | None:

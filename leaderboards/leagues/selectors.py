@@ -129,21 +129,7 @@ def leagues_of(*, user: User) -> list[League]:
 
 
 def _to_rows(results: Any, *, me: int | None) -> list[Row]:
-    return [
-        Row(
-            rank=rank,
-            result_id=r.pk,
-            game_id=str(r.game_id),
-            player_id=r.player_id,
-            player_name=r.player.public_name,
-            won=r.won,
-            score=r.score,
-            moves=r.moves,
-            duration_ms=r.duration_ms,
-            is_me=me is not None and r.player_id == me,
-        )
-        for rank, r in enumerate(results, start=1)
-    ]
+    return [Row.of(r, rank=rank, me=me) for rank, r in enumerate(results, start=1)]
 
 
 def league_board_rows(*, league: League, day: date, user: User | None) -> list[Row]:
