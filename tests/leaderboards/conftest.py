@@ -256,6 +256,16 @@ def _redis_reachable(url: str) -> bool:
         return False
 
 
+@pytest.fixture(params=["database", "redis"])
+def board_kind(request: pytest.FixtureRequest, settings) -> str:
+    """Run the test on each kind of board: the database's, then the real Redis's."""
+    if request.param == "redis":
+        request.getfixturevalue("redis_boards")
+    else:
+        settings.REDIS_URL = None
+    return request.param
+
+
 @pytest.fixture
 def redis_boards(settings, board_day: date) -> Iterator[None]:
     """Point the boards at the real Redis (db 13), with the test day's key cleared

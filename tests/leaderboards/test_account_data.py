@@ -17,13 +17,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery staple"
 
 
-@pytest.fixture(params=["database", "redis"])
-def board_kind(request: pytest.FixtureRequest) -> str:
-    if request.param == "redis":
-        request.getfixturevalue("redis_boards")
-    return request.param
-
-
 def test_it_takes_a_deleted_accounts_results_off_the_board(
     board_kind: str, user, bob, make_result, board_day: date, django_capture_on_commit_callbacks
 ) -> None:

@@ -16,25 +16,12 @@ from leaderboards.archive import archive_month
 from leaderboards.boards import board_for, ranked_results
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
+from tests.support.games import play_all
 
 pytestmark = pytest.mark.django_db
 
 Capture = Callable[..., object]
 CLASSIC = "forty-thieves"
-
-
-def play_all(user: User, game: Game, moves: list[str]) -> Game:
-    for move in moves:
-        game_services.game_play(user=user, game_id=game.pk, move=move)
-    game.refresh_from_db()
-    return game
-
-
-@pytest.fixture(params=["database", "redis"])
-def board_kind(request: pytest.FixtureRequest) -> str:
-    if request.param == "redis":
-        request.getfixturevalue("redis_boards")
-    return request.param
 
 
 def test_an_archive_win_is_never_on_the_days_board_nor_a_period_board(

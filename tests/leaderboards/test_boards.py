@@ -129,15 +129,6 @@ def test_on_equal_keys_the_earlier_finish_then_the_lower_id_comes_first(
 # Boards over real rows -------------------------------------------------------------------
 
 
-@pytest.fixture(params=["database", "redis"])
-def board_kind(request: pytest.FixtureRequest, settings) -> str:
-    if request.param == "redis":
-        request.getfixturevalue("redis_boards")
-    else:
-        settings.REDIS_URL = None
-    return request.param
-
-
 def rank_all(results: Iterable[Result]) -> None:
     """What the verifier does for each: ranking refuses what is not a verified ranked result."""
     for result in results:

@@ -18,19 +18,13 @@ from games.services.starts import _new_game
 from leaderboards import services
 from leaderboards.boards import board_for
 from leaderboards.models import Result
+from tests.support.games import play_all
 
 from .conftest import WON_GAMES, WonGame  # noqa: TID252
 
 pytestmark = pytest.mark.django_db
 
 Capture = Callable[..., object]
-
-
-def play_all(user: User, game: Game, moves: list[str]) -> Game:
-    for move in moves:
-        game_services.game_play(user=user, game_id=game.pk, move=move)
-    game.refresh_from_db()
-    return game
 
 
 def ranked_resigned(user: User, now: datetime, draws: int = 3) -> Game:

@@ -17,6 +17,7 @@ from leaderboards import selectors, services
 from leaderboards.boards import board_for, board_key, ranked_results
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
+from tests.support.games import play_all
 
 from .conftest import WON_GAMES, WonGame  # noqa: TID252
 
@@ -24,20 +25,6 @@ pytestmark = pytest.mark.django_db
 
 Capture = Callable[..., object]
 CLASSIC = "forty-thieves"
-
-
-def play_all(user: User, game: Game, moves: list[str]) -> Game:
-    for move in moves:
-        game_services.game_play(user=user, game_id=game.pk, move=move)
-    game.refresh_from_db()
-    return game
-
-
-@pytest.fixture(params=["database", "redis"])
-def board_kind(request: pytest.FixtureRequest) -> str:
-    if request.param == "redis":
-        request.getfixturevalue("redis_boards")
-    return request.param
 
 
 @pytest.fixture

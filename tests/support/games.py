@@ -16,6 +16,14 @@ Capture = Callable[..., Any]
 LOST = json.loads((Path(__file__).parents[1] / "data" / "lost_game.json").read_text())
 
 
+def play_all(user: User, game: Game, moves: list[str]) -> Game:
+    """Play ``moves`` through the service (what each commit announces is left unrun)."""
+    for move in moves:
+        services.game_play(user=user, game_id=game.pk, move=move)
+    game.refresh_from_db()
+    return game
+
+
 def play(user: User, game: Game, moves: list[str], capture: Capture) -> Game:
     """Play ``moves`` (a ``resign`` ends the game) and run what each commit announces."""
     with capture(execute=True):
