@@ -24,6 +24,7 @@ from ftsite.env import (
     env_seconds,
     env_str,
 )
+from ftsite.schedule import BEAT_SCHEDULE, TASK_ROUTES
 
 # ---------------------------------------------------------------------------
 # Core
@@ -454,24 +455,9 @@ if CELERY_VISIBILITY_TIMEOUT < 2 * FT_SOLVER_TASK_TIME_LIMIT:
         f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
         f" FT_SOLVER_TASK_TIME_LIMIT={FT_SOLVER_TASK_TIME_LIMIT}, or solver tasks get redelivered"
     )
-# Queues by urgency, each with a worker of its own in compose.yaml, so slow work never
-# delays a verification: "celery" (verification, ranking, the day's open and close, the
-# sweep); "solver" (rating practice deals and certifying the next days' deals, seconds of
-# solver work each, queued by anyone who starts a practice game: worker-solver); and
-# "fairplay" (the foresight analysis of ranked wins, up to FT_FORESIGHT_SECONDS each:
-# worker-fairplay); and "analysis" (the post-game analysis a player asks for on a replay, up
-# to FT_ANALYSIS_SECONDS each: worker-analysis).
-CELERY_TASK_ROUTES = {
-    "games.rate_deal": {"queue": "solver"},
-    "games.rate_practice_deals": {"queue": "solver"},
-    "games.certify_upcoming": {"queue": "solver"},
-    # Opening a competition deal certifies its seed with the solver (minutes at worst):
-    # never on the verification's queue.
-    "games.open_upcoming_deals": {"queue": "solver"},
-    "games.open_weekly_deals": {"queue": "solver"},
-    "leaderboards.analyse_foresight": {"queue": "fairplay"},
-    "games.analyse_game": {"queue": "analysis"},
-}
+# Which queue each task goes to, and the periodic tasks: static tables in ftsite/schedule.py
+# (nothing in them comes from the environment).
+CELERY_TASK_ROUTES = TASK_ROUTES
 
 # The post-game analysis of a lost game (games.solver.postmortem), asked for on its replay:
 # the solver gets FT_ANALYSIS_POSITION_SECONDS for each position it is asked about and the
@@ -501,47 +487,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 
-# Periodic tasks (``celery -A ftsite beat``), in UTC. Both tasks are idempotent, so a missed
-# or doubled run is harmless: the hourly open (and the one at 23:30) make sure today's and
-# tomorrow's deals exist before anyone needs them; the per-minute close reveals a day's deal
-# and ends its unfinished ranked games within a minute of 00:00 UTC.
-from celery.schedules import crontab  # noqa: E402
-
-CELERY_BEAT_SCHEDULE = {
-    "open-upcoming-deals-hourly": {
-        "task": "games.open_upcoming_deals",
-        "schedule": crontab(minute="5"),
-    },
-    "open-upcoming-deals-before-midnight": {
-        "task": "games.open_upcoming_deals",
-        "schedule": crontab(hour="23", minute="30"),
-    },
-    # The weekly challenge: this ISO week's and next week's, certified ahead.
-    "open-weekly-deals-hourly": {
-        "task": "games.open_weekly_deals",
-        "schedule": crontab(minute="10"),
-    },
-    "close-due-deals": {
-        "task": "games.close_due_deals",
-        "schedule": crontab(minute="*"),
-    },
-    # Certify the next days' deals well ahead (each day's candidates may take minutes).
-    "certify-upcoming-deals": {
-        "task": "games.certify_upcoming",
-        "schedule": crontab(hour="*/6", minute="15"),
-        "kwargs": {"days": 3},
-    },
-    # Re-enqueue verifications and rankings a lost message or a crash left undone.
-    "sweep-unverified-results": {
-        "task": "leaderboards.sweep",
-        "schedule": crontab(minute="*"),
-    },
-    # Delete fair-play sightings older than FT_SIGHTING_DAYS (the privacy page promises it).
-    "prune-sightings-daily": {
-        "task": "games.prune_sightings",
-        "schedule": crontab(hour="3", minute="40"),
-    },
-}
+CELERY_BEAT_SCHEDULE = BEAT_SCHEDULE
 
 # ---------------------------------------------------------------------------
 # Security (production)

@@ -1,7 +1,7 @@
 """Periodic Celery tasks: thin wrappers that call the deal services.
 
 Both are idempotent (the services are), so beat may run them late, twice, or
-after an outage without harm. The schedule is ``CELERY_BEAT_SCHEDULE`` in settings.
+after an outage without harm. The schedule is ``BEAT_SCHEDULE`` in ftsite/schedule.py.
 Results are plain JSON values, as the result backend serialises JSON only.
 """
 
