@@ -4,6 +4,10 @@ Results are written only by the verifier (``leaderboards.services``): editing on
 would put the database and the Redis boards out of step, so every field is read-only.
 Deleting stays allowed, as in the games admin, so that deleting a user is not blocked by
 their results (boards skip ids they no longer find; ``rebuild_boards`` tidies Redis).
+
+Leagues likewise: looked at, and deleted when one must go (an offensive name), as its
+owner would (``league_delete`` deletes the row, the memberships cascade). Their invite
+nonce and digest are never shown: with the secret they make a working invite.
 """
 
 from __future__ import annotations
@@ -11,10 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from leaderboards.leagues.models import League, Membership
 from leaderboards.models import Result
 from leaderboards.share import format_duration
 
@@ -80,3 +86,42 @@ class ResultAdmin(admin.ModelAdmin):
                 '<strong style="color: #b3261e">{}</strong>', result.reason or _("(no reason)")
             )
         return result.reason or "-"
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    fields = ("user", "joined_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "members", "created_at", "invite_rotated_at")
+    list_select_related = ("owner",)
+    search_fields = ("name", "owner__username")
+    ordering = ("-created_at",)
+    date_hierarchy = "created_at"
+    fields = ("name", "owner", "created_at", "invite_rotated_at")
+    readonly_fields = fields
+    inlines = (MembershipInline,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[League]:
+        return super().get_queryset(request).annotate(member_count=Count("memberships"))
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("members"), ordering="member_count")
+    def members(self, league: League) -> int:
+        return league.member_count  # type: ignore[attr-defined]

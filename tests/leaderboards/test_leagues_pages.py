@@ -281,3 +281,24 @@ def test_opening_invite_links_is_throttled_apart_from_joining(settings, user, bo
     # The join itself has its own count: opening the link twice did not use it up.
     assert client.post(url).status_code == 302
     assert Membership.objects.filter(league=league, user=bob).exists()
+
+
+def test_the_league_admin_lists_and_deletes_but_never_shows_or_edits_an_invite(
+    user, bob, make_league
+) -> None:
+    league, token = make_league(user, bob, name="Rude name")
+    staff = signed_in(type(user).objects.create_superuser(username="root", password=PASSWORD))
+
+    listing = staff.get("/admin/leaderboards/league/", {"q": "rude"})
+    assert listing.status_code == 200 and listing.context["cl"].result_count == 1
+    assert '<td class="field-members">2</td>' in listing.content.decode()
+    page = staff.get(f"/admin/leaderboards/league/{league.pk}/change/").content.decode()
+    assert "bob" in page and league.invite_nonce not in page and token not in page
+    assert staff.get("/admin/leaderboards/league/add/").status_code == 403
+    staff.post(f"/admin/leaderboards/league/{league.pk}/change/", {"name": "Renamed"})
+    league.refresh_from_db()
+    assert league.name == "Rude name"
+
+    staff.post(f"/admin/leaderboards/league/{league.pk}/delete/", {"post": "yes"})
+    assert not League.objects.filter(pk=league.pk).exists()
+    assert not Membership.objects.filter(league_id=league.pk).exists()
