@@ -24,8 +24,9 @@ from django.utils.translation import gettext as _
 from games.daily import utc_today
 from games.errors import NotFound
 from games.models import Deal, User
-from games.selectors import deal_daily_for_day
+from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
+from games.weekly import weekly_variant
 from leaderboards.boards import ranked_results
 from leaderboards.leagues.errors import InviteInvalid
 from leaderboards.leagues.models import League, Membership
@@ -52,6 +53,7 @@ class LeagueDayBoard:
     day: date
     deal: Deal | None
     rows: list[Row]
+    variant: str = DAILY_VARIANT
 
     @property
     def revealed(self) -> bool:
@@ -132,10 +134,18 @@ def _to_rows(results: Any, *, me: int | None) -> list[Row]:
     return [Row.of(r, rank=rank, me=me) for rank, r in enumerate(results, start=1)]
 
 
-def league_board_rows(*, league: League, day: date, user: User | None) -> list[Row]:
-    """The league's board of ``day``: members' results in board order, ranked 1..n."""
+def league_board_rows(
+    *,
+    league: League,
+    day: date,
+    user: User | None,
+    variant: str = DAILY_VARIANT,
+    weekly: bool = False,
+) -> list[Row]:
+    """The league's board of ``day``: members' results in board order, ranked 1..n.
+    ``weekly``: of the weekly challenge whose Monday is ``day``."""
     results = (
-        ranked_results(day, DAILY_VARIANT)
+        ranked_results(day, variant, weekly)
         .filter(player_id__in=member_ids(league=league))
         .select_related("player")
     )
@@ -150,6 +160,14 @@ def league_day_board(*, league: League, day: date, user: User | None) -> LeagueD
         deal=deal_daily_for_day(day=day, variant=DAILY_VARIANT),
         rows=league_board_rows(league=league, day=day, user=user),
     )
+
+
+def league_weekly_board(*, league: League, monday: date, user: User | None) -> LeagueDayBoard:
+    """The league's board of the weekly challenge of the week starting ``monday``."""
+    deal = deal_weekly_for_week(monday=monday)
+    variant = deal.variant if deal is not None else weekly_variant(monday)
+    rows = league_board_rows(league=league, day=monday, user=user, variant=variant, weekly=True)
+    return LeagueDayBoard(league=league, day=monday, deal=deal, rows=rows, variant=variant)
 
 
 def league_period_board(

@@ -28,6 +28,8 @@ urlpatterns: list[URLPattern] = [
         views.league_daily_rows,
         name="league_daily_rows",
     ),
+    path("leagues/<int:league_id>/weekly/", views.league_weekly, name="league_weekly_current"),
+    path("leagues/<int:league_id>/weekly/<str:week>/", views.league_weekly, name="league_weekly"),
     path(
         "leagues/<int:league_id>/week/", views.league_period, {"kind": "week"}, name="league_week"
     ),

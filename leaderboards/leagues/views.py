@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.daily import utc_today
 from games.errors import ServiceError
 from games.throttles import Rate, RateLimited, throttle_check, who
+from games.weekly import ONE_WEEK, parse_week, week_label, week_monday
 from leaderboards import selectors as board_selectors
 from leaderboards.consumers import parse_board_day
 from leaderboards.leagues import selectors, services
@@ -213,6 +214,30 @@ def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpRes
     return render(
         request, "leaderboards/_rows.html", {"rows": board.rows, "revealed": board.revealed}
     )
+
+
+@never_cache
+@login_required
+@require_GET
+@_refusals
+def league_weekly(request: HttpRequest, league_id: int, week: str | None = None) -> HttpResponse:
+    """The league's board of a week's challenge; another spelling of the week redirects."""
+    league, this_week = _league(request, league_id), week_monday(_today())
+    monday = this_week if week is None else parse_week(week)
+    if monday is None or monday > this_week:
+        raise Http404("no weekly board for that week")
+    if week is not None and week != week_label(monday):
+        return redirect("leaderboards:league_weekly", league.pk, week_label(monday))
+    board = selectors.league_weekly_board(league=league, monday=monday, user=request.user)  # type: ignore[arg-type]
+    context = {
+        "league": league,
+        "board": board,
+        "week": week_label(monday),
+        "is_current": monday == this_week,
+        "previous_week": week_label(monday - ONE_WEEK),
+        "next_week": week_label(monday + ONE_WEEK) if monday < this_week else None,
+    }
+    return render(request, "leaderboards/leagues/weekly.html", context)
 
 
 @never_cache

@@ -4,12 +4,14 @@ join on POST only, CSRF and throttles on every form, and clear refusals, never a
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games import services as game_services
+from games.weekly import week_label, week_monday
 from leaderboards.leagues import services
 from leaderboards.leagues.models import League, Membership
 
@@ -33,7 +35,13 @@ def league_get_urls(league_id: int, day: str) -> list[str]:
         reverse("leaderboards:league_month", args=[league_id]),
         reverse("leaderboards:league_all", args=[league_id]),
         reverse("leaderboards:league_compare", args=[league_id]),
+        reverse("leaderboards:league_weekly_current", args=[league_id]),
+        reverse("leaderboards:league_weekly", args=[league_id, _week_of(day)]),
     ]
+
+
+def _week_of(day: str) -> str:
+    return week_label(week_monday(date.fromisoformat(day)))
 
 
 def league_post_urls(league_id: int, member_id: int) -> list[str]:
@@ -302,3 +310,21 @@ def test_the_league_admin_lists_and_deletes_but_never_shows_or_edits_an_invite(
     staff.post(f"/admin/leaderboards/league/{league.pk}/delete/", {"post": "yes"})
     assert not League.objects.filter(pk=league.pk).exists()
     assert not Membership.objects.filter(league_id=league.pk).exists()
+
+
+def test_the_weekly_challenge_board_redirects_other_spellings_and_refuses_future_weeks(
+    user, bob, make_league, now
+):
+    league, _ = make_league(user, bob)
+    client = signed_in(bob)
+    monday = week_monday(now.date())
+    label = week_label(monday)
+    page = client.get(reverse("leaderboards:league_weekly_current", args=[league.pk]))
+    html = page.content.decode()
+    assert label in html and f'href="/boards/weekly/{label}/"' in html
+    assert 'aria-current="page">Weekly challenge' in html
+    other = client.get(f"/leagues/{league.pk}/weekly/{(monday + timedelta(days=2)).isoformat()}/")
+    assert other.status_code == 302 and other.url == f"/leagues/{league.pk}/weekly/{label}/"
+    later = week_label(monday + timedelta(days=7))
+    for bad in (later, "2026-W60", "next-week"):
+        assert client.get(f"/leagues/{league.pk}/weekly/{bad}/").status_code == 404, bad
