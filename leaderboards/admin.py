@@ -25,8 +25,18 @@ from leaderboards.models import Result
 from leaderboards.share import format_duration
 
 
+class ReadOnly:
+    """No adding, no changing (deleting stays, see the module's docstring)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Result)
-class ResultAdmin(admin.ModelAdmin):
+class ResultAdmin(ReadOnly, admin.ModelAdmin):
     list_display = (
         "player",
         "day",
@@ -68,12 +78,6 @@ class ResultAdmin(admin.ModelAdmin):
     )
     readonly_fields = fields
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
     @admin.display(description=_("duration"), ordering="duration_ms")
     def duration(self, result: Result) -> str:
         return format_duration(result.duration_ms)
@@ -88,22 +92,16 @@ class ResultAdmin(admin.ModelAdmin):
         return result.reason or "-"
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(ReadOnly, admin.TabularInline):
     model = Membership
     fields = ("user", "joined_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("name", "owner", "members", "created_at", "invite_rotated_at")
     list_select_related = ("owner",)
     search_fields = ("name", "owner__username")
@@ -115,12 +113,6 @@ class LeagueAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[League]:
         return super().get_queryset(request).annotate(member_count=Count("memberships"))
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=_("members"), ordering="member_count")
     def members(self, league: League) -> int:
