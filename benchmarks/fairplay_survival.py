@@ -89,7 +89,7 @@ def _wins(game: GameState, seconds: float) -> tuple[bool, tuple[str, ...] | None
 
 def analyse(
     seed: int, log: list[str], *, completions: int, seconds: float, rng_seed: int, max_stock: int
-):
+) -> tuple[float, float, list[tuple[int, int, int, bool]]]:
     """Both statistics for one won game, and the per-block counts (blocks that start with
     more than ``max_stock`` cards in the stock are skipped: the solver decides almost none
     of those positions within a short budget, so they carry no evidence either way)."""
@@ -122,7 +122,8 @@ def analyse(
     return survival, agreement, terms
 
 
-def one(job: tuple) -> dict | None:
+def one(job: tuple) -> dict:
+    """Play (unless the log is given) and analyse one game: a row of the report."""
     kind, deal, args, log = job
     if log is None:
         played = play(kind, deal, 0, 0.3)
