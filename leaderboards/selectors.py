@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 from games.models import Deal, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
+from games.weekly import weekly_variant
 from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import under_review_count
 from leaderboards.models import Result
@@ -128,6 +129,25 @@ def _rows(entries: Iterable[Entry], *, me: int | None) -> list[Row]:
 
 def _user_id(user: User | None) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
+
+
+@dataclass(frozen=True)
+class Week:
+    """The weekly challenge of the week starting ``monday``: its deal once opened, and its
+    variant either way (the deal's, else the rotation's: the same)."""
+
+    monday: date
+    deal: Deal | None
+    variant: str
+
+    @property
+    def revealed(self) -> bool:
+        return self.deal is not None and self.deal.is_revealed
+
+
+def week_of(*, monday: date) -> Week:
+    deal = deal_weekly_for_week(monday=monday)
+    return Week(monday, deal, deal.variant if deal is not None else weekly_variant(monday))
 
 
 def board_for_day(

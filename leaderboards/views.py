@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET
 
 from games.daily import utc_today
 from games.models import User
-from games.selectors import deal_daily_for_day, deal_weekly_for_week
+from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
-from games.weekly import ONE_WEEK, parse_week, week_label, week_monday, weekly_variant
+from games.weekly import ONE_WEEK, parse_week, week_label, week_monday
 from leaderboards import selectors
 from leaderboards.archive import archive_month, parse_month
 from leaderboards.consumers import parse_board_day
@@ -122,7 +122,10 @@ def weekly(request: HttpRequest, week: str) -> HttpResponse:
         return redirect("leaderboards:weekly", week_label(monday))
     this_week = week_monday(_today())
     board = selectors.board_for_day(
-        day=monday, variant=_week_variant(monday), user=_user(request), weekly=True
+        day=monday,
+        variant=selectors.week_of(monday=monday).variant,
+        user=_user(request),
+        weekly=True,
     )
     # Live while results can still arrive: this week, and last week until it is revealed.
     live = monday == this_week or (monday == this_week - ONE_WEEK and not board.revealed)
@@ -144,38 +147,25 @@ def weekly(request: HttpRequest, week: str) -> HttpResponse:
 @require_GET
 def weekly_rows(request: HttpRequest, week: str) -> HttpResponse:
     """The week's board ``<tbody>`` alone, for the live page."""
-    monday = _week_or_404(week)
+    the_week = selectors.week_of(monday=_week_or_404(week))
     rows = selectors.board_rows(
-        day=monday, variant=_week_variant(monday), user=_user(request), weekly=True
+        day=the_week.monday, variant=the_week.variant, user=_user(request), weekly=True
     )
-    return render(
-        request, "leaderboards/_rows.html", {"rows": rows, "revealed": _week_revealed(monday)}
-    )
+    return render(request, "leaderboards/_rows.html", {"rows": rows, "revealed": the_week.revealed})
 
 
 @never_cache
 @require_GET
 def weekly_position(request: HttpRequest, week: str) -> HttpResponse:
-    monday = _week_or_404(week)
+    the_week = selectors.week_of(monday=_week_or_404(week))
     position = selectors.board_rank_of(
-        day=monday, variant=_week_variant(monday), user=_user(request), weekly=True
+        day=the_week.monday, variant=the_week.variant, user=_user(request), weekly=True
     )
     return render(
         request,
         "leaderboards/_position.html",
-        {"position": position, "revealed": _week_revealed(monday)},
+        {"position": position, "revealed": the_week.revealed},
     )
-
-
-def _week_variant(monday: date) -> str:
-    """The week's variant: its deal's once opened, else the rotation's (the same)."""
-    deal = deal_weekly_for_week(monday=monday)
-    return deal.variant if deal is not None else weekly_variant(monday)
-
-
-def _week_revealed(monday: date) -> bool:
-    deal = deal_weekly_for_week(monday=monday)
-    return deal is not None and deal.is_revealed
 
 
 # The archive ------------------------------------------------------------------------------

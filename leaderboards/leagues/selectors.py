@@ -24,15 +24,14 @@ from django.utils.translation import gettext as _
 from games.daily import utc_today
 from games.errors import NotFound
 from games.models import Deal, User
-from games.selectors import deal_daily_for_day, deal_weekly_for_week
+from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
-from games.weekly import weekly_variant
 from leaderboards.boards import ranked_results
 from leaderboards.leagues.errors import InviteInvalid
 from leaderboards.leagues.models import League, Membership
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
-from leaderboards.selectors import PeriodBoard, PeriodKind, Row, SortBy, period_board
+from leaderboards.selectors import PeriodBoard, PeriodKind, Row, SortBy, period_board, week_of
 
 #: Keeps invite tokens apart from every other HMAC of the server's secret.
 INVITE_SALT = "leaderboards.leagues.invite"
@@ -164,10 +163,13 @@ def league_day_board(*, league: League, day: date, user: User | None) -> LeagueD
 
 def league_weekly_board(*, league: League, monday: date, user: User | None) -> LeagueDayBoard:
     """The league's board of the weekly challenge of the week starting ``monday``."""
-    deal = deal_weekly_for_week(monday=monday)
-    variant = deal.variant if deal is not None else weekly_variant(monday)
-    rows = league_board_rows(league=league, day=monday, user=user, variant=variant, weekly=True)
-    return LeagueDayBoard(league=league, day=monday, deal=deal, rows=rows, variant=variant)
+    week = week_of(monday=monday)
+    rows = league_board_rows(
+        league=league, day=monday, user=user, variant=week.variant, weekly=True
+    )
+    return LeagueDayBoard(
+        league=league, day=monday, deal=week.deal, rows=rows, variant=week.variant
+    )
 
 
 def league_period_board(
