@@ -32,15 +32,16 @@ def weekly_summary(*, user: User | None, now: datetime | None = None) -> dict[st
     now = now or timezone.now()
     monday = week_monday(utc_today(now))
     deal = deal_weekly_for_week(monday=monday)
-    summary: dict[str, Any] = {"monday": monday, "week": week_label(monday), "deal": None}
-    summary["game"] = None
+    summary: dict[str, Any] = {
+        "monday": monday,
+        "week": week_label(monday),
+        "deal": None,
+        "game": None,
+    }
     if deal is None:
         return summary
     summary["deal"] = deal_payload(deal)
-    if user is not None and user.is_authenticated:
-        game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
-        if game is not None:
-            summary["game"] = {"id": str(game.pk), "status": game.status, "score": game.score}
+    summary["game"] = _ranked_game_summary(user=user, deal=deal)
     return summary
 
 
@@ -65,16 +66,18 @@ def daily_summary(*, user: User | None, now: datetime | None = None) -> dict[str
     if deal is None:
         return summary
     summary["deal"] = deal_payload(deal)
-    if user is not None and user.is_authenticated:
-        game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
-        if game is not None:
-            summary["game"] = {
-                "id": str(game.pk),
-                "status": game.status,
-                "score": game.score,
-                "moves": game.moves,
-            }
+    summary["game"] = _ranked_game_summary(user=user, deal=deal)
     return summary
+
+
+def _ranked_game_summary(*, user: User | None, deal: Deal) -> dict[str, Any] | None:
+    """The player's ranked game of a competition deal, as the summaries show it."""
+    if user is None or not user.is_authenticated:
+        return None
+    game = Game.objects.filter(player=user, deal=deal, mode=Game.Mode.RANKED).first()
+    if game is None:
+        return None
+    return {"id": str(game.pk), "status": game.status, "score": game.score, "moves": game.moves}
 
 
 def game_state(*, user: User | None, game_id: object) -> dict[str, Any]:
