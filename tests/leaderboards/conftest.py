@@ -180,8 +180,9 @@ def make_result(db: None) -> Callable[..., object]:
     fresh one, so any number of results can share a board. ``outcome`` defaults to "won"
     or "resigned" as ``won`` says, and ``won`` then follows it. ``mode`` defaults to ranked
     for a daily deal and practice otherwise, ``ranked`` to the mode being ranked.
-    ``revealed`` reveals the day's deal (as at its close). Results finish one second apart
-    in the order made unless ``finished_at`` is given.
+    ``revealed`` reveals the day's deal (as at its close). ``deal``: a result of that
+    competition deal instead (a weekly one's is on the week's board). Results finish one
+    second apart in the order made unless ``finished_at`` is given.
     """
     from django.contrib.auth import get_user_model
 
@@ -207,11 +208,15 @@ def make_result(db: None) -> Callable[..., object]:
         ranked: bool | None = None,
         reason: str = "",
         revealed: bool = False,
+        deal: Deal | None = None,
+        review: str = Result.Review.NONE,
     ) -> Result:
         n = next(counter)
         if player is None:
             player = get_user_model().objects.create(username=f"player{n:04d}-{day}")
-        if day is None:
+        if deal is not None:
+            day = deal.day
+        elif day is None:
             deal = game_services.deal_for_code(code=PRACTICE_CODE)
         else:
             deal = game_services.deal_open_daily(day=day)
@@ -227,6 +232,7 @@ def make_result(db: None) -> Callable[..., object]:
             deal=deal,
             day=deal.day,
             variant=deal.variant,
+            weekly=deal.kind == Deal.Kind.WEEKLY,
             ranked=mode == Game.Mode.RANKED if ranked is None else ranked,
             status=status,
             outcome=outcome,
@@ -236,6 +242,7 @@ def make_result(db: None) -> Callable[..., object]:
             duration_ms=duration_ms,
             finished_at=finished_at or base + timedelta(seconds=n),
             reason=reason,
+            review=review,
             verified_at=base if status != Result.Status.PENDING else None,
         )
 

@@ -94,16 +94,9 @@ def test_the_archive_shows_each_closed_day_with_results_winners_and_difficulty(
     deal = make_daily_deal(first)
     # bob won it ranked (on the board), ada played it from the archive.
     make_result(player=bob, day=None, won=True)  # a practice win: counts nowhere
-    bob_game = Game.objects.create(player=bob, deal=deal, mode=Game.Mode.RANKED, status="won")
-    Result.objects.create(
-        game=bob_game, player=bob, deal=deal, day=deal.day, variant=CLASSIC, ranked=True,
-        status="verified", outcome="won", won=True, score=500, moves=100, duration_ms=1,
-        finished_at=now,
-    )  # fmt: skip
-    ada_game = Game.objects.create(player=user, deal=deal, mode=Game.Mode.ARCHIVE, status="won")
-    Result.objects.create(
-        game=ada_game, player=user, deal=deal, day=deal.day, variant=CLASSIC, ranked=False,
-        status="verified", outcome="won", won=True, score=500, moves=100, duration_ms=1,
+    make_result(bob, deal=deal, won=True, score=500, duration_ms=1, finished_at=now)
+    make_result(
+        user, deal=deal, mode=Game.Mode.ARCHIVE, won=True, score=500, duration_ms=1,
         finished_at=now,
     )  # fmt: skip
     month = archive_month(month=first, user=user, now=datetime.combine(now.date(), time(23), UTC))

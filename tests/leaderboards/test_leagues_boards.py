@@ -46,30 +46,13 @@ def test_pending_rejected_and_practice_results_are_not_on_the_league_board(
 def test_the_weekly_challenge_board_lists_members_weekly_results_only(
     user, bob, carol, make_league, make_result, make_weekly_deal, board_day
 ):
-    from games.models import Game
     from games.weekly import week_monday, weekly_variant
 
     league, _ = make_league(user, bob)
     monday = week_monday(board_day)
     deal = make_weekly_deal(monday, weekly_variant(monday), 2)
     for player, score in ((user, 700), (bob, 900), (carol, 1500)):
-        game = Game.objects.create(player=player, deal=deal, mode=Game.Mode.RANKED, status="won")
-        Result.objects.create(
-            game=game,
-            player=player,
-            deal=deal,
-            day=monday,
-            variant=deal.variant,
-            weekly=True,
-            ranked=True,
-            status=Result.Status.VERIFIED,
-            outcome="won",
-            won=True,
-            score=score,
-            moves=100,
-            duration_ms=60_000,
-            finished_at=deal.opens_at,
-        )
+        make_result(player, deal=deal, won=True, score=score)
     make_result(user, day=monday, won=True, score=2000)  # the Monday's daily: another board
     board = selectors.league_weekly_board(league=league, monday=monday, user=user)
     assert [(r.player_name, r.is_me) for r in board.rows] == [("bob", False), ("ada", True)]

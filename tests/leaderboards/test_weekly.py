@@ -120,11 +120,9 @@ def test_a_held_weekly_win_earns_no_badge_and_is_off_the_board(
     user: User, this_monday: date, make_weekly_deal, make_result
 ) -> None:
     deal = make_weekly_deal(this_monday, "josephine", 2)
-    game = Game.objects.create(player=user, deal=deal, mode=Game.Mode.RANKED, status="won")
-    Result.objects.create(
-        game=game, player=user, deal=deal, day=deal.day, variant=deal.variant, ranked=True,
-        weekly=True, status="verified", outcome="won", won=True, score=900, moves=300,
-        duration_ms=1, finished_at=datetime.now(UTC), review=Result.Review.HELD,
+    make_result(
+        user, deal=deal, won=True, score=900, moves=300, duration_ms=1,
+        finished_at=datetime.now(UTC), review=Result.Review.HELD,
     )  # fmt: skip
     card = scorecard(username=user.username)
     assert card["weekly_badges"] == []
@@ -193,7 +191,7 @@ def test_a_weekly_board_key_never_names_a_daily_board() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_live_weekly_socket_hears_of_its_weeks_results_only(
-    user: User, this_monday: date, won: WonGame, make_weekly_deal
+    user: User, this_monday: date, won: WonGame, make_weekly_deal, make_result
 ) -> None:
     from channels.testing import WebsocketCommunicator
 
@@ -202,11 +200,9 @@ def test_the_live_weekly_socket_hears_of_its_weeks_results_only(
     from tests.support.sockets import ORIGIN, db, run_async
 
     deal = make_weekly_deal(this_monday, won.variant, won.seed)
-    game = Game.objects.create(player=user, deal=deal, mode=Game.Mode.RANKED, status="won")
-    result = Result.objects.create(
-        game=game, player=user, deal=deal, day=deal.day, variant=deal.variant, ranked=True,
-        weekly=True, status="verified", outcome="won", won=True, score=900, moves=300,
-        duration_ms=1, finished_at=datetime.now(UTC),
+    result = make_result(
+        user, deal=deal, won=True, score=900, moves=300, duration_ms=1,
+        finished_at=datetime.now(UTC),
     )  # fmt: skip
     label = week_label(this_monday)
 
