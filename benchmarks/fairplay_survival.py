@@ -98,7 +98,7 @@ def analyse(
     survival = agreement = 0.0
     terms = []
     for block in blocks(log):
-        if len(game._stock) > max_stock:
+        if game.stock_count > max_stock:
             game.replay(list(block))
             continue
         true_plan = _wins(game, seconds)[1]
@@ -117,7 +117,7 @@ def analyse(
             f_sum += 1.0 if plan == block else EPSILON
         survival += math.log((1 + n_a) / (1 + n_ab))
         agreement += math.log(f_true * (completions + 1) / f_sum)
-        terms.append((len(game._stock), n_a, n_ab, true_plan == block))
+        terms.append((game.stock_count, n_a, n_ab, true_plan == block))
         game.replay(list(block))
     return survival, agreement, terms
 
