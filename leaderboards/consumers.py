@@ -43,6 +43,19 @@ def parse_board_day(text: str, *, today: date) -> date | None:
     return day
 
 
+def parse_board_week(text: str, *, today: date) -> date | None:
+    """The Monday of a weekly board's week from a URL: any spelling :func:`parse_week`
+    takes (pages redirect the others to ``2026-W49``), and not a week still to come.
+
+    >>> [parse_board_week(t, today=date(2026, 12, 1)) for t in ("2026-W49", "2026-12-03")]
+    [datetime.date(2026, 11, 30), datetime.date(2026, 11, 30)]
+    >>> [parse_board_week(t, today=date(2026, 12, 1)) for t in ("2026-W50", "2026-W60", "x")]
+    [None, None, None]
+    """
+    monday = parse_week(text)
+    return None if monday is None or monday > today else monday
+
+
 class BoardConsumer(AsyncJsonWebsocketConsumer):
     """One viewer of one day's board."""
 
@@ -81,8 +94,8 @@ class WeeklyBoardConsumer(BoardConsumer):
     async def connect(self) -> None:
         text = self.scope["url_route"]["kwargs"]["week"]
         await self.accept()
-        monday = parse_week(text)
-        if monday is None or monday > utc_today(timezone.now()) or week_label(monday) != text:
+        monday = parse_board_week(text, today=utc_today(timezone.now()))
+        if monday is None or week_label(monday) != text:
             await self.close(CLOSE_NOT_FOUND)
             return
         self.group = board_group(monday.isoformat(), "", weekly=True)

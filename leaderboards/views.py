@@ -17,10 +17,10 @@ from games.daily import utc_today
 from games.models import User
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
-from games.weekly import ONE_WEEK, parse_week, week_label, week_monday
+from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors
 from leaderboards.archive import archive_month, parse_month
-from leaderboards.consumers import parse_board_day
+from leaderboards.consumers import parse_board_day, parse_board_week
 
 
 def _today() -> date:
@@ -103,8 +103,8 @@ def _revealed(day: date) -> bool:
 
 
 def _week_or_404(text: str) -> date:
-    monday = parse_week(text)
-    if monday is None or monday > _today():
+    monday = parse_board_week(text, today=_today())
+    if monday is None:
         raise Http404("no weekly board for that week")
     return monday
 

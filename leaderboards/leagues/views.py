@@ -29,9 +29,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.daily import utc_today
 from games.errors import ServiceError
 from games.throttles import Rate, RateLimited, throttle_check, who
-from games.weekly import ONE_WEEK, parse_week, week_label, week_monday
+from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors as board_selectors
-from leaderboards.consumers import parse_board_day
+from leaderboards.consumers import parse_board_day, parse_board_week
 from leaderboards.leagues import selectors, services
 from leaderboards.leagues.access import access_league, is_member
 
@@ -223,8 +223,8 @@ def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpRes
 def league_weekly(request: HttpRequest, league_id: int, week: str | None = None) -> HttpResponse:
     """The league's board of a week's challenge; another spelling of the week redirects."""
     league, this_week = _league(request, league_id), week_monday(_today())
-    monday = this_week if week is None else parse_week(week)
-    if monday is None or monday > this_week:
+    monday = this_week if week is None else parse_board_week(week, today=_today())
+    if monday is None:
         raise Http404("no weekly board for that week")
     if week is not None and week != week_label(monday):
         return redirect("leaderboards:league_weekly", league.pk, week_label(monday))
