@@ -137,6 +137,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the request: a NUL in a path, query, form or cookie is refused
+    # or dropped here (PostgreSQL cannot store it; games/input_guard.py).
+    "games.input_guard.InputGuardMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -33,11 +33,13 @@ from games.api_schemas import (
     MAX_ID,
     AcceptedOut,
     ActionIn,
+    BadText,
     DailyOut,
     DailyStartIn,
     ErrorOut,
     GameOut,
     GamePageOut,
+    GuardedParser,
     HintOut,
     ResignOnlyIn,
     StartIn,
@@ -109,6 +111,7 @@ api = NinjaAPI(
     urls_namespace="api",
     auth=AUTH,
     throttle=[ApiThrottle()],
+    parser=GuardedParser(),
 )
 
 # 429 rate_limited (with retry_after and a Retry-After header) may answer any operation.
@@ -230,6 +233,8 @@ def _not_authenticated(request: HttpRequest, exc: AuthenticationError) -> HttpRe
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     # ninja's own refusals: an unreadable body (400) and a failed CSRF check (403).
     message = str(exc)
+    if isinstance(exc.__cause__, BadText):  # a NUL or a lone surrogate in a JSON string
+        return _error(request, 400, "bad_field", str(exc.__cause__))
     if exc.status_code == 400 and message.startswith("Cannot parse request body"):
         return _error(request, 400, "bad_json", "the request body is not valid JSON")
     if exc.status_code == 403 and "CSRF" in message:

@@ -8,10 +8,15 @@ payloads produce (``+00:00``), rather than pydantic's re-rendering (``Z``), for 
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
+from django.http import HttpRequest
 from ninja import Field, Schema
+from ninja.parser import Parser
 from pydantic import ConfigDict, model_validator
+
+from games.input_guard import json_problem
 
 # Upper bounds keep absurd numbers away from the database (SQLite overflows past 2**63).
 MAX_ID = 2**63 - 1
@@ -307,3 +312,20 @@ class TokenCreatedOut(Schema):
     name: str
     prefix: str
     token: str = Field(description="The token itself. Shown only this once: store it now.")
+
+
+class BadText(ValueError):
+    """A JSON body holding a string no field may store (the API answers ``bad_field``)."""
+
+
+class GuardedParser(Parser):
+    """The JSON API's parser: ninja's, refusing a body with a string no field may store.
+    ninja wraps whatever this raises as "Cannot parse request body"; the API's handler
+    finds the :class:`BadText` behind it and names the field."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        data = json.loads(request.body)
+        problem = json_problem(data)
+        if problem:
+            raise BadText(problem)
+        return data

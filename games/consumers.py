@@ -26,6 +26,7 @@ from games import selectors, services
 from games.access import access_game, role_in
 from games.broadcast import game_group
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
+from games.input_guard import text_problem
 from games.models import User
 from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
@@ -107,7 +108,10 @@ def parse_client_message(text: str) -> ClientMessage:
     if data.get("id") is None:
         raise ProtocolError("missing_field", f"id is missing: a {kind} carries {_ID_RULE}")
     if msg_id is None:
-        raise ProtocolError("bad_field", f"id must be {_ID_RULE}")
+        problem = text_problem(data["id"]) if isinstance(data["id"], str) else None
+        raise ProtocolError(
+            "bad_field", f"id must be {_ID_RULE}" + (f"; {problem}" if problem else "")
+        )
     move = None
     if kind == "move":
         move = data.get("move")
@@ -122,7 +126,8 @@ def parse_client_message(text: str) -> ClientMessage:
 
 def readable_id(value: object) -> str | None:
     """The message's id if it is one the protocol allows (so it may be echoed), else None."""
-    if isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH:
+    # Text PostgreSQL can store (no NUL, no lone surrogate): the id goes into the log.
+    if isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH and not text_problem(value):
         return value
     return None
 

@@ -133,7 +133,7 @@ def engine_for(game: Game) -> GameState:
         with entry.lock:
             if not entry.stale and entry.game.version == game.version:
                 return entry.engine.copy()
-    return replay_log(game, [move for move, _ in _log_of(game.pk)])
+    return replay_log(game, [move for move, _ in _log_of(game.pk, upto=game.version)])
 
 
 def replay_log(game: Game, moves: list[str]) -> GameState:
@@ -149,14 +149,21 @@ def _load(pk: uuid.UUID) -> LiveGame:
     game = Game.objects.select_related("deal", "player").filter(pk=pk).first()
     if game is None:
         raise NotFound("there is no such game")
-    log = _log_of(pk)
+    # The row and then its log, as two statements: another process may append between
+    # them (two tabs, the API's threads), so the log is read up to the row's version only:
+    # one snapshot of the game as the row has it. A write from this entry then fails its
+    # version guard and the caller rebuilds, as after any lost race.
+    log = _log_of(pk, upto=game.version)
     if len(log) != game.version:
-        # The row and its log are written by one statement; a mismatch is a bug or a
-        # hand edit, and acting on it would break the (game, seq) sequence.
+        # The row and its log are written by one statement, and the log only grows: fewer
+        # lines than the version is a bug or a hand edit, and acting on it would break the
+        # (game, seq) sequence.
         raise RuntimeError(f"game {pk} is at version {game.version} with {len(log)} actions")
     engine = replay_log(game, [move for move, _ in log])
     return LiveGame(game=game, engine=engine, client_ids={c for _, c in log if c})
 
 
-def _log_of(pk: uuid.UUID) -> list[tuple[str, str]]:
-    return list(Action.objects.filter(game_id=pk).order_by("seq").values_list("move", "client_id"))
+def _log_of(pk: uuid.UUID, *, upto: int) -> list[tuple[str, str]]:
+    """The game's log up to version ``upto`` (seq is the version an action made)."""
+    rows = Action.objects.filter(game_id=pk, seq__lte=upto).order_by("seq")
+    return list(rows.values_list("move", "client_id"))

@@ -123,35 +123,51 @@ def _noted_within(*, noted: object, marker: str, now: float, every: int) -> bool
 
 
 class ApiJsonErrorsMiddleware:
-    """Under ``/api/v1/`` every answer is JSON, the paths ninja does not know included:
-    Django's HTML 404 and ninja's plain-text 405 become the API's ``{"code", "reason"}``
-    (the ``Allow`` header of a 405 is kept)."""
+    """Under ``/api/v1/`` every answer is JSON, on errors too: Django's HTML 404, ninja's
+    plain-text 405, a CSRF 403 or a server error's HTML page become the API's
+    ``{"code", "reason"}`` (the ``Allow`` header of a 405 is kept). Only the interactive
+    docs (``/api/v1/docs``) are a page."""
 
     PREFIX = "/api/v1/"
+    DOCS = "/api/v1/docs"
+    CODES = {
+        400: "bad_request",
+        401: "not_authenticated",
+        403: "forbidden",
+        404: "not_found",
+        405: "method_not_allowed",
+        413: "too_large",
+        429: "rate_limited",
+    }
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if not request.path.startswith(self.PREFIX) or response.status_code not in (404, 405):
+        if not request.path.startswith(self.PREFIX) or request.path.startswith(self.DOCS):
+            return response
+        if response.status_code < 400:
             return response
         if response.get("Content-Type", "").startswith("application/json"):
             return response  # the API's own refusal
-        if response.status_code == 404:
-            body = {
-                "code": "not_found",
-                "reason": f"no API operation at {request.path}; see"
-                f" {self.PREFIX}docs for the operations",
-            }
-        else:
-            allowed = response.get("Allow", "")
-            body = {
-                "code": "method_not_allowed",
-                "reason": f"{request.method} is not allowed"
-                f" on {request.path}; allowed: {allowed or 'none'}",
-            }
-        answer = JsonResponse(body, status=response.status_code)
-        if response.has_header("Allow"):
-            answer["Allow"] = response["Allow"]
+        answer = JsonResponse(self._body(request, response), status=response.status_code)
+        for header in ("Allow", "Retry-After"):
+            if response.has_header(header):
+                answer[header] = response[header]
         return answer
+
+    def _body(self, request: HttpRequest, response: HttpResponse) -> dict[str, str]:
+        status = response.status_code
+        if status == 404:
+            reason = f"no API operation at {request.path}; see {self.DOCS} for the operations"
+        elif status == 405:
+            allowed = response.get("Allow", "")
+            reason = (
+                f"{request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}"
+            )
+        elif status >= 500:
+            return {"code": "server_error", "reason": "the server failed; try again later"}
+        else:
+            reason = f"the request was refused ({status})"
+        return {"code": self.CODES.get(status, "bad_request"), "reason": reason}

@@ -11,9 +11,11 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from games import selectors, services
+from games import dates, selectors, services
+from games.daily import utc_today
 from games.errors import BadRequest, ServiceError
 from games.forms import PracticeForm
 from games.models import Game
@@ -60,13 +62,11 @@ def play_archive(request: HttpRequest, day: str) -> HttpResponse:
 
 
 def _day_from_url(text: str) -> date:
-    """A ``YYYY-MM-DD`` day from a URL, or the refusal a bad one gets."""
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        day = None
-    if day is None or day.isoformat() != text:
-        raise BadRequest(f"{text[:20]!r} is not a day: write it as YYYY-MM-DD")
+    """A ``YYYY-MM-DD`` day from a URL (:func:`games.dates.parse_day`), or the refusal a
+    bad one gets."""
+    day = dates.parse_day(text, today=utc_today(timezone.now()))
+    if day is None:
+        raise BadRequest(f"{text[:20]!r} is not a day of the archive: write it as YYYY-MM-DD")
     return day
 
 

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from django.db.models import Count
 from django.utils import timezone
 
+from games import dates
 from games.daily import utc_today
 from games.models import Deal, Game, User
 from games.services import DAILY_VARIANT
@@ -152,15 +153,5 @@ def _month_after(first: date) -> date:
 
 
 def parse_month(text: str) -> date | None:
-    """``2026-11`` as the first of that month; ``None`` for anything else.
-
-    >>> parse_month("2026-11"), parse_month("2026-13"), parse_month("x")
-    (datetime.date(2026, 11, 1), None, None)
-    """
-    year, dash, month = text.partition("-")
-    if not dash or not (year.isdigit() and month.isdigit()) or len(year) != 4:
-        return None
-    try:
-        return date(int(year), int(month), 1)
-    except ValueError:
-        return None
+    """``2026-11`` as the first of that month (:func:`games.dates.parse_month`)."""
+    return dates.parse_month(text)

@@ -13,9 +13,10 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
+from games import dates
 from games.daily import utc_today
 from games.services import DAILY_VARIANT
-from games.weekly import parse_week, week_label
+from games.weekly import week_label
 from leaderboards.broadcast import board_group
 
 # As in docs/protocol.md: 4404 for something that does not exist (here, a board).
@@ -24,36 +25,16 @@ MAX_FRAME_BYTES = 256  # the only message a client may send is a ping
 
 
 def parse_board_day(text: str, *, today: date) -> date | None:
-    """A board's day from a URL: strictly ``YYYY-MM-DD``, and not in the future.
-
-    >>> parse_board_day("2026-11-29", today=date(2026, 11, 29))
-    datetime.date(2026, 11, 29)
-    >>> [parse_board_day(t, today=date(2026, 11, 29)) for t in ("2026-11-30", "2026-2-3", "x")]
-    [None, None, None]
-    """
-    # fromisoformat also takes "20261129" and week dates; only the canonical form names a board.
-    if len(text) != 10:
-        return None
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        return None
-    if day.isoformat() != text or day > today:
-        return None
-    return day
+    """A board's day from a URL (:func:`games.dates.parse_day`: ``YYYY-MM-DD``, from the
+    site's first day to today)."""
+    return dates.parse_day(text, today=today)
 
 
 def parse_board_week(text: str, *, today: date) -> date | None:
-    """The Monday of a weekly board's week from a URL: any spelling :func:`parse_week`
-    takes (pages redirect the others to ``2026-W49``), and not a week still to come.
-
-    >>> [parse_board_week(t, today=date(2026, 12, 1)) for t in ("2026-W49", "2026-12-03")]
-    [datetime.date(2026, 11, 30), datetime.date(2026, 11, 30)]
-    >>> [parse_board_week(t, today=date(2026, 12, 1)) for t in ("2026-W50", "2026-W60", "x")]
-    [None, None, None]
-    """
-    monday = parse_week(text)
-    return None if monday is None or monday > today else monday
+    """The Monday of a weekly board's week from a URL: any spelling
+    :func:`games.dates.parse_week` takes (pages redirect the others to ``2026-W49``), not
+    a week still to come."""
+    return dates.parse_week(text, today=today)
 
 
 class BoardConsumer(AsyncJsonWebsocketConsumer):

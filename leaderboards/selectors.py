@@ -16,6 +16,7 @@ from typing import Literal
 
 from django.db.models import Count, Q
 
+from games.dates import FIRST_DAY
 from games.models import Deal, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
@@ -241,7 +242,8 @@ class Period:
     end: date | None  # exclusive
 
     def previous(self) -> Period | None:
-        if self.start is None:
+        """The period before, unless it starts before the site's first day."""
+        if self.start is None or self.start <= FIRST_DAY:
             return None
         return period_of(kind=self.kind, day=self.start - timedelta(days=1))
 

@@ -14,12 +14,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.daily import utc_today
+from games.dates import FIRST_DAY, parse_month
 from games.models import User
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors
-from leaderboards.archive import archive_month, parse_month
+from leaderboards.archive import archive_month
 from leaderboards.consumers import parse_board_day, parse_board_week
 
 
@@ -64,7 +65,7 @@ def _daily_page(request: HttpRequest, day: date) -> HttpResponse:
             "board": board,
             "live": live,
             "is_today": day == today,
-            "previous_day": day - timedelta(days=1),
+            "previous_day": day - timedelta(days=1) if day > FIRST_DAY else None,
             "next_day": day + timedelta(days=1) if day < today else None,
         },
     )
@@ -137,7 +138,7 @@ def weekly(request: HttpRequest, week: str) -> HttpResponse:
             "week": week_label(monday),
             "live": live,
             "is_current": monday == this_week,
-            "previous_week": week_label(monday - ONE_WEEK),
+            "previous_week": week_label(monday - ONE_WEEK) if monday > FIRST_DAY else None,
             "next_week": week_label(monday + ONE_WEEK) if monday < this_week else None,
         },
     )
@@ -174,8 +175,8 @@ def weekly_position(request: HttpRequest, week: str) -> HttpResponse:
 @require_GET
 def archive(request: HttpRequest, month: str | None = None) -> HttpResponse:
     """The archive: a month's calendar of closed daily deals to play again (unranked)."""
-    first = _today().replace(day=1) if month is None else parse_month(month)
-    if first is None or first > _today():
+    first = _today().replace(day=1) if month is None else parse_month(month, today=_today())
+    if first is None:
         raise Http404("no archive for that month")
     data = archive_month(month=first, user=_user(request))
     return render(request, "leaderboards/archive.html", {"archive": data})

@@ -34,6 +34,7 @@ from games.errors import (
     ServiceError,
     StaleVersion,
 )
+from games.input_guard import text_problem
 from games.live import LiveGame, live_forget, live_game
 from games.models import Game, User
 from games.payloads import board_changes
@@ -349,6 +350,9 @@ def _check_client_id(client_id: object) -> str:
         return ""
     if not isinstance(client_id, str) or len(client_id) > 64:
         raise BadRequest("a client message id is text of at most 64 characters")
+    problem = text_problem(client_id)
+    if problem:  # PostgreSQL cannot store it: refused here, never a server error
+        raise BadRequest(f"the client message id is refused: {problem}")
     return client_id
 
 

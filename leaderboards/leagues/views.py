@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.daily import utc_today
+from games.dates import FIRST_DAY
 from games.errors import ServiceError
 from games.throttles import Rate, RateLimited, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
@@ -190,7 +191,8 @@ def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -
     league, board_day, today = _league(request, league_id), _day(day), _today()
     board = selectors.league_day_board(league=league, day=board_day, user=request.user)  # type: ignore[arg-type]
     live = board_day == today or (board_day == today - timedelta(days=1) and not board.revealed)
-    previous, following = board_day - timedelta(days=1), board_day + timedelta(days=1)
+    previous = board_day - timedelta(days=1) if board_day > FIRST_DAY else None
+    following = board_day + timedelta(days=1)
     context = {
         "league": league,
         "board": board,
@@ -234,7 +236,7 @@ def league_weekly(request: HttpRequest, league_id: int, week: str | None = None)
         "board": board,
         "week": week_label(monday),
         "is_current": monday == this_week,
-        "previous_week": week_label(monday - ONE_WEEK),
+        "previous_week": week_label(monday - ONE_WEEK) if monday > FIRST_DAY else None,
         "next_week": week_label(monday + ONE_WEEK) if monday < this_week else None,
     }
     return render(request, "leaderboards/leagues/weekly.html", context)
