@@ -157,8 +157,11 @@ MIDDLEWARE = [
 ]
 
 # Sign-in throttling (django-axes): after FT_LOGIN_FAILURES wrong passwords for one
-# username from one address, that pair is locked out for FT_LOGIN_COOLOFF_MINUTES (429,
-# templates/registration/locked_out.html); a success resets the count. The site's form and
+# username from one address, for one username from any addresses, or from one address for
+# any usernames, that is locked out for FT_LOGIN_COOLOFF_MINUTES (429,
+# templates/registration/locked_out.html); a browser the account has signed in from
+# before counts only against itself, so nobody can lock the owner out of it
+# (games.throttles.login_lockout_parameters, docs/reliability.md). The site's form and
 # the admin's alike. Counted in the cache only (no rows), and the address only as a keyed
 # hash (games.throttles.login_client).
 AUTHENTICATION_BACKENDS = [
@@ -169,7 +172,7 @@ AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
 AXES_FAILURE_LIMIT = env_int("FT_LOGIN_FAILURES", 5, minimum=1)
 FT_LOGIN_COOLOFF_MINUTES = env_int("FT_LOGIN_COOLOFF_MINUTES", 15, minimum=1)
 AXES_COOLOFF_TIME = FT_LOGIN_COOLOFF_MINUTES / 60  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = "games.throttles.login_lockout_parameters"
 AXES_CLIENT_IP_CALLABLE = "games.throttles.login_client"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.views.login_locked_out"
@@ -286,6 +289,10 @@ PASSWORD_RESET_TIMEOUT = env_int("FT_PASSWORD_RESET_SECONDS", 3 * 3600, minimum=
 # ---------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
+# The language chosen on the site's switch: a cookie like the session's (every cookie the
+# site sets is SameSite=Lax, Secure in production; read by the server only).
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGES = [
     ("en", "English"),
     ("it", "Italiano"),
@@ -353,6 +360,12 @@ FT_RATE_ANALYSES = env_rate("FT_RATE_ANALYSES", "10/h")
 # or not an account has it); and the account forms (profile, delete, download), per user.
 FT_RATE_PASSWORD_RESETS = env_rate("FT_RATE_PASSWORD_RESETS", "5/h")
 FT_RATE_ACCOUNT_FORMS = env_rate("FT_RATE_ACCOUNT_FORMS", "20/h")
+# The change-password form, per user: each try answers whether the old password is right.
+FT_RATE_PASSWORD_CHANGES = env_rate("FT_RATE_PASSWORD_CHANGES", "5/15min")
+# Sign-ups, per address (a household or an office shares one) and per device (the
+# ft_device cookie; a script without cookies is held by the address alone).
+FT_RATE_SIGNUPS_ADDRESS = env_rate("FT_RATE_SIGNUPS_ADDRESS", "10/h")
+FT_RATE_SIGNUPS_DEVICE = env_rate("FT_RATE_SIGNUPS_DEVICE", "3/h")
 # League actions (create, join, leave, remove a member, rotate the invite, delete), per user.
 FT_RATE_LEAGUE_ACTIONS = env_rate("FT_RATE_LEAGUE_ACTIONS", "30/h")
 
@@ -500,6 +513,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
     # Served over HTTPS (the secure cookies say so): browsers must keep to it.
     if SESSION_COOKIE_SECURE:
         SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0)

@@ -18,17 +18,18 @@ from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.forms import Form
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import services
+from games import services, tasks
 from games.forms import AccountDeleteForm, ProfileForm
-from games.sightings import request_address
+from games.middleware import DEVICE_COOKIE
+from games.sightings import device_digest, device_token_valid, request_address
 from games.throttles import Rate, RateLimited, throttle_check, who
 
 
@@ -41,12 +42,54 @@ def _refusal(err: RateLimited) -> str:
     ) % {"minutes": minutes}
 
 
-def _limited(request: HttpRequest, form: Form, err: RateLimited, template: str) -> HttpResponse:
+def limited(
+    request: HttpRequest, form: Form, err: RateLimited, template: str, **context: object
+) -> HttpResponse:
     """The form again, saying when to retry: 429 with ``Retry-After``."""
     form.add_error(None, _refusal(err))
-    response = render(request, template, {"form": form}, status=429)
+    response = render(request, template, {"form": form, **context}, status=429)
     response["Retry-After"] = str(err.retry_after)
     return response
+
+
+def signup_count(*, request: HttpRequest) -> None:
+    """Count a sign-up try against its address (``FT_RATE_SIGNUPS_ADDRESS``) and its
+    browser's device cookie (``FT_RATE_SIGNUPS_DEVICE``), both as keyed hashes;
+    :class:`RateLimited` once either is used up. Every try counts, a refused one too: each
+    answers whether a username is taken."""
+    address = request_address(request=request)
+    throttle_check(
+        name="signup_address",
+        rate=Rate.parse(settings.FT_RATE_SIGNUPS_ADDRESS),
+        ident=who(address=address),
+        what="sign-ups from this network",
+    )
+    token = request.COOKIES.get(DEVICE_COOKIE)
+    if token and device_token_valid(token=token):
+        throttle_check(
+            name="signup_device",
+            rate=Rate.parse(settings.FT_RATE_SIGNUPS_DEVICE),
+            ident=who(address=f"device:{device_digest(token=token)}"),
+            what="sign-ups from this browser",
+        )
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's change-password form, counted per user (``FT_RATE_PASSWORD_CHANGES``):
+    each try says whether the old password is right, so a stolen session must not make
+    it an oracle. The count is taken before the form is checked."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        try:
+            throttle_check(
+                name="password_change",
+                rate=Rate.parse(settings.FT_RATE_PASSWORD_CHANGES),
+                ident=who(user_id=request.user.pk),
+                what="password changes",
+            )
+        except RateLimited as err:
+            return limited(request, self.get_form(), err, self.template_name)
+        return super().post(request, *args, **kwargs)
 
 
 def _count_account_form(request: HttpRequest, what: str) -> None:
@@ -68,7 +111,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         try:
             _count_account_form(request, "profile")
         except RateLimited as err:
-            return _limited(request, form, err, template)
+            return limited(request, form, err, template)
         if form.is_valid():
             form.save()
             messages.success(request, _("Your profile is saved."))
@@ -93,8 +136,14 @@ class PasswordResetView(auth_views.PasswordResetView):
                 name="reset_email", rate=rate, ident=who(address=f"email:{email}"), what="resets"
             )
         except RateLimited as err:
-            return _limited(self.request, form, err, self.template_name)
-        return super().form_valid(form)
+            return limited(self.request, form, err, self.template_name)
+        # The mail leaves the request, so its time is the same for any address (the
+        # request writes nothing, so there is no commit to wait for).
+        request = self.request
+        tasks.password_reset_mail.delay(
+            email, request.get_host(), request.is_secure(), translation.get_language()
+        )
+        return HttpResponseRedirect(self.get_success_url())
 
 
 @never_cache
@@ -108,7 +157,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
         try:
             _count_account_form(request, "delete")
         except RateLimited as err:
-            return _limited(request, form, err, template)
+            return limited(request, form, err, template)
         if form.is_valid():
             try:
                 services.account_delete(user=request.user, password=form.cleaned_data["password"])

@@ -7,3 +7,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from games.models import User
+        from games.receivers import revoke_tokens_on_password_change
+
+        post_save.connect(revoke_tokens_on_password_change, sender=User, dispatch_uid="ft-tokens")

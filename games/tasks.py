@@ -213,3 +213,13 @@ def analyse_game(game_id: str) -> str | None:
     result are on the game's ``GameAnalysis`` row, which the replay page polls."""
     row = services.analysis_run(game_id=game_id)
     return None if row is None else row.status
+
+
+@shared_task(name="games.password_reset_mail", ignore_result=True)
+def password_reset_mail(email: str, domain: str, use_https: bool, language: str) -> None:
+    """The password-reset mail, sent away from the request (see
+    ``services.account_password_reset_mail``: the request's time must not tell whether
+    the address has an account)."""
+    services.account_password_reset_mail(
+        email=email, domain=domain, use_https=use_https, language=language
+    )

@@ -20,7 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
 from games.errors import ServiceError
-from games.sightings import request_address
+from games.sightings import device_digest, device_token_valid, request_address
 
 
 class RateLimited(ServiceError):
@@ -151,6 +151,56 @@ def throttle_reserve(allowance: Allowance) -> None:
 
 
 def login_client(request: HttpRequest) -> str:
-    """Who a failed sign-in is counted against (django-axes' ``AXES_CLIENT_IP_CALLABLE``):
-    the keyed hash of the client's address, never the address itself."""
+    """Who a failed sign-in is counted against (django-axes' ``AXES_CLIENT_IP_CALLABLE``),
+    as a keyed hash, never the raw value: the browser, when its ``ft_device`` cookie has
+    signed in to the account being tried before (see :func:`login_lockout_parameters`),
+    else the client's address."""
+    device = _known_device(request)
+    if device is not None:
+        return who(address=f"device:{device}")
     return who(address=request_address(request=request))
+
+
+def login_lockout_parameters(request: HttpRequest, credentials: dict | None) -> list:
+    """What a sign-in's failures count against (``AXES_LOCKOUT_PARAMETERS``), each locked
+    out at ``FT_LOGIN_FAILURES``:
+
+    * from a browser that has signed in to the account before (its device cookie is in
+      the account's sightings): only that browser and username together. Nobody else's
+      failures, from any address, can lock the owner out of their own browser;
+    * from anywhere else: the (username, address) pair, the username across addresses
+      and the address across usernames, so neither spreading one account's guesses over
+      many addresses nor one address's over many accounts goes unanswered;
+    * a success resets its pair and its username, never the address: an attacker cannot
+      wipe an address's count by signing in to an account of their own in between.
+    """
+    username = (credentials or {}).get("username")
+    if _known_device(request) is not None:
+        return [["username", "ip_address"]]
+    user = getattr(request, "user", None)
+    if getattr(user, "is_authenticated", False) and user.get_username() == username:  # type: ignore[union-attr]
+        return [["username", "ip_address"], "username"]  # axes resets these on success
+    return [["username", "ip_address"], "username", "ip_address"]
+
+
+def _known_device(request: HttpRequest) -> str | None:
+    """The digest of the request's device cookie if the account whose username the sign-in
+    names has been seen on it (``Sighting``, kept ``FT_SIGHTING_DAYS``), else ``None``."""
+    cached = getattr(request, "_ft_known_device", False)
+    if cached is not False:
+        return cached  # type: ignore[no-any-return]
+    from games.models import Sighting  # the settings import this module
+
+    cookies = getattr(request, "COOKIES", None) or {}
+    token = cookies.get("ft_device")
+    method = getattr(request, "method", None)
+    username = request.POST.get("username", "") if method == "POST" else ""
+    known = None
+    if token and username and device_token_valid(token=token):
+        digest = device_digest(token=token)
+        if Sighting.objects.filter(
+            user__username=username, kind=Sighting.Kind.DEVICE, digest=digest
+        ).exists():
+            known = digest
+    request._ft_known_device = known  # type: ignore[attr-defined]
+    return known

@@ -33,6 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import selectors, services
 from games.access import access_game
+from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
 from games.engine import VARIANTS, GameState, RuleSet
 from games.errors import NotAuthenticated, NotFound, ServiceError
@@ -40,6 +41,7 @@ from games.forms import ActForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import Game, User
 from games.templatetags.games_tags import variant_title
+from games.throttles import RateLimited
 
 logger = logging.getLogger(__name__)
 
@@ -238,14 +240,18 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
+    next_url = _next_url(request) or ""
+    if request.method == "POST":
+        try:
+            signup_count(request=request)
+        except RateLimited as err:
+            return limited(request, form, err, "registration/signup.html", next=next_url)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
-    return render(
-        request, "registration/signup.html", {"form": form, "next": _next_url(request) or ""}
-    )
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
 def _next_url(request: HttpRequest) -> str | None:

@@ -10,7 +10,12 @@ from __future__ import annotations
 from games.engine import RESIGN
 from games.models import PRACTICE_UNDO
 from games.results import ActResult, DeadEndCheck, HintResult
-from games.services.accounts import WrongPassword, account_delete, account_export
+from games.services.accounts import (
+    WrongPassword,
+    account_delete,
+    account_export,
+    account_password_reset_mail,
+)
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.deals import (
     DAILY_VARIANT,
@@ -48,12 +53,19 @@ from games.services.starts import (
     game_start_practice,
     game_start_weekly,
 )
-from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
+from games.services.tokens import (
+    api_token_authenticate,
+    api_token_create,
+    api_token_revoke,
+    api_tokens_revoke_all,
+)
 
 __all__ = [
     "WrongPassword",
     "account_delete",
     "account_export",
+    "account_password_reset_mail",
+    "api_tokens_revoke_all",
     "NothingToAnalyse",
     "analysis_request",
     "analysis_run",

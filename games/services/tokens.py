@@ -50,6 +50,13 @@ def api_token_revoke(*, user: User, token_id: int) -> None:
         raise NotFound(f"you have no token {token_id}")
 
 
+def api_tokens_revoke_all(*, user_id: int) -> int:
+    """Delete every API token of the user (their password changed: whoever held the old
+    password may have made tokens with it); returns how many."""
+    deleted, _ = ApiToken.objects.filter(user_id=user_id).delete()
+    return deleted
+
+
 def api_token_authenticate(*, raw: str, now: datetime | None = None) -> User | None:
     """The active user a raw token belongs to, else ``None``; notes when it was last used."""
     if not isinstance(raw, str) or not raw.startswith(API_TOKEN_PREFIX):
