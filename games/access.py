@@ -84,7 +84,7 @@ def access_replay(*, user: User | AnonymousUser | None, game_id: object) -> Game
         and not deal.is_revealed
         and not is_self(viewer=user, user_id=game.player_id)
     ):
-        raise Forbidden("a daily game can be replayed once its day closes")
+        raise Forbidden(f"a game of {deal.competition_label} can be replayed once it closes")
     return game
 
 

@@ -10,6 +10,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.weekly import week_label
+
 
 class User(AbstractUser):
     """The platform's user model (custom from the start, as Django recommends)."""
@@ -106,6 +108,14 @@ class Deal(models.Model):
     @property
     def is_weekly(self) -> bool:
         return self.kind == self.Kind.WEEKLY
+
+    @property
+    def competition_label(self) -> str:
+        """How refusals name a competition deal: "the daily deal of 2026-12-01", "the
+        weekly challenge of 2026-W49" (so a weekly refusal never says "daily")."""
+        if self.is_weekly and self.day is not None:
+            return f"the weekly challenge of {week_label(self.day)}"
+        return f"the daily deal of {self.day}" if self.day is not None else "this deal"
 
     @property
     def is_competition(self) -> bool:

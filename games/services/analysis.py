@@ -52,8 +52,8 @@ def analysis_request(*, user: User | AnonymousUser | None, game_id: object) -> G
     game = access_replay(user=user, game_id=game_id)
     if not game.deal.solver_help_open:
         raise SolverLocked(
-            "a daily game is analysed only once its day closes (at 00:00 UTC): the analysis"
-            " would be a solver for the day's deal"
+            f"a game of {game.deal.competition_label} is analysed only once it closes"
+            " (at 00:00 UTC): the analysis would be a solver for the open deal"
         )
     if game.status == Game.Status.WON:
         raise NothingToAnalyse("this game was won: there is no lost win to find")

@@ -292,9 +292,8 @@ def _close_deals(deals: QuerySet[Deal], *, now: datetime) -> int:
     closed = 0
     for deal in deals:
         if deal.closes_at and now < deal.closes_at:
-            which = "weekly deal" if deal.is_weekly else "deal"
             raise DayClosed(
-                f"the {which} of {deal.day} closes at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
+                f"{deal.competition_label} closes at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
             )
         for game_id in deal.games.filter(
             mode=Game.Mode.RANKED, status=Game.Status.ACTIVE
@@ -316,6 +315,16 @@ def deal_for_code(*, code: str) -> Deal:
     deal = Deal.objects.filter(code=canonical).first()
     if deal is not None:
         return deal
+    # Another spelling of an open competition deal (the same seed under another variant
+    # letter deals the same columns and stock) is that deal: its guards apply, not a fresh
+    # practice deal's. Compared by the seed, never by the code's text.
+    competition = Deal.objects.filter(
+        kind__in=(Deal.Kind.DAILY, Deal.Kind.WEEKLY),
+        seed_hex=f"{seed:032x}",
+        revealed_at__isnull=True,
+    ).first()
+    if competition is not None:
+        return competition
     try:
         with transaction.atomic():
             return Deal.objects.create(

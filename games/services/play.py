@@ -264,9 +264,8 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
     if not system and game.mode == Game.Mode.RANKED and game.deal.has_closed(now):
         # By the clock, not by the reveal: the beat that reveals may run a minute
         # late, and the code and solution are public from the reveal on.
-        which = "weekly challenge of the week" if game.deal.is_weekly else "deal"
         raise DayClosed(
-            f"the {which} of {game.deal.day} has closed (at 00:00 UTC); no more moves"
+            f"{game.deal.competition_label} has closed (at 00:00 UTC); no more moves"
             " count for its board"
         )
     if game.is_finished:

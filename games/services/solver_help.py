@@ -78,8 +78,8 @@ def game_hint_begin(*, user: User, game_id: object) -> HintJob:
         raise GameOver(f"this game is over ({game.status})")
     if not game.deal.solver_help_open:
         raise SolverLocked(
-            "no hints on a daily deal until its day closes (at 00:00 UTC): they would help"
-            " the day's board"
+            f"no hints on {game.deal.competition_label} until it closes (at 00:00 UTC):"
+            " they would help its board"
         )
     return HintJob(game_id=str(game.pk), state=engine_for(game).dump(), version=game.version)
 

@@ -32,8 +32,9 @@ def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
     return _ranked_game(
         user=user,
         deal=deal,
-        closed=deal.revealed_at is not None,
-        closed_reason="today's deal has closed; a new one opens at 00:00 UTC",
+        # By the clock, as the weekly's and as every action: the reveal may run late.
+        closed=deal.has_closed(now),
+        closed_reason=f"{deal.competition_label} has closed; a new one opens at 00:00 UTC",
     )
 
 
@@ -47,7 +48,8 @@ def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
         user=user,
         deal=deal,
         closed=deal.has_closed(now),
-        closed_reason="this week's challenge has closed; a new one opens at 00:00 UTC on Monday",
+        closed_reason=f"{deal.competition_label} has closed; a new one opens at 00:00 UTC"
+        " on Monday",
     )
 
 
@@ -105,7 +107,9 @@ def game_start_practice(
     else:
         deal = deal_random(variant=variant or DAILY_VARIANT)
     if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):
-        raise Forbidden("practise a daily deal after your ranked attempt or once the day closes")
+        raise Forbidden(
+            f"practise {deal.competition_label} after your ranked attempt or once it closes"
+        )
     game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
     if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
         deal_id = deal.pk

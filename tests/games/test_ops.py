@@ -83,7 +83,7 @@ def test_open_daily_refuses_an_absurd_number_of_days() -> None:
 def test_close_daily_refuses_before_the_days_end() -> None:
     today = utc_today(timezone.now())
     services.deal_open_daily(day=today)
-    with pytest.raises(CommandError, match=f"the deal of {today} closes at"):
+    with pytest.raises(CommandError, match=f"the daily deal of {today} closes at"):
         run("close_daily", "--date", today.isoformat())
     assert Deal.objects.get().revealed_at is None
 
