@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
@@ -87,8 +88,12 @@ class InputGuardMiddleware:
         if request.method != "POST":
             return None
         try:
+            # The body first: it stays readable for a view that reads it (the JSON API),
+            # and the form is parsed from it; over DATA_UPLOAD_MAX_MEMORY_SIZE, Django
+            # refuses it itself.
+            request.body  # noqa: B018
             fields = request.POST
-        except (MultiPartParserError, ValueError):  # Django answers those itself later
+        except (MultiPartParserError, ValueError, RequestDataTooBig):  # Django answers those
             return None
         if any(text_problem(k + v) for k, vs in fields.lists() for v in vs):
             return _("form")

@@ -159,7 +159,7 @@ def test_closing_the_week_resigns_unfinished_games_by_the_server_and_reveals(
     game = services.game_start_weekly(user=user, now=now)
     services.game_play(user=user, game_id=game.pk, move="s")
     monday = game.deal.day
-    with pytest.raises(DayClosed, match="weekly deal"):
+    with pytest.raises(DayClosed, match="the weekly challenge of"):
         services.deal_close_weekly(monday=monday, now=now)
     assert services.deal_close_weekly(monday=monday, now=week_end(monday)) == 1
     assert services.deal_close_weekly(monday=monday, now=week_end(monday)) == 0
