@@ -17,6 +17,7 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 API_PREFIX = "/api/v1/"
@@ -66,25 +67,29 @@ class InputGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         for name in [n for n, v in request.COOKIES.items() if text_problem(n + v)]:
             del request.COOKIES[name]  # as if never sent: a new session, a new device
+        # Before LocaleMiddleware: a refusal is worded in the request's language here.
+        with translation.override(translation.get_language_from_request(request)):
+            refusal = self._refusal(request)
+        return refusal or self.get_response(request)
+
+    def _refusal(self, request: HttpRequest) -> HttpResponse | None:
         if text_problem(request.path):
             return _refuse(
                 request, 404, "not_found", _("No page has a NUL character in its address.")
             )
         where = self._field_with_nul(request)
-        if where:
-            return _refuse(
-                request,
-                400,
-                "bad_field",
-                _("The %(where)s holds a NUL character, which no field may contain.")
-                % {"where": where},
-            )
-        return self.get_response(request)
+        if where == "query":
+            reason = _("The query holds a NUL character, which no field may contain.")
+            return _refuse(request, 400, "bad_field", reason)
+        if where == "form":
+            reason = _("The form holds a NUL character, which no field may contain.")
+            return _refuse(request, 400, "bad_field", reason)
+        return None
 
     @staticmethod
     def _field_with_nul(request: HttpRequest) -> str | None:
         if any(text_problem(k + v) for k, vs in request.GET.lists() for v in vs):
-            return _("query")
+            return "query"
         if request.method != "POST":
             return None
         try:
@@ -96,7 +101,7 @@ class InputGuardMiddleware:
         except (MultiPartParserError, ValueError, RequestDataTooBig):  # Django answers those
             return None
         if any(text_problem(k + v) for k, vs in fields.lists() for v in vs):
-            return _("form")
+            return "form"
         return None
 
 

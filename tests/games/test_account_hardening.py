@@ -192,3 +192,9 @@ def test_production_settings_make_the_language_cookie_secure() -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert out.stdout.split() == ["True", "Lax", "True"], out.stderr[-2000:]
+
+
+def test_the_privacy_page_says_how_sign_ups_and_sign_ins_are_counted(client: Client) -> None:
+    assert "Sign-ups are counted the same way" in client.get("/privacy/").content.decode()
+    italian = client.get("/privacy/", headers={"accept-language": "it"}).content.decode()
+    assert "Le iscrizioni sono contate allo stesso modo" in italian
