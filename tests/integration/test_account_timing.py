@@ -1,7 +1,8 @@
 """A password-reset request takes the same time for a known and an unknown address (issue
 21: 52-83 ms against 9-20 ms while the mail was sent in the request). Measured against a
 real daphne process with the mail on a real Celery worker: the medians of interleaved
-requests within 5 ms, and the mail still reaches the known address (and only it)."""
+requests within 5 ms (the median of the paired differences, robust to the shared machine's
+drifting load), and the mail still reaches the known address (and only it)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ pytestmark = [
     pytest.mark.timeout(240),
 ]
 
-ROUNDS, WARM_UP = 30, 5
+ROUNDS, WARM_UP = 40, 5
+KNOWN, UNKNOWN = "ada@example.org", "nobody@example.org"
 
 
 def _reset(http: requests.Session, url: str, email: str) -> float:
@@ -52,18 +54,24 @@ def test_a_reset_request_takes_as_long_for_a_known_address_as_for_an_unknown_one
     server = start_server(env, tmp_path, ready_path="/rules/")
     try:
         url = f"{server.http}/accounts/password/reset/"
-        times: dict[str, list[float]] = {"ada@example.org": [], "nobody@example.org": []}
+        pairs: list[tuple[float, float]] = []
         with requests.Session() as http:
             for n in range(WARM_UP + ROUNDS):
-                for email in times if n % 2 else reversed(list(times)):
-                    elapsed = _reset(http, url, email)
-                    if n >= WARM_UP:
-                        times[email].append(elapsed)
+                # Back to back, in alternating order: a pair shares the machine's load of
+                # the moment (other engineers' runs share it), which drifts over a run.
+                first, second = (KNOWN, UNKNOWN) if n % 2 else (UNKNOWN, KNOWN)
+                times = {first: _reset(http, url, first), second: _reset(http, url, second)}
+                if n >= WARM_UP:
+                    pairs.append((times[KNOWN], times[UNKNOWN]))
     finally:
         server.stop()
-    known, unknown = (statistics.median(t) * 1000 for t in times.values())
-    print(f"median known {known:.1f} ms, unknown {unknown:.1f} ms")
-    assert abs(known - unknown) < 5.0, (known, unknown)
+    known = statistics.median(k for k, _ in pairs) * 1000
+    unknown = statistics.median(u for _, u in pairs) * 1000
+    paired = statistics.median(k - u for k, u in pairs) * 1000
+    print(
+        f"median known {known:.1f} ms, unknown {unknown:.1f} ms, paired difference {paired:.1f} ms"
+    )
+    assert abs(paired) < 5.0, (known, unknown, paired)
     # The mails went out from the worker: one per request for the known address only.
     deadline = time.monotonic() + 60
     while worker.text().count("To: ada@example.org") < WARM_UP + ROUNDS:
