@@ -1,4 +1,4 @@
-"""Reads: a closed deal's day file, every ranked game of its board for anyone to re-check.
+"""A closed deal's day file: every ranked game of its board, for anyone to re-check.
 
 The file (schema: ``docs/protocol.md``, "Day files"; checked by
 ``python -m games.engine verify-day``, :mod:`games.engine.dayfile`) holds the deal's code,
@@ -9,9 +9,13 @@ whose close has been revealed has a file.
 
 A file is built from the database and kept in the cache (Redis in production, so every
 server process shares it) under a key naming what it was built from: how many results are
-on the board and in review, the latest verification and the latest review decision. A
-change to any of those (a late verification, a hold decided) makes a new key, so the next
-request builds the file afresh; requests in between read the stored gzip bytes.
+on the board, the latest verification and the latest review decision. A change to any of
+those (a late verification, a hold decided) makes a new key. A small day's file is built on
+the request that finds it missing; a big one's (more than ``INLINE_GAMES`` results: seconds
+of reading) by the ``leaderboards.build_day_file`` task on the ``solver`` queue, which the
+minute's sweep queues for every deal revealed in the last two days, so it is normally ready
+before anyone asks. Until a new build is ready, the previous one is served (it lags by that
+one change); with none at all the answer is "being prepared, retry in a moment".
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
@@ -34,6 +38,13 @@ from leaderboards.boards import ranked_results
 from leaderboards.models import Result, ReviewDecision
 
 CACHE_SECONDS = 24 * 3600
+#: Up to this many results, a missing file is built on the request itself (well under a
+#: second, benchmarks/dayfile.py); above it, in the background.
+INLINE_GAMES = 1000
+#: How long a queued background build keeps others from queueing another.
+BUILD_LOCK_SECONDS = 600
+#: How long after its reveal the sweep keeps a deal's file built ahead of the requests.
+PREBUILD_DAYS = 2
 _BATCH = 500
 _MS = timedelta(milliseconds=1)
 ORDER = "won first, then higher score, fewer moves, less time_ms, earlier finished_at, lower result"
@@ -52,15 +63,77 @@ class DayFile:
         return gzip.decompress(self.gzipped)
 
 
-def day_file_of(*, deal: Deal | None) -> DayFile | None:
-    """The day file of a closed (revealed) competition deal; ``None`` for no deal, a
-    practice deal or one still open."""
-    if deal is None or not deal.is_competition or deal.revealed_at is None:
-        return None
-    key = f"ft:dayfile:v{VERSION}:{deal.pk}:{_freshness(deal)}"
+@dataclass(frozen=True)
+class DayFileAnswer:
+    """What a request gets: the file (possibly the previous build, while a new one is
+    made) or, for a big day not built yet, ``pending`` with a retry hint; both ``None``
+    and ``False`` when the deal has no file (none, practice, or still open)."""
+
+    file: DayFile | None
+    pending: bool = False
+    retry_after: int = 0
+
+
+def day_file_of(*, deal: Deal | None) -> DayFileAnswer:
+    """The day file of a closed (revealed) competition deal, as a request should get it."""
+    if not _published(deal):
+        return DayFileAnswer(None)
+    key = _key(deal)
     stored = cache.get(key)
     if stored is not None:
-        return stored
+        return DayFileAnswer(stored)
+    if _results(deal).count() <= INLINE_GAMES:
+        return DayFileAnswer(_build(deal, key))
+    _queue_build(deal)
+    previous = cache.get(_latest_key(deal))
+    if previous is not None:
+        return DayFileAnswer(previous)
+    return DayFileAnswer(None, pending=True, retry_after=30)
+
+
+def day_file_build(*, deal_id: int) -> bool:
+    """Build a deal's file now unless the cache holds it as it stands (the background
+    task, and the sweep's prebuild); ``True`` if one was built."""
+    deal = Deal.objects.filter(pk=deal_id).first()
+    if not _published(deal):
+        return False
+    try:
+        key = _key(deal)
+        if cache.get(key) is not None:
+            return False
+        _build(deal, key)
+        return True
+    finally:
+        cache.delete(_lock_key(deal))
+
+
+def day_files_due(*, now: datetime | None = None) -> list[int]:
+    """Deals revealed in the last ``PREBUILD_DAYS`` days whose file is not built as their
+    results stand now: what the sweep queues."""
+    since = (now or timezone.now()) - timedelta(days=PREBUILD_DAYS)
+    recent = Deal.objects.filter(
+        kind__in=(Deal.Kind.DAILY, Deal.Kind.WEEKLY), revealed_at__gte=since
+    )
+    return [deal.pk for deal in recent if cache.get(_key(deal)) is None]
+
+
+def _published(deal: Deal | None) -> bool:
+    return deal is not None and deal.is_competition and deal.revealed_at is not None
+
+
+def _key(deal: Deal) -> str:
+    return f"ft:dayfile:v{VERSION}:{deal.pk}:{_freshness(deal)}"
+
+
+def _latest_key(deal: Deal) -> str:
+    return f"ft:dayfile:v{VERSION}:{deal.pk}:latest"
+
+
+def _lock_key(deal: Deal) -> str:
+    return f"ft:dayfile:v{VERSION}:{deal.pk}:building"
+
+
+def _build(deal: Deal, key: str) -> DayFile:
     body = json.dumps(day_file_data(deal=deal), separators=(",", ":")).encode()
     built = DayFile(
         gzipped=gzip.compress(body, compresslevel=6, mtime=0),
@@ -68,7 +141,16 @@ def day_file_of(*, deal: Deal | None) -> DayFile | None:
         filename=_filename(deal),
     )
     cache.set(key, built, timeout=CACHE_SECONDS)
+    cache.set(_latest_key(deal), built, timeout=CACHE_SECONDS * 7)
     return built
+
+
+def _queue_build(deal: Deal) -> None:
+    """Queue one background build (the lock keeps every request from queueing its own)."""
+    if cache.add(_lock_key(deal), 1, timeout=BUILD_LOCK_SECONDS):
+        from leaderboards.tasks import build_day_file  # the tasks call this module
+
+        build_day_file.delay(deal.pk)
 
 
 def day_file_data(*, deal: Deal) -> dict[str, Any]:

@@ -201,7 +201,14 @@ def _day_file(request: HttpRequest, deal: Deal | None) -> HttpResponse:
         limited = JsonResponse(refusal, status=429)
         limited["Retry-After"] = str(err.retry_after)
         return limited
-    found = day_file_of(deal=deal)
+    answer = day_file_of(deal=deal)
+    if answer.pending:
+        reason = "the day's file is being prepared; try again in a moment"
+        refusal = {"code": "day_file_pending", "reason": reason, "retry_after": answer.retry_after}
+        pending = JsonResponse(refusal, status=503)
+        pending["Retry-After"] = str(answer.retry_after)
+        return pending
+    found = answer.file
     if found is None:
         reason = "a day's games are published once its deal has closed"
         return JsonResponse({"code": "not_found", "reason": reason}, status=404)

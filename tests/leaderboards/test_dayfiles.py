@@ -200,3 +200,47 @@ def test_a_closed_weekly_challenge_has_its_file(
     data = json.loads(client.get(page).content)
     assert (data["kind"], data["day"], data["games"]) == ("weekly", monday.isoformat(), [])
     assert data["commitment"] == deal.commitment
+
+
+def test_a_big_days_file_is_built_in_the_background_and_the_last_one_served_meanwhile(
+    settings,
+    client: Client,
+    closed_day: Deal,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    from leaderboards import dayfiles, tasks
+
+    monkeypatch.setattr(dayfiles, "INLINE_GAMES", 2)
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.build_day_file, "delay", queued.append)
+    pending = client.get(url(closed_day))
+    assert pending.status_code == 503 and int(pending["Retry-After"]) > 0
+    assert pending.json()["code"] == "day_file_pending"
+    client.get(url(closed_day))
+    assert queued == [closed_day.pk]  # queued once, however many ask meanwhile
+    assert tasks.build_day_file(closed_day.pk) is True
+    first = fetch(client, closed_day)
+    assert len(first["games"]) == 5
+    # A decision changes what the file depends on: until the new build, the last one is served.
+    staff = get_user_model().objects.create_user(username="staff", password="x" * 12)
+    loser = Result.objects.filter(deal=closed_day, won=False).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_review_decide(result_id=loser.pk, decision="disqualified", by=staff, why="test")
+    assert fetch(client, closed_day) == first
+    assert queued == [closed_day.pk, closed_day.pk]
+    tasks.build_day_file(closed_day.pk)
+    again = fetch(client, closed_day)
+    assert again["games"][-1]["review"] == "disqualified"
+
+
+def test_the_sweep_builds_the_files_of_lately_closed_deals(closed_day: Deal) -> None:
+    from django.core.cache import cache
+
+    from leaderboards import dayfiles, tasks
+
+    cache.clear()
+    assert dayfiles.day_files_due() == [closed_day.pk]
+    assert tasks.sweep()["day_files"] == 1  # eager in tests: built at once
+    assert dayfiles.day_files_due() == []
+    assert tasks.build_day_file(closed_day.pk) is False  # nothing changed: not built again
