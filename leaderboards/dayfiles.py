@@ -38,9 +38,9 @@ from leaderboards.boards import ranked_results
 from leaderboards.models import Result, ReviewDecision
 
 CACHE_SECONDS = 24 * 3600
-#: Up to this many results, a missing file is built on the request itself (well under a
-#: second, benchmarks/dayfile.py); above it, in the background.
-INLINE_GAMES = 1000
+#: Up to this many results, a missing file is built on the request itself (about a second
+#: at most, benchmarks/dayfile.py); above it, in the background.
+INLINE_GAMES = 200
 #: How long a queued background build keeps others from queueing another.
 BUILD_LOCK_SECONDS = 600
 #: How long after its reveal the sweep keeps a deal's file built ahead of the requests.
