@@ -23,6 +23,8 @@ TASK_ROUTES: dict[str, dict[str, str]] = {
     "games.open_weekly_deals": {"queue": "solver"},
     "leaderboards.analyse_foresight": {"queue": "fairplay"},
     "games.analyse_game": {"queue": "analysis"},
+    # A big closed day's file (seconds of reading the day's logs): never on verification's.
+    "leaderboards.build_day_file": {"queue": "solver"},
 }
 
 

@@ -368,6 +368,8 @@ FT_RATE_SIGNUPS_ADDRESS = env_rate("FT_RATE_SIGNUPS_ADDRESS", "10/h")
 FT_RATE_SIGNUPS_DEVICE = env_rate("FT_RATE_SIGNUPS_DEVICE", "3/h")
 # League actions (create, join, leave, remove a member, rotate the invite, delete), per user.
 FT_RATE_LEAGUE_ACTIONS = env_rate("FT_RATE_LEAGUE_ACTIONS", "30/h")
+# Day files downloaded (a closed deal's ranked games, /boards/.../games.json), per address.
+FT_RATE_DAY_FILES = env_rate("FT_RATE_DAY_FILES", "60/h")
 
 # Leagues: how many one player may be in (owned ones included), and how many members one
 # league holds (its owner included). League boards filter the day's results by member in

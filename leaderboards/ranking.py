@@ -1,37 +1,38 @@
-"""The order of a daily board, defined once for Redis and the database.
-
-Won first, then higher score, fewer moves, shorter time (server-measured),
-then earlier finish, then the lower result id. The first four are packed
-into one integer that a double holds exactly (53 bits), so Redis can use it
-as a sorted-set score; the database stores the same integer on each result.
-Values past a field's width count as its limit (16,383 moves, about 37 hours;
-a daily game lasts under 24 hours), in both stores alike.
+"""The board's order in the site's two stores: the key itself is the engine's
+(:mod:`games.engine.ranking`, where the published day files are checked with it too);
+here only how Redis holds it (the key as the sorted-set score, the tie-breaks in the
+member name) and how the database stores it (the same integer on each result).
 """
 
 from __future__ import annotations
 
-SCORE_BITS, MOVES_BITS, TIME_BITS = 11, 14, 27
-MAX_SCORE, MAX_MOVES, MAX_TIME = (1 << SCORE_BITS) - 1, (1 << MOVES_BITS) - 1, (1 << TIME_BITS) - 1
+from games.engine.ranking import (
+    MAX_MOVES,
+    MAX_SCORE,
+    MAX_TIME,
+    MOVES_BITS,
+    SCORE_BITS,
+    TIME_BITS,
+    board_order,
+    sort_key,
+)
+
+__all__ = [
+    "FINISH_DIGITS",
+    "ID_DIGITS",
+    "MAX_MOVES",
+    "MAX_SCORE",
+    "MAX_TIME",
+    "MOVES_BITS",
+    "SCORE_BITS",
+    "TIME_BITS",
+    "board_order",
+    "member",
+    "result_id_of",
+    "sort_key",
+]
+
 FINISH_DIGITS = 16
-
-
-def sort_key(*, won: bool, score: int, moves: int, duration_ms: int) -> int:
-    """Higher is better: won, then score, then fewer moves, then less time.
-
-    >>> sort_key(won=True, score=0, moves=999, duration_ms=10**8) > sort_key(
-    ...     won=False, score=1360, moves=1, duration_ms=1)
-    True
-    >>> sort_key(won=True, score=1185, moves=MAX_MOVES + 5, duration_ms=0) < 2**53
-    True
-    """
-    return (
-        (int(won) << (SCORE_BITS + MOVES_BITS + TIME_BITS))
-        | (min(score, MAX_SCORE) << (MOVES_BITS + TIME_BITS))
-        | ((MAX_MOVES - min(moves, MAX_MOVES)) << TIME_BITS)
-        | (MAX_TIME - min(duration_ms, MAX_TIME))
-    )
-
-
 ID_DIGITS = 18
 
 

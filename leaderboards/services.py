@@ -15,6 +15,15 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.engine.audit import (
+    Claim,
+    Logged,
+    Rejected,
+    Stamped,
+    close_violation,
+    duration_ms,
+    replay_claim,
+)
 from games.models import Action, Deal, Game
 from leaderboards import broadcast
 from leaderboards.boards import (
@@ -26,7 +35,6 @@ from leaderboards.boards import (
     remove_redis_boards_except,
 )
 from leaderboards.fairplay.services import fairplay_screen
-from leaderboards.log_check import Claim, Logged, Rejected, replay_claim
 from leaderboards.models import Result
 
 SWEEP_AGE = timedelta(minutes=1)
@@ -57,10 +65,13 @@ def result_verify(*, game_id: object) -> Result | None:
             rows = _logged_rows(game)
             status, reason = _check(game, rows)
             if result is None:
-                result = _new_result(game, status=status, reason=reason)
+                result = _new_result(game, rows, status=status, reason=reason)
             else:  # a pending row left by an older version or by hand: decide it now
                 result.status, result.reason, result.verified_at = status, reason, timezone.now()
-                result.save(update_fields=["status", "reason", "verified_at"])
+                result.duration_ms, result.finished_at = _timing(game, rows)
+                result.save(
+                    update_fields=["status", "reason", "verified_at", "duration_ms", "finished_at"]
+                )
             if result.status == Result.Status.VERIFIED and result.ranked:
                 _screen_and_rank(result, game, [(m, a) for _, m, _, a, by in rows if not by])
     except IntegrityError:
@@ -173,22 +184,17 @@ def _check(game: Game, rows: list[tuple]) -> tuple[str, str]:
 
 
 def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
-    """Why a ranked daily game's log is too late to count, or ``None``.
-
-    Once a daily deal closes its code and solution are public, so a player action stamped
-    at or after the close cannot be ranked (the play service refuses them; this catches
-    any that got in some other way). The server's own close-of-day resign is exempt.
-    """
+    """Why a ranked competition game's log breaks its deal's close, or ``None``: a player
+    action stamped at or after the close, or an action marked as the server's that is not
+    its close-of-day resign (:func:`games.engine.audit.close_violation`). The play service
+    refuses late actions; this catches any that got into the log some other way."""
     deal = game.deal
     if game.mode != Game.Mode.RANKED or not deal.is_competition or deal.closes_at is None:
         return None
-    for seq, move, _, at, by_system in rows:
-        if not by_system and at >= deal.closes_at:
-            return (
-                f"action {seq} ({move!r}) was played at {at:%Y-%m-%d %H:%M:%S} UTC, after the"
-                f" deal closed at {deal.closes_at:%Y-%m-%d %H:%M} UTC"
-            )
-    return None
+    return close_violation(
+        (Stamped(seq, move, at, by_system) for seq, move, _, at, by_system in rows),
+        closes_at=deal.closes_at,
+    )
 
 
 def _logged_rows(game: Game) -> list[tuple]:
@@ -197,28 +203,46 @@ def _logged_rows(game: Game) -> list[tuple]:
     half the time of the ORM's values_list); one read serves the replay, the close check
     and the fair-play screen."""
     connection = transaction.get_connection()
-    # Only a ranked game needs the stamps (the close check, the pace): parsing a few
-    # hundred timestamps is most of the cost of the read.
+    table = Action._meta.db_table
+    game_pk = Game._meta.pk.get_db_prep_value(game.pk, connection)
+    # A ranked game needs every stamp (the close check, the pace); any other only its first
+    # and last (the result's time): parsing a few hundred timestamps is most of the cost
+    # of the read. by_system is read for every game: it costs nothing to parse.
     ranked = game.mode == Game.Mode.RANKED
-    columns = "created_at, by_system" if ranked else "NULL, FALSE"
+    if ranked:
+        stamp, params = "created_at", [game_pk]
+    else:
+        stamp = (
+            f"CASE WHEN seq = 1 OR seq = (SELECT MAX(seq) FROM {table} WHERE game_id = %s)"
+            " THEN created_at END"
+        )
+        params = [game_pk, game_pk]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT seq, move, score, {columns}"
-            f" FROM {Action._meta.db_table} WHERE game_id = %s ORDER BY seq",
-            [Game._meta.pk.get_db_prep_value(game.pk, connection)],
+            f"SELECT seq, move, score, {stamp}, by_system"
+            f" FROM {table} WHERE game_id = %s ORDER BY seq",
+            params,
         )
         rows = cursor.fetchall()
-    if (
-        ranked and connection.vendor != "postgresql"
-    ):  # SQLite: text or naive datetimes, 0/1 booleans
+    if connection.vendor != "postgresql":  # SQLite: text or naive datetimes, 0/1 booleans
         rows = [(s, m, c, _to_datetime(a, connection), bool(b)) for s, m, c, a, b in rows]
     return rows
 
 
-def _new_result(game: Game, *, status: str, reason: str) -> Result:
+def _timing(game: Game, rows: list[tuple]) -> tuple[int, datetime]:
+    """A result's time (ms) and finish, from the log's own server stamps: the first action
+    to the finishing one. The game row's ``first_action_at`` and ``finished_at`` are a
+    summary for the pages, and a summary can be wrong; the log is what was verified."""
+    if not rows:  # nothing logged (rejected: the log ends too early): no time to speak of
+        return 0, game.finished_at or timezone.now()
+    return duration_ms(rows[0][3], rows[-1][3]), rows[-1][3]
+
+
+def _new_result(game: Game, rows: list[tuple], *, status: str, reason: str) -> Result:
+    """The result row; its time and finish come from the log's own stamps (first action
+    to the finishing one), never from the game's summary, which is only a cache."""
     deal = game.deal
-    started = game.first_action_at or game.created_at
-    finished = game.finished_at or timezone.now()
+    time_ms, finished = _timing(game, rows)
     # By id: the game carries only the few deal fields _lock_game read, and a result handed
     # back to a caller should load its deal and game whole if it is ever asked for them.
     return Result.objects.create(
@@ -236,7 +260,7 @@ def _new_result(game: Game, *, status: str, reason: str) -> Result:
         won=game.status == Game.Status.WON,
         score=game.score,
         moves=game.moves,
-        duration_ms=max(0, int((finished - started).total_seconds() * 1000)),
+        duration_ms=time_ms,
         finished_at=finished,
     )
 

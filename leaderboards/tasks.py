@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from leaderboards import services
+from leaderboards import dayfiles, services
 from leaderboards.fairplay.services import result_analyse_foresight
 
 
@@ -52,4 +52,14 @@ def sweep() -> dict[str, int]:
         verify_game.delay(game_id)
     for result_id in results:
         rank_result.delay(result_id)
-    return {"games": len(games), "results": len(results)}
+    # Day files of deals closed lately, built ahead of the requests (their own queue).
+    deals = dayfiles.day_files_due()
+    for deal_id in deals:
+        build_day_file.delay(deal_id)
+    return {"games": len(games), "results": len(results), "day_files": len(deals)}
+
+
+@shared_task(name="leaderboards.build_day_file", ignore_result=True)
+def build_day_file(deal_id: int) -> bool:
+    """A closed deal's day file, built into the cache (see leaderboards.dayfiles)."""
+    return dayfiles.day_file_build(deal_id=deal_id)

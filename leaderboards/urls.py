@@ -19,11 +19,14 @@ urlpatterns: list[URLPattern] = [
     path("boards/daily/<str:day>/", views.daily, name="daily"),
     path("boards/daily/<str:day>/rows/", views.daily_rows, name="daily_rows"),
     path("boards/daily/<str:day>/position/", views.daily_position, name="daily_position"),
+    # A closed deal's ranked games, for anyone to re-check (python -m games.engine verify-day).
+    path("boards/daily/<str:day>/games.json", views.daily_games, name="daily_games"),
     # The weekly challenge's boards, by ISO week ("2026-W49"; any day of it redirects).
     path("boards/weekly/", views.weekly_current, name="weekly_current"),
     path("boards/weekly/<str:week>/", views.weekly, name="weekly"),
     path("boards/weekly/<str:week>/rows/", views.weekly_rows, name="weekly_rows"),
     path("boards/weekly/<str:week>/position/", views.weekly_position, name="weekly_position"),
+    path("boards/weekly/<str:week>/games.json", views.weekly_games, name="weekly_games"),
     path("boards/week/", views.period, {"kind": "week"}, name="week"),
     path("boards/month/", views.period, {"kind": "month"}, name="month"),
     path("boards/all/", views.period, {"kind": "all"}, name="all"),

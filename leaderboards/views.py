@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -15,13 +16,16 @@ from django.views.decorators.http import require_GET
 
 from games.daily import utc_today
 from games.dates import FIRST_DAY, parse_month
-from games.models import User
+from games.models import Deal, User
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
+from games.sightings import request_address
+from games.throttles import Rate, RateLimited, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors
 from leaderboards.archive import archive_month
 from leaderboards.consumers import parse_board_day, parse_board_week
+from leaderboards.dayfiles import day_file_of
 
 
 def _today() -> date:
@@ -167,6 +171,61 @@ def weekly_position(request: HttpRequest, week: str) -> HttpResponse:
         "leaderboards/_position.html",
         {"position": position, "revealed": the_week.revealed},
     )
+
+
+# Day files: a closed deal's ranked games, for anyone to re-check --------------------------
+
+
+@require_GET
+def daily_games(request: HttpRequest, day: str) -> HttpResponse:
+    board_day = _day_or_404(day)
+    return _day_file(request, deal_daily_for_day(day=board_day, variant=DAILY_VARIANT))
+
+
+@require_GET
+def weekly_games(request: HttpRequest, week: str) -> HttpResponse:
+    return _day_file(request, selectors.week_of(monday=_week_or_404(week)).deal)
+
+
+def _day_file(request: HttpRequest, deal: Deal | None) -> HttpResponse:
+    """The file (gzip when the client takes it), 304 for a copy the client holds, 404 while
+    the deal is open, 429 past ``FT_RATE_DAY_FILES`` per address."""
+    try:
+        throttle_check(
+            name="day_files",
+            rate=Rate.parse(settings.FT_RATE_DAY_FILES),
+            ident=who(address=request_address(request=request)),
+            what="day file downloads",
+        )
+    except RateLimited as err:
+        refusal = {"code": err.code, "reason": err.reason, "retry_after": err.retry_after}
+        limited = JsonResponse(refusal, status=429)
+        limited["Retry-After"] = str(err.retry_after)
+        return limited
+    answer = day_file_of(deal=deal)
+    if answer.pending:
+        reason = "the day's file is being prepared; try again in a moment"
+        refusal = {"code": "day_file_pending", "reason": reason, "retry_after": answer.retry_after}
+        pending = JsonResponse(refusal, status=503)
+        pending["Retry-After"] = str(answer.retry_after)
+        return pending
+    found = answer.file
+    if found is None:
+        reason = "a day's games are published once its deal has closed"
+        return JsonResponse({"code": "not_found", "reason": reason}, status=404)
+    gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
+    held = request.headers.get("If-None-Match", "")
+    response = (
+        HttpResponse(status=304)
+        if found.etag in held
+        else HttpResponse(found.gzipped if gzipped else found.body, "application/json")
+    )
+    if gzipped and response.status_code == 200:
+        response["Content-Encoding"] = "gzip"
+    response["ETag"], response["Vary"] = found.etag, "Accept-Encoding"
+    response["Cache-Control"] = "public, max-age=300"
+    response["Content-Disposition"] = f'inline; filename="{found.filename}"'
+    return response
 
 
 # The archive ------------------------------------------------------------------------------

@@ -6,18 +6,23 @@
     python -m games.engine replay FT1-N-0000007 --file moves.txt
     python -m games.engine legal FT1-N-0000007 s
     python -m games.engine commitment FT1-N-... 0123456789abcdef0123456789abcdef
+    python -m games.engine verify-day games.json
 
 Exit status: 0 when everything asked for was done, 1 when a move was
-refused, 2 when the input itself was bad (a code, a seed, a file).
+refused (or a day file disagrees with its own replay), 2 when the input
+itself was bad (a code, a seed, a file).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from .dayfile import DayFileError, verify_day
 from .deal import commitment
 from .errors import EngineError
 from .game import GameState
@@ -67,6 +72,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("commitment", help="recompute a daily deal's published commitment")
     p.add_argument("code", help="the revealed deal code")
     p.add_argument("salt", help="the revealed salt (32 hex digits)")
+    p = sub.add_parser(
+        "verify-day",
+        help="re-check a published day file: commitment, every game, the board's order",
+    )
+    p.add_argument("file", help="the day's games.json (gzip too), or - for standard input")
     return parser
 
 
@@ -99,6 +109,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "verify-day":
+        return _verify_day(args.file, out)
     if args.command == "commitment":
         try:
             print(commitment(args.code, args.salt), file=out)
@@ -129,3 +141,46 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     print(f"{outcome}: {len(moves)} moves accepted, score {game.score}", file=out)
     print(render(game), file=out)
     return 0
+
+
+def _verify_day(path: str, out: TextIO) -> int:
+    """0: the file checks clean; 1: it disagrees with its replay (each place printed);
+    2: it cannot be read as a day file."""
+    try:
+        report = verify_day(_read_json(path))
+    except (DayFileError, EngineError) as err:
+        print(f"error: {err}", file=out)
+        return 2
+    what = f"{report.kind} {report.day} ({report.variant}), {report.games} games"
+    if report.clean:
+        print(
+            f"ok: {what}: the commitment matches; every game replays to its claimed result,"
+            " time and finish; the ranks are the board's order",
+            file=out,
+        )
+        return 0
+    for problem in report.problems:
+        print(f"disagrees: {problem}", file=out)
+    count = len(report.problems)
+    print(f"FAILED: {what}: {count} disagreement{'s' if count != 1 else ''}", file=out)
+    return 1
+
+
+def _read_json(path: str) -> object:
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+    except OSError as err:
+        raise DayFileError(f"cannot read {path}: {err.strerror}") from None
+    if raw[:2] == b"\x1f\x8b":  # a gzip file, as the site serves it compressed
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as err:
+            raise DayFileError(f"{path} is a broken gzip file: {err}") from None
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise DayFileError(f"{path} is not JSON: {err}") from None

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.engine import ranking
 from leaderboards import services
 from leaderboards.boards import (
     FINISH_DIGITS,
@@ -124,6 +125,36 @@ def test_on_equal_keys_the_earlier_finish_then_the_lower_id_comes_first(
     # ZREVRANGE lists equal scores by member, greatest first.
     first = member(id1, f1) > member(id2, f2)
     assert first == ((f1, id1) < (f2, id2)) or (f1, id1) == (f2, id2)
+
+
+entries = st.fixed_dictionaries(
+    {
+        "won": st.booleans(),
+        "score": st.integers(0, 3),
+        "moves": st.integers(0, 3),
+        "duration_ms": st.integers(0, 3),
+        "finished_ms": st.integers(0, 3),
+        "result_id": ids,
+    }
+)
+
+
+@given(st.lists(entries, max_size=12, unique_by=lambda e: e["result_id"]))
+def test_the_engines_board_order_is_the_redis_boards(board: list[dict[str, int]]) -> None:
+    """The day files rank with the engine's ``board_order``; the site's Redis board lists
+    by score, then member name, both greatest first (ZREVRANGE). Same order, ties included."""
+    by_engine = sorted(board, key=lambda e: ranking.board_order(**e))
+    by_redis = sorted(
+        board,
+        key=lambda e: (
+            sort_key(
+                won=e["won"], score=e["score"], moves=e["moves"], duration_ms=e["duration_ms"]
+            ),
+            member(e["result_id"], e["finished_ms"]),
+        ),
+        reverse=True,
+    )
+    assert by_engine == by_redis
 
 
 # Boards over real rows -------------------------------------------------------------------

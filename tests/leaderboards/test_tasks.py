@@ -91,7 +91,7 @@ def test_the_sweep_verifies_and_ranks_what_was_left_undone(
 
     with django_capture_on_commit_callbacks(execute=True):
         counts = tasks.sweep.delay().get()
-    assert counts == {"games": 1, "results": 1}
+    assert counts == {"games": 1, "results": 1, "day_files": 0}
     swept = Result.objects.get(game=lost_message)
     assert swept.status == "verified" and swept.ranked_at is not None
     assert Result.objects.get(game=unranked_game).ranked_at is not None
@@ -99,12 +99,12 @@ def test_the_sweep_verifies_and_ranks_what_was_left_undone(
     assert board.size() == 2
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.sweep() == {"games": 0, "results": 0}
+        assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0}
 
 
 def test_the_sweep_leaves_fresh_work_alone(user: User, now: datetime) -> None:
     finished_ranked(user, now)  # finished just now: its own message may still come
-    assert tasks.sweep() == {"games": 0, "results": 0}
+    assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0}
     assert not Result.objects.exists()
 
 
@@ -112,10 +112,10 @@ def test_the_sweep_rejects_a_forged_game_it_finds(user: User, now: datetime) -> 
     game = finished_ranked(user, now)
     age(game)
     Game.objects.filter(pk=game.pk).update(moves=99)
-    assert tasks.sweep() == {"games": 1, "results": 0}
+    assert tasks.sweep() == {"games": 1, "results": 0, "day_files": 0}
     result = Result.objects.get(game=game)
     assert result.status == "rejected" and "move count 99" in result.reason
-    assert tasks.sweep() == {"games": 0, "results": 0}
+    assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0}
 
 
 def test_a_verification_of_something_that_is_not_a_game_id_does_nothing(db: None) -> None:

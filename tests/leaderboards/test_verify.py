@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.contrib import admin
-from django.db.models import Max
+from django.db.models import Max, Min
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -66,23 +66,26 @@ def test_a_won_practice_game_is_verified_when_it_finishes(
     assert not result.ranked and result.ranked_at is None and result.day is None
 
 
-def test_the_duration_is_measured_by_the_server_from_first_action_to_finish(
+def test_the_duration_is_measured_from_the_logs_first_stamp_to_its_finish(
     user: User, django_capture_on_commit_callbacks: Capture
 ) -> None:
     won = WON_GAMES[0]
     game = game_services.game_start_practice(user=user, code=won.code)
     play_all(user, game, won.moves[:1])
-    # Opening the game long before the first action does not count; the first action does.
+    # The first action was stamped five minutes ago; the game's summary says otherwise
+    # (opened three hours ago, first action a minute ago): the log's stamps decide.
+    Action.objects.filter(game=game, seq=1).update(created_at=timezone.now() - timedelta(minutes=5))
     Game.objects.filter(pk=game.pk).update(
         created_at=timezone.now() - timedelta(hours=3),
-        first_action_at=timezone.now() - timedelta(minutes=5),
+        first_action_at=timezone.now() - timedelta(minutes=1),
     )
     with django_capture_on_commit_callbacks(execute=True):
         play_all(user, game, won.moves[1:])
     result = Result.objects.get(game=game)
     assert result.status == "verified"
     assert 5 * 60_000 <= result.duration_ms < 6 * 60_000
-    assert result.duration_ms == expected_duration_ms(game)
+    stamps = Action.objects.filter(game=game).aggregate(first=Min("created_at"))
+    assert result.duration_ms == (result.finished_at - stamps["first"]) // timedelta(milliseconds=1)
 
 
 def test_a_ranked_daily_game_is_verified_and_ranked_when_it_finishes(
