@@ -51,9 +51,10 @@ from typing import Any
 
 from games.engine import RESIGN, UNDO, GameState
 
-from . import solve
+from . import SolveResult, solve
+from .prove import LostTable, prove
 
-__all__ = ["Played", "Postmortem", "Probe", "analyse", "effective_line"]
+__all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line"]
 
 #: The verdicts, from the most precise: the losing move is known (``exact``); the win was
 #: lost between two positions (``between``); a win was left at the end (``at_end``); no
@@ -65,6 +66,38 @@ VERDICTS = ("exact", "between", "at_end", "never", "no_win_found")
 MIN_PROBE_SECONDS = 0.05
 
 Progress = Callable[[int, int], None]
+
+#: The share of the analysis's time for the exact answer (proofs back from the loss and
+#: a win just before); the rest looks for the latest win it can find below.
+EXACT_SHARE = 0.75
+#: What a probe runs: the exhaustive search (with the analysis's table of positions
+#: proved lost), the win-finding solver, or both, in that order.
+PROVE, SOLVE, BOTH = "prove", "solve", "both"
+#: The share of a probe's budget for the proof of loss when both run.
+PROVE_SHARE = 0.5
+
+
+def decide(
+    game: GameState, *, max_seconds: float, table: LostTable, mode: str = BOTH
+) -> SolveResult:
+    """One probe. ``PROVE``: :func:`~games.solver.prove.prove` with ``table`` (each proof
+    reuses the ones before it, and leaves its own even when cut short; it finds wins too,
+    in small spaces). ``SOLVE``: :func:`~games.solver.solve`, whose restarts and beams find
+    wins in large spaces. ``BOTH``: the first for part of the budget, then, if that was
+    undecided, the second for the rest."""
+    if mode == SOLVE:
+        return solve(game, max_seconds=max_seconds)
+    share = 1.0 if mode == PROVE else PROVE_SHARE
+    first = prove(game, max_seconds=max_seconds * share, table=table)
+    if mode == PROVE or first.verdict != "unknown":
+        return first
+    rest = max_seconds - first.seconds
+    if rest < MIN_PROBE_SECONDS:
+        return first
+    second = solve(game, max_seconds=rest)
+    return SolveResult(
+        second.verdict, second.line, first.nodes + second.nodes, first.seconds + second.seconds
+    )
 
 
 @dataclass(frozen=True)
@@ -195,13 +228,15 @@ class _Search:
         self.deadline = deadline
         self.progress = progress
         self.clock = clock
-        self.known: dict[int, str] = {}
-        self.tried: dict[int, int] = {}  # the budget factor an "unknown" was given
+        self.known: dict[int, str] = {}  # "win" or "lost"
+        self.tried: dict[tuple[int, str], int] = {}  # the budget factor an "unknown" had
         self.probes: list[Probe] = []
         self.lo: int | None = None  # last known winnable
         self.lo_line: list[str] = []
         self.hi = len(positions) - 1  # the first proved lost (the end until proved)
         self.hi_proved = False
+        #: positions proved lost, shared by every probe (all are positions of one game)
+        self.table = LostTable()
 
     # Knowledge ---------------------------------------------------------------------------
 
@@ -217,35 +252,36 @@ class _Search:
         self.lo, self.lo_line = index, list(winning)
 
     def learn_lost(self, index: int) -> None:
+        self.known[index] = "lost"
         if not self.hi_proved or index < self.hi:
             self.hi, self.hi_proved = index, True
 
-    def settled(self, index: int, factor: int) -> bool:
-        """Decided, or undecided with at least ``factor`` times the budget already."""
-        verdict = self.known.get(index)
-        return verdict in ("win", "lost") or self.tried.get(index, 0) >= factor
+    def settled(self, index: int, mode: str, factor: int) -> bool:
+        """Decided, or undecided by ``mode`` with at least ``factor`` times the budget."""
+        return index in self.known or self.tried.get((index, mode), 0) >= factor
 
     def time_left(self) -> float:
         return self.deadline - self.clock()
 
-    def probe(self, index: int, factor: int = 1) -> str | None:
-        """Ask the solver about ``index`` with ``factor`` times the position budget (once
-        per budget); ``None`` once the total budget is spent."""
-        if self.settled(index, factor):
-            return self.known[index]
+    def probe(self, index: int, mode: str = BOTH, factor: int = 1) -> str | None:
+        """Ask about ``index`` (``mode``: see :func:`decide`) with ``factor`` times the
+        position budget, once per mode and budget; ``None`` once the total budget is
+        spent."""
+        if self.settled(index, mode, factor):
+            return self.known.get(index, "unknown")
         budget = min(self.position_seconds * factor, self.time_left())
         if budget < MIN_PROBE_SECONDS:
             return None
-        result = solve(self.positions[index], max_seconds=budget)
-        self.known[index] = result.verdict
+        result = decide(self.positions[index], max_seconds=budget, table=self.table, mode=mode)
         self.probes.append(Probe(index, result.verdict, result.seconds, result.nodes))
         if result.verdict == "win":
             self.learn_win(index, result.line)
         elif result.verdict == "lost":
             self.learn_lost(index)
         else:
-            self.tried[index] = factor
-        self.progress(len(self.probes), len(self.probes) + self.estimate(factor))
+            for covered in (PROVE, SOLVE) if mode == BOTH else (mode,):
+                self.tried[(index, covered)] = factor
+        self.progress(len(self.probes), len(self.probes) + self.estimate())
         return result.verdict
 
     # The steps ---------------------------------------------------------------------------
@@ -259,58 +295,65 @@ class _Search:
         past the end while the end is not proved lost."""
         return self.hi if self.hi_proved else self.hi + 1
 
-    def loss_side(self, factor: int) -> list[int]:
-        """Positions to ask about between the last one not proved lost (in this budget)
-        and the first proved lost: where the earliest provable loss may still be."""
-        below = [i for i in self.known if i < self.top() and self.settled(i, factor)]
-        floor = max([self.low(), *[i for i in below if self.known[i] != "lost"]])
-        return [i for i in range(floor + 1, self.top()) if not self.settled(i, factor)]
+    def open(self) -> bool:
+        return self.low() + 1 < self.top()
 
-    def win_side(self, factor: int) -> list[int]:
-        """Positions to ask about between the last known win and the first position above
-        it not won (in this budget): where the latest findable win may still be."""
-        above = [i for i in self.known if i > self.low() and self.settled(i, factor)]
-        ceiling = min([self.top(), *[i for i in above if self.known[i] != "win"]])
-        return [i for i in range(self.low() + 1, ceiling) if not self.settled(i, factor)]
+    def estimate(self) -> int:
+        """Probes still to come at most in this round: a step for each position between
+        the two ends (a proof each), and a bisection of them for a win."""
+        gap = max(0, self.top() - self.low() - 1)
+        return gap + gap.bit_length()
 
-    def estimate(self, factor: int) -> int:
-        """Probes a plain bisection of both sides would still take."""
-        sides = (self.loss_side(factor), self.win_side(factor))
-        return sum(len(side).bit_length() for side in sides)
-
-    def gallop(self) -> None:
-        """Back from the proved end by doubling steps while the positions are lost."""
-        step = 1
-        while self.hi_proved and self.hi - step > self.low():
-            if self.probe(self.hi - step) != "lost":
-                return
-            step *= 2
-
-    def bisect(self, factor: int = 1) -> bool:
-        """Probe the middle of each side in turn (``factor`` times the budget) until both
-        are empty; False once out of time. Taking turns keeps one side's undecided
-        positions from spending the whole budget before the other is looked at."""
-        while True:
-            asked = False
-            for side in (self.loss_side, self.win_side):
-                untried = side(factor)
-                if untried:
-                    if self.probe(untried[len(untried) // 2], factor) is None:
-                        return False
-                    asked = True
-            if not asked:
+    def sweep(self, factor: int) -> bool:
+        """Back from the first proved loss one position at a time while the positions are
+        proved lost (each proof reuses the table the ones after it filled, so a step costs
+        only what is new); False once out of time."""
+        while self.open():
+            verdict = self.probe(self.top() - 1, PROVE, factor)
+            if verdict is None:
+                return False
+            if verdict != "lost":
                 return True
+        return True
 
-    def refine(self) -> None:
-        """While time is left and positions between the two ends are undecided, the
-        bisections again with twice the budget for each position each round."""
-        factor = 2
-        while any(
-            self.known.get(i) not in ("win", "lost") for i in range(self.low() + 1, self.top())
-        ):
-            if not self.bisect(factor):
-                return
-            factor *= 2
+    def win_side(self, factor: int) -> bool:
+        """Bisect for the latest win below the undecided position just before the proved
+        loss (each position asked once per budget); False once out of time."""
+        ceiling = self.top() - 1
+        while True:
+            above = [i for i in range(self.low() + 1, ceiling) if self.settled(i, SOLVE, factor)]
+            if above:
+                ceiling = min(above)
+            untried = list(range(self.low() + 1, ceiling))
+            if not untried:
+                return True
+            if self.probe(untried[len(untried) // 2], SOLVE, factor) is None:
+                return False
+
+    def rounds(self, until: float) -> None:
+        """Until the clock reads ``until``, round after round with twice the budget a
+        position each: the sweep of proofs back from the loss, then the solver on the
+        first position not proved lost (a win there is the exact answer). The proofs a
+        cut-short search leaves in the table make each round start where the last one
+        stopped."""
+        factor = 1
+        deadline, self.deadline = self.deadline, until
+        try:
+            while self.open():
+                if not self.sweep(factor) or not self.open():
+                    return
+                if self.probe(self.top() - 1, SOLVE, factor) is None:
+                    return
+                factor *= 2
+        finally:
+            self.deadline = deadline
+
+    def fallback(self) -> None:
+        """With the time left: the bisection for the latest win below the first position
+        not proved lost, so an answer that is not exact still narrows the range; then
+        the rounds again."""
+        if self.open() and self.win_side(1):
+            self.rounds(self.deadline)
 
 
 def analyse(
@@ -341,13 +384,12 @@ def analyse(
         return _result(search, "at_end", log, began, total_seconds)
     if start_line and _wins(search.positions[0], start_line):
         search.learn_win(0, list(start_line))
-    search.gallop()
-    if search.lo is None and search.probe(0) == "lost":
-        return _result(search, "never", log, began, total_seconds)
-    if search.bisect():
-        search.refine()
+    search.rounds(began + EXACT_SHARE * total_seconds)
+    search.fallback()
     if search.lo == len(line):
         verdict = "at_end"
+    elif search.hi_proved and search.hi == 0:
+        verdict = "never"
     elif search.lo is None:
         verdict = "no_win_found"
     elif search.hi_proved and search.hi == search.lo + 1:
