@@ -2,8 +2,8 @@
 
 For a finished game that was not won, find the last position from which a win
 was still possible, the move played there that lost it, and a winning line from
-that position. Pure: the engine replays the log, :func:`~games.solver.solve`
-decides each position; no Django.
+that position. Pure: the engine replays the log, :func:`~games.solver.prove.prove`
+and :func:`~games.solver.solve` decide the positions; no Django.
 
 The positions
 -------------
@@ -16,25 +16,24 @@ played again counts from its final playing) is the one that lost the game.
 
 The search
 ----------
-Each position gets :func:`~games.solver.solve` with at most ``position_seconds``
-and the whole analysis ``total_seconds``. A "win" comes with a line the engine
-replays, so it is certain; a "lost" is an exhausted search, so it is a proof
-too; "unknown" is a budget that ran out and says nothing. Positions late in the
-game are quick to prove lost (once the stock is spent the search is exact within
-a few thousand nodes); positions in the middle, with a long stock or an empty
-column to shuffle through, often stay undecided in any budget. So there are two
-boundaries to look for, each by bisection:
+Each probe gets at most ``position_seconds`` (times a round's factor) and the whole
+analysis ``total_seconds``. A "win" comes with a line the engine replays, so it is
+certain; a "lost" is an exhausted search, so it is a proof too; "unknown" is a budget
+that ran out and says nothing. Every probe shares one
+:class:`~games.solver.prove.LostTable`: the positions proved lost so far, kept even by
+searches cut short. A position's space holds the next position's, so the proof that
+position ``i`` is lost reuses all of the proof for ``i + 1`` and only searches what is
+new. So:
 
-1. the end first (a resigned game may still have had a win);
-2. back from the end by doubling steps while the positions are proved lost
-   (cheap proofs);
-3. the deal itself, unless the caller knows a winning line from it already;
-4. two bisections, taking turns: for the earliest position the solver proves
-   lost (between the last position not proved lost and the first proved lost)
-   and for the latest position it wins (between the last known win and the
-   first position above it not won);
-5. with time left, both bisections again over the positions still undecided,
-   with twice the budget each round.
+1. the end first (a resigned game may still have had a win), with both searches;
+2. rounds, for three quarters of the time, each with twice the budget a position:
+   back from the first proved loss one position at a time with the exhaustive search
+   (:func:`~games.solver.prove.prove`; it finds wins too, and a win just before the
+   proved loss is the exact answer); then the win-finding solver
+   (:func:`~games.solver.solve`) on the first position not proved lost;
+3. with the time left, a bisection for the latest win the solver finds below that
+   position (so an answer that is not exact still says where a win was left), then
+   the rounds again.
 
 A win found at a position also decides the positions after it for free while
 the player's moves follow the solver's line. The losing move is known exactly
@@ -51,8 +50,7 @@ from typing import Any
 
 from games.engine import RESIGN, UNDO, GameState
 
-from . import SolveResult, solve
-from .prove import LostTable, prove
+from .prove import BOTH, PROVE, SOLVE, LostTable, decide
 
 __all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line"]
 
@@ -70,34 +68,6 @@ Progress = Callable[[int, int], None]
 #: The share of the analysis's time for the exact answer (proofs back from the loss and
 #: a win just before); the rest looks for the latest win it can find below.
 EXACT_SHARE = 0.75
-#: What a probe runs: the exhaustive search (with the analysis's table of positions
-#: proved lost), the win-finding solver, or both, in that order.
-PROVE, SOLVE, BOTH = "prove", "solve", "both"
-#: The share of a probe's budget for the proof of loss when both run.
-PROVE_SHARE = 0.5
-
-
-def decide(
-    game: GameState, *, max_seconds: float, table: LostTable, mode: str = BOTH
-) -> SolveResult:
-    """One probe. ``PROVE``: :func:`~games.solver.prove.prove` with ``table`` (each proof
-    reuses the ones before it, and leaves its own even when cut short; it finds wins too,
-    in small spaces). ``SOLVE``: :func:`~games.solver.solve`, whose restarts and beams find
-    wins in large spaces. ``BOTH``: the first for part of the budget, then, if that was
-    undecided, the second for the rest."""
-    if mode == SOLVE:
-        return solve(game, max_seconds=max_seconds)
-    share = 1.0 if mode == PROVE else PROVE_SHARE
-    first = prove(game, max_seconds=max_seconds * share, table=table)
-    if mode == PROVE or first.verdict != "unknown":
-        return first
-    rest = max_seconds - first.seconds
-    if rest < MIN_PROBE_SECONDS:
-        return first
-    second = solve(game, max_seconds=rest)
-    return SolveResult(
-        second.verdict, second.line, first.nodes + second.nodes, first.seconds + second.seconds
-    )
 
 
 @dataclass(frozen=True)

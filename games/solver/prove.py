@@ -64,6 +64,39 @@ CLOCK_EVERY = 128
 #: A table holding more positions than this (about 100 MB) is emptied before the next
 #: search: forgetting proofs costs time, never soundness.
 TABLE_LIMIT = 1_500_000
+#: Less time than this is not worth starting the second search of :func:`decide`.
+MIN_SECONDS = 0.05
+#: What :func:`decide` runs: the exhaustive search, the win-finding solver, or both, in
+#: that order.
+PROVE, SOLVE, BOTH = "prove", "solve", "both"
+#: The share of a probe's budget for the proof of loss when both run.
+PROVE_SHARE = 0.5
+
+
+def decide(
+    game: GameState, *, max_seconds: float, table: LostTable | None = None, mode: str = BOTH
+) -> SolveResult:
+    """Win or proof of loss, whichever comes first: the fast decider. ``PROVE``:
+    :func:`prove` with ``table`` (each proof reuses the ones before it and leaves its own,
+    even when cut short; it finds wins too, in small spaces). ``SOLVE``:
+    :func:`~games.solver.solve`, whose restarts and beams find wins in large spaces.
+    ``BOTH``: the first for ``PROVE_SHARE`` of the budget, then, if it was undecided,
+    the second for the rest."""
+    from . import SolveResult, solve
+
+    if mode == SOLVE:
+        return solve(game, max_seconds=max_seconds)
+    share = 1.0 if mode == PROVE else PROVE_SHARE
+    first = prove(game, max_seconds=max_seconds * share, table=table)
+    if mode == PROVE or first.verdict != "unknown":
+        return first
+    rest = max_seconds - first.seconds
+    if rest < MIN_SECONDS:
+        return first
+    second = solve(game, max_seconds=rest)
+    return SolveResult(
+        second.verdict, second.line, first.nodes + second.nodes, first.seconds + second.seconds
+    )
 
 
 class _Budget(Exception):
