@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from games.engine import GameState
 from games.solver.key import make_key_function
 from games.solver.players import play_greedy
-from games.solver.prove import LostTable, prove
+from games.solver.prove import SOLVE, LostTable, decide, prove
 from tests.support.solver import VARIANTS, endgames, naive_winnable, reachable_outcomes
 
 
@@ -131,3 +131,25 @@ def test_it_never_changes_the_callers_game() -> None:
     before = game.dump()
     prove(game, max_nodes=3000)
     assert game.dump() == before
+
+
+# The fast decider ----------------------------------------------------------------------
+
+
+def test_the_decider_proves_a_loss_and_wins_where_a_win_is() -> None:
+    tops = ["9S", "JH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    stuck = GameState.from_layout(columns, [], foundations=tops)
+    assert decide(stuck, max_seconds=5).verdict == "lost"
+    tops = ["KS", "KH", "KD", "JC", "KS", "KH", "KD", "QC"]
+    through_the_stock = GameState.from_layout([["KC"]] + [[]] * 9, ["QC", "KC"], foundations=tops)
+    result = decide(through_the_stock, max_seconds=5)
+    assert result.verdict == "win" and replays_to_win(through_the_stock, result.line)
+
+
+def test_the_decider_in_solver_mode_leaves_the_table_alone() -> None:
+    deal = GameState.from_seed(1)
+    table = LostTable()
+    decide(deal, max_seconds=0.3, table=table, mode=SOLVE)
+    assert len(table) == 0  # the solver alone never reads or fills the table
