@@ -26,12 +26,13 @@ position ``i`` is lost reuses all of the proof for ``i + 1`` and only searches w
 new. So:
 
 1. the end first (a resigned game may still have had a win), with both searches;
-2. rounds, for three quarters of the time, each with twice the budget a position:
+2. rounds, for 60 % of the time, each with twice the budget a position:
    back from the first proved loss one position at a time with the exhaustive search
    (:func:`~games.solver.prove.prove`; it finds wins too, and a win just before the
    proved loss is the exact answer); then the win-finding solver
    (:func:`~games.solver.solve`) on the first position not proved lost;
-3. with the time left, a bisection for the latest win the solver finds below that
+3. with the time left, the deal (when no win is known: a deal is likelier to have one
+   than any later position), a bisection for the latest win the solver finds below that
    position (so an answer that is not exact still says where a win was left), then
    the rounds again.
 
@@ -67,7 +68,7 @@ Progress = Callable[[int, int], None]
 
 #: The share of the analysis's time for the exact answer (proofs back from the loss and
 #: a win just before); the rest looks for the latest win it can find below.
-EXACT_SHARE = 0.75
+EXACT_SHARE = 0.6
 
 
 @dataclass(frozen=True)
@@ -319,9 +320,12 @@ class _Search:
             self.deadline = deadline
 
     def fallback(self) -> None:
-        """With the time left: the bisection for the latest win below the first position
-        not proved lost, so an answer that is not exact still narrows the range; then
-        the rounds again."""
+        """With the time left: the deal (when no win is known yet: the likeliest to have
+        one), then the bisection for the latest win below the first position not proved
+        lost, so an answer that is not exact still narrows the range; then the rounds
+        again."""
+        if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
+            return
         if self.open() and self.win_side(1):
             self.rounds(self.deadline)
 
