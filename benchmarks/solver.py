@@ -2,11 +2,14 @@
 
     .venv/bin/python benchmarks/solver.py                      # seeds 1-1000, 10 s each
     .venv/bin/python benchmarks/solver.py --seeds 1-100 --jobs 2
+    .venv/bin/python benchmarks/solver.py --seeds 1-100 --jobs 2 --prove --seconds 60
 
 Each deal gets one core for ``--seconds`` (``--jobs`` deals run side by side,
 one process each; keep it at or below the number of cores). Reports the share
 of deals proven winnable (a line that replays to a win) and proven
 unwinnable, the median time to a win, and positions searched per second.
+``--prove`` runs the exhaustive search of ``games.solver.prove`` alone instead (the mode
+that proves losses; it finds wins only in small spaces).
 Not a timed test: the numbers depend on the machine (see docs/benchmarks.md).
 """
 
@@ -24,12 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import GameState  # noqa: E402
 from games.solver import solve  # noqa: E402
+from games.solver.prove import prove  # noqa: E402
 
 
-def one(job: tuple[int, str, float]) -> tuple[int, str, int, float, int]:
-    seed, variant, seconds = job
+def one(job: tuple[int, str, float, bool]) -> tuple[int, str, int, float, int]:
+    seed, variant, seconds, exhaustive = job
     game = GameState.from_seed(seed, variant)
-    result = solve(game, max_seconds=seconds)
+    result = (prove if exhaustive else solve)(game, max_seconds=seconds)
     if result.verdict == "win":  # check the line once more, outside the solver
         check = GameState.from_seed(seed, variant)
         check.replay(result.line)
@@ -49,8 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="deals solved side by side")
     parser.add_argument("--variant", default="forty-thieves")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
+    parser.add_argument("--prove", action="store_true", help="the exhaustive search alone")
     args = parser.parse_args(argv)
-    jobs = [(seed, args.variant, args.seconds) for seed in seed_range(args.seeds)]
+    jobs = [(seed, args.variant, args.seconds, args.prove) for seed in seed_range(args.seeds)]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = []
@@ -72,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(
         f"variant {args.variant}, seeds {args.seeds}, {args.seconds:g} s a deal, "
-        f"{args.jobs} job(s); CPython {platform.python_version()}, {platform.machine()}"
+        f"{args.jobs} job(s){', exhaustive search' if args.prove else ''}; "
+        f"CPython {platform.python_version()}, {platform.machine()}"
     )
     print(f"proven winnable:   {len(wins):5d} / {n}  ({100 * len(wins) / n:.1f} %)")
     print(f"proven unwinnable: {len(lost):5d} / {n}  ({100 * len(lost) / n:.1f} %)")

@@ -2,8 +2,8 @@
 
 For a finished game that was not won, find the last position from which a win
 was still possible, the move played there that lost it, and a winning line from
-that position. Pure: the engine replays the log, :func:`~games.solver.solve`
-decides each position; no Django.
+that position. Pure: the engine replays the log, :func:`~games.solver.prove.prove`
+and :func:`~games.solver.solve` decide the positions; no Django.
 
 The positions
 -------------
@@ -16,25 +16,25 @@ played again counts from its final playing) is the one that lost the game.
 
 The search
 ----------
-Each position gets :func:`~games.solver.solve` with at most ``position_seconds``
-and the whole analysis ``total_seconds``. A "win" comes with a line the engine
-replays, so it is certain; a "lost" is an exhausted search, so it is a proof
-too; "unknown" is a budget that ran out and says nothing. Positions late in the
-game are quick to prove lost (once the stock is spent the search is exact within
-a few thousand nodes); positions in the middle, with a long stock or an empty
-column to shuffle through, often stay undecided in any budget. So there are two
-boundaries to look for, each by bisection:
+Each probe gets at most ``position_seconds`` (times a round's factor) and the whole
+analysis ``total_seconds``. A "win" comes with a line the engine replays, so it is
+certain; a "lost" is an exhausted search, so it is a proof too; "unknown" is a budget
+that ran out and says nothing. Every probe shares one
+:class:`~games.solver.prove.LostTable`: the positions proved lost so far, kept even by
+searches cut short. A position's space holds the next position's, so the proof that
+position ``i`` is lost reuses all of the proof for ``i + 1`` and only searches what is
+new. So:
 
-1. the end first (a resigned game may still have had a win);
-2. back from the end by doubling steps while the positions are proved lost
-   (cheap proofs);
-3. the deal itself, unless the caller knows a winning line from it already;
-4. two bisections, taking turns: for the earliest position the solver proves
-   lost (between the last position not proved lost and the first proved lost)
-   and for the latest position it wins (between the last known win and the
-   first position above it not won);
-5. with time left, both bisections again over the positions still undecided,
-   with twice the budget each round.
+1. the end first (a resigned game may still have had a win), with both searches;
+2. rounds, for 60 % of the time, each with twice the budget a position:
+   back from the first proved loss one position at a time with the exhaustive search
+   (:func:`~games.solver.prove.prove`; it finds wins too, and a win just before the
+   proved loss is the exact answer); then the win-finding solver
+   (:func:`~games.solver.solve`) on the first position not proved lost;
+3. with the time left, the deal (when no win is known: a deal is likelier to have one
+   than any later position), a bisection for the latest win the solver finds below that
+   position (so an answer that is not exact still says where a win was left), then
+   the rounds again.
 
 A win found at a position also decides the positions after it for free while
 the player's moves follow the solver's line. The losing move is known exactly
@@ -51,9 +51,9 @@ from typing import Any
 
 from games.engine import RESIGN, UNDO, GameState
 
-from . import solve
+from .prove import BOTH, PROVE, SOLVE, LostTable, decide
 
-__all__ = ["Played", "Postmortem", "Probe", "analyse", "effective_line"]
+__all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line"]
 
 #: The verdicts, from the most precise: the losing move is known (``exact``); the win was
 #: lost between two positions (``between``); a win was left at the end (``at_end``); no
@@ -65,6 +65,10 @@ VERDICTS = ("exact", "between", "at_end", "never", "no_win_found")
 MIN_PROBE_SECONDS = 0.05
 
 Progress = Callable[[int, int], None]
+
+#: The share of the analysis's time for the exact answer (proofs back from the loss and
+#: a win just before); the rest looks for the latest win it can find below.
+EXACT_SHARE = 0.6
 
 
 @dataclass(frozen=True)
@@ -195,13 +199,15 @@ class _Search:
         self.deadline = deadline
         self.progress = progress
         self.clock = clock
-        self.known: dict[int, str] = {}
-        self.tried: dict[int, int] = {}  # the budget factor an "unknown" was given
+        self.known: dict[int, str] = {}  # "win" or "lost"
+        self.tried: dict[tuple[int, str], int] = {}  # the budget factor an "unknown" had
         self.probes: list[Probe] = []
         self.lo: int | None = None  # last known winnable
         self.lo_line: list[str] = []
         self.hi = len(positions) - 1  # the first proved lost (the end until proved)
         self.hi_proved = False
+        #: positions proved lost, shared by every probe (all are positions of one game)
+        self.table = LostTable()
 
     # Knowledge ---------------------------------------------------------------------------
 
@@ -217,35 +223,36 @@ class _Search:
         self.lo, self.lo_line = index, list(winning)
 
     def learn_lost(self, index: int) -> None:
+        self.known[index] = "lost"
         if not self.hi_proved or index < self.hi:
             self.hi, self.hi_proved = index, True
 
-    def settled(self, index: int, factor: int) -> bool:
-        """Decided, or undecided with at least ``factor`` times the budget already."""
-        verdict = self.known.get(index)
-        return verdict in ("win", "lost") or self.tried.get(index, 0) >= factor
+    def settled(self, index: int, mode: str, factor: int) -> bool:
+        """Decided, or undecided by ``mode`` with at least ``factor`` times the budget."""
+        return index in self.known or self.tried.get((index, mode), 0) >= factor
 
     def time_left(self) -> float:
         return self.deadline - self.clock()
 
-    def probe(self, index: int, factor: int = 1) -> str | None:
-        """Ask the solver about ``index`` with ``factor`` times the position budget (once
-        per budget); ``None`` once the total budget is spent."""
-        if self.settled(index, factor):
-            return self.known[index]
+    def probe(self, index: int, mode: str = BOTH, factor: int = 1) -> str | None:
+        """Ask about ``index`` (``mode``: see :func:`decide`) with ``factor`` times the
+        position budget, once per mode and budget; ``None`` once the total budget is
+        spent."""
+        if self.settled(index, mode, factor):
+            return self.known.get(index, "unknown")
         budget = min(self.position_seconds * factor, self.time_left())
         if budget < MIN_PROBE_SECONDS:
             return None
-        result = solve(self.positions[index], max_seconds=budget)
-        self.known[index] = result.verdict
+        result = decide(self.positions[index], max_seconds=budget, table=self.table, mode=mode)
         self.probes.append(Probe(index, result.verdict, result.seconds, result.nodes))
         if result.verdict == "win":
             self.learn_win(index, result.line)
         elif result.verdict == "lost":
             self.learn_lost(index)
         else:
-            self.tried[index] = factor
-        self.progress(len(self.probes), len(self.probes) + self.estimate(factor))
+            for covered in (PROVE, SOLVE) if mode == BOTH else (mode,):
+                self.tried[(index, covered)] = factor
+        self.progress(len(self.probes), len(self.probes) + self.estimate())
         return result.verdict
 
     # The steps ---------------------------------------------------------------------------
@@ -259,58 +266,68 @@ class _Search:
         past the end while the end is not proved lost."""
         return self.hi if self.hi_proved else self.hi + 1
 
-    def loss_side(self, factor: int) -> list[int]:
-        """Positions to ask about between the last one not proved lost (in this budget)
-        and the first proved lost: where the earliest provable loss may still be."""
-        below = [i for i in self.known if i < self.top() and self.settled(i, factor)]
-        floor = max([self.low(), *[i for i in below if self.known[i] != "lost"]])
-        return [i for i in range(floor + 1, self.top()) if not self.settled(i, factor)]
+    def open(self) -> bool:
+        return self.low() + 1 < self.top()
 
-    def win_side(self, factor: int) -> list[int]:
-        """Positions to ask about between the last known win and the first position above
-        it not won (in this budget): where the latest findable win may still be."""
-        above = [i for i in self.known if i > self.low() and self.settled(i, factor)]
-        ceiling = min([self.top(), *[i for i in above if self.known[i] != "win"]])
-        return [i for i in range(self.low() + 1, ceiling) if not self.settled(i, factor)]
+    def estimate(self) -> int:
+        """Probes still to come at most in this round: a step for each position between
+        the two ends (a proof each), and a bisection of them for a win."""
+        gap = max(0, self.top() - self.low() - 1)
+        return gap + gap.bit_length()
 
-    def estimate(self, factor: int) -> int:
-        """Probes a plain bisection of both sides would still take."""
-        sides = (self.loss_side(factor), self.win_side(factor))
-        return sum(len(side).bit_length() for side in sides)
-
-    def gallop(self) -> None:
-        """Back from the proved end by doubling steps while the positions are lost."""
-        step = 1
-        while self.hi_proved and self.hi - step > self.low():
-            if self.probe(self.hi - step) != "lost":
-                return
-            step *= 2
-
-    def bisect(self, factor: int = 1) -> bool:
-        """Probe the middle of each side in turn (``factor`` times the budget) until both
-        are empty; False once out of time. Taking turns keeps one side's undecided
-        positions from spending the whole budget before the other is looked at."""
-        while True:
-            asked = False
-            for side in (self.loss_side, self.win_side):
-                untried = side(factor)
-                if untried:
-                    if self.probe(untried[len(untried) // 2], factor) is None:
-                        return False
-                    asked = True
-            if not asked:
+    def sweep(self, factor: int) -> bool:
+        """Back from the first proved loss one position at a time while the positions are
+        proved lost (each proof reuses the table the ones after it filled, so a step costs
+        only what is new); False once out of time."""
+        while self.open():
+            verdict = self.probe(self.top() - 1, PROVE, factor)
+            if verdict is None:
+                return False
+            if verdict != "lost":
                 return True
+        return True
 
-    def refine(self) -> None:
-        """While time is left and positions between the two ends are undecided, the
-        bisections again with twice the budget for each position each round."""
-        factor = 2
-        while any(
-            self.known.get(i) not in ("win", "lost") for i in range(self.low() + 1, self.top())
-        ):
-            if not self.bisect(factor):
-                return
-            factor *= 2
+    def win_side(self, factor: int) -> bool:
+        """Bisect for the latest win below the undecided position just before the proved
+        loss (each position asked once per budget); False once out of time."""
+        ceiling = self.top() - 1
+        while True:
+            above = [i for i in range(self.low() + 1, ceiling) if self.settled(i, SOLVE, factor)]
+            if above:
+                ceiling = min(above)
+            untried = list(range(self.low() + 1, ceiling))
+            if not untried:
+                return True
+            if self.probe(untried[len(untried) // 2], SOLVE, factor) is None:
+                return False
+
+    def rounds(self, until: float) -> None:
+        """Until the clock reads ``until``, round after round with twice the budget a
+        position each: the sweep of proofs back from the loss, then the solver on the
+        first position not proved lost (a win there is the exact answer). The proofs a
+        cut-short search leaves in the table make each round start where the last one
+        stopped."""
+        factor = 1
+        deadline, self.deadline = self.deadline, until
+        try:
+            while self.open():
+                if not self.sweep(factor) or not self.open():
+                    return
+                if self.probe(self.top() - 1, SOLVE, factor) is None:
+                    return
+                factor *= 2
+        finally:
+            self.deadline = deadline
+
+    def fallback(self) -> None:
+        """With the time left: the deal (when no win is known yet: the likeliest to have
+        one), then the bisection for the latest win below the first position not proved
+        lost, so an answer that is not exact still narrows the range; then the rounds
+        again."""
+        if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
+            return
+        if self.open() and self.win_side(1):
+            self.rounds(self.deadline)
 
 
 def analyse(
@@ -341,13 +358,12 @@ def analyse(
         return _result(search, "at_end", log, began, total_seconds)
     if start_line and _wins(search.positions[0], start_line):
         search.learn_win(0, list(start_line))
-    search.gallop()
-    if search.lo is None and search.probe(0) == "lost":
-        return _result(search, "never", log, began, total_seconds)
-    if search.bisect():
-        search.refine()
+    search.rounds(began + EXACT_SHARE * total_seconds)
+    search.fallback()
     if search.lo == len(line):
         verdict = "at_end"
+    elif search.hi_proved and search.hi == 0:
+        verdict = "never"
     elif search.lo is None:
         verdict = "no_win_found"
     elif search.hi_proved and search.hi == search.lo + 1:

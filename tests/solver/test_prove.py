@@ -1,0 +1,155 @@
+"""Proofs of loss: the exhaustive search agrees with a plain one, and every position its
+table holds is lost.
+
+The plain search (tests/support/solver.py) lists every legal move with the engine and
+remembers whole states, with no pruning, no symmetry and no hashing; on small end games
+of every kind of variant (runs, face-down cards, kings only, redeals with draws of three,
+foundation take-back) it decides every position reachable, and the prover must agree:
+the same verdict, and no position in its table of proved losses that has a win, even
+when its search was cut short by a node budget.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import GameState
+from games.solver.key import make_key_function
+from games.solver.players import play_greedy
+from games.solver.prove import SOLVE, LostTable, decide, prove
+from tests.support.solver import VARIANTS, endgames, naive_winnable, reachable_outcomes
+
+
+def replays_to_win(game: GameState, line: list[str]) -> bool:
+    copy = game.copy()
+    copy.replay(line)
+    return copy.is_won()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(VARIANTS, lowest=8, stock=6))
+def test_its_verdict_is_the_plain_searchs(game: GameState) -> None:
+    truth = naive_winnable(game, limit=5000)
+    if truth is None:
+        return
+    result = prove(game, max_seconds=30)
+    assert result.verdict == ("win" if truth else "lost"), game.dump()
+    if truth:
+        assert replays_to_win(game, result.line)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(VARIANTS, lowest=8, stock=6), st.integers(1, 2000))
+def test_every_position_its_table_holds_is_lost_even_when_cut_short(
+    game: GameState, budget: int
+) -> None:
+    key = make_key_function(game)
+    outcomes = reachable_outcomes(game, key, limit=5000)
+    if not outcomes:
+        return
+    table = LostTable()
+    prove(game, max_seconds=30, max_nodes=budget, table=table)
+    assert table.keys <= {k for won, k in outcomes.values() if not won}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(VARIANTS, lowest=8, stock=6))
+def test_a_table_filled_from_a_later_position_gives_the_same_verdict(game: GameState) -> None:
+    truth = naive_winnable(game, limit=5000)
+    if truth is None:
+        return
+    table = LostTable()
+    for later in _some_children(game):
+        prove(later, max_seconds=10, table=table)
+    result = prove(game, max_seconds=30, table=table)
+    assert result.verdict == ("win" if truth else "lost"), game.dump()
+
+
+def _some_children(game: GameState) -> list[GameState]:
+    out = []
+    for move in game.legal_moves()[:3]:
+        child = game.copy()
+        child.play(move)
+        out.append(child)
+    return out
+
+
+def test_a_position_with_no_move_at_all_is_proved_lost_at_once() -> None:
+    tops = ["9S", "JH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    game = GameState.from_layout(columns, [], foundations=tops)
+    assert game.legal_moves() == []
+    result = prove(game)
+    assert result.verdict == "lost" and result.nodes == 0
+
+
+def greedy_positions(seed: int) -> list[GameState]:
+    """The positions of the honest greedy player's (lost) game of a classic deal."""
+    played = play_greedy(seed, "forty-thieves")
+    assert not played.won
+    game = GameState.from_seed(seed, undo_limit=0)
+    positions = [game.copy()]
+    for move in played.moves:
+        if move != "resign":
+            game.play(move)
+            positions.append(game.copy())
+    return positions
+
+
+def test_proofs_from_later_positions_make_an_earlier_proof_cheaper() -> None:
+    # Deal 1's greedy game: 46 moves in, 30 cards left in the stock, no win is left.
+    positions = greedy_positions(1)
+    late, early = positions[50], positions[46]
+    alone = prove(early, max_seconds=60)
+    assert alone.verdict == "lost"
+    table = LostTable()
+    assert prove(late, max_seconds=60, table=table).verdict == "lost"
+    held = len(table)
+    helped = prove(early, max_seconds=60, table=table)
+    assert helped.verdict == "lost" and helped.nodes < alone.nodes / 100
+    assert len(table) > held
+    assert prove(early, max_seconds=60, table=table).nodes == 0  # now known at once
+
+
+def test_the_table_refuses_positions_of_another_game() -> None:
+    table = LostTable()
+    prove(GameState.from_seed(1), max_nodes=10, table=table)
+    with pytest.raises(ValueError, match="another game"):
+        prove(GameState.from_seed(2), max_nodes=10, table=table)
+    with pytest.raises(ValueError, match="another game"):
+        prove(GameState.from_seed(1, "streets"), max_nodes=10, table=table)
+    later = GameState.from_seed(1)
+    later.play("s")
+    assert prove(later, max_nodes=10, table=table).verdict == "unknown"
+
+
+def test_it_never_changes_the_callers_game() -> None:
+    game = GameState.from_seed(3)
+    before = game.dump()
+    prove(game, max_nodes=3000)
+    assert game.dump() == before
+
+
+# The fast decider ----------------------------------------------------------------------
+
+
+def test_the_decider_proves_a_loss_and_wins_where_a_win_is() -> None:
+    tops = ["9S", "JH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    stuck = GameState.from_layout(columns, [], foundations=tops)
+    assert decide(stuck, max_seconds=5).verdict == "lost"
+    tops = ["KS", "KH", "KD", "JC", "KS", "KH", "KD", "QC"]
+    through_the_stock = GameState.from_layout([["KC"]] + [[]] * 9, ["QC", "KC"], foundations=tops)
+    result = decide(through_the_stock, max_seconds=5)
+    assert result.verdict == "win" and replays_to_win(through_the_stock, result.line)
+
+
+def test_the_decider_in_solver_mode_leaves_the_table_alone() -> None:
+    deal = GameState.from_seed(1)
+    table = LostTable()
+    decide(deal, max_seconds=0.3, table=table, mode=SOLVE)
+    assert len(table) == 0  # the solver alone never reads or fills the table

@@ -1,0 +1,166 @@
+"""A plain exhaustive search to check the solver against, and small positions to check it on.
+
+The plain search is meant to be obviously right rather than fast: it lists every legal
+move with the engine's own ``moves.legal``, plays it on a fresh copy, and remembers whole
+states (every pile, the stock in order, the foundations, the redeals left), with no
+pruning, no symmetry and no hashing. The positions are end games of the engine's
+variants: most cards on the foundations, a few in the columns, waste and stock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from games.engine import GameState
+from games.engine import moves as engine_moves
+from games.engine.cards import format_card
+
+State = tuple
+
+
+def state_of(game: GameState) -> State:
+    """Everything that decides a position's future, as a tuple."""
+    return (
+        tuple(map(tuple, game._piles)),
+        tuple(game._down),
+        tuple(game._stock),
+        tuple(game._found),
+        game._redeals_left,
+    )
+
+
+def children(game: GameState) -> list[GameState]:
+    out = []
+    for move in engine_moves.legal(game):
+        child = GameState.load(game.dump(history=False))
+        engine_moves.apply(child, move)
+        out.append(child)
+    return out
+
+
+def naive_winnable(game: GameState, limit: int = 20_000) -> bool | None:
+    """Whether a win is reachable from ``game``: depth-first over every legal move (played
+    and taken back by the engine on one copy) with a set of whole states; ``None`` past
+    ``limit`` states."""
+    g = GameState.load(game.dump(history=False))
+    if g.is_won():
+        return True
+    seen = {state_of(g)}
+    frames = [(engine_moves.legal(g), [0])]
+    path: list = []
+    while frames:
+        moves, at = frames[-1]
+        if at[0] == len(moves):
+            frames.pop()
+            if path:
+                engine_moves.revert(g, path.pop())
+            continue
+        record = engine_moves.apply(g, moves[at[0]])
+        at[0] += 1
+        state = state_of(g)
+        if state in seen:
+            engine_moves.revert(g, record)
+            continue
+        if g.is_won():
+            return True
+        seen.add(state)
+        if len(seen) > limit:
+            return None
+        path.append(record)
+        frames.append((engine_moves.legal(g), [0]))
+    return False
+
+
+def reachable_outcomes(
+    game: GameState, label: Callable[[GameState], Any], limit: int = 20_000
+) -> dict[State, tuple[bool, Any]]:
+    """Every position reachable from ``game``, with whether a win is reachable from it
+    (wins spread backwards along the moves from the won positions) and ``label`` of it;
+    ``{}`` past ``limit`` states."""
+    g = GameState.load(game.dump(history=False))
+    root = state_of(g)
+    labels = {root: label(g)}
+    parents: dict[State, list[State]] = {}
+    won = {root} if g.is_won() else set()
+    frames = [(root, engine_moves.legal(g), [0])]
+    path: list = []
+    while frames:
+        here, moves, at = frames[-1]
+        if at[0] == len(moves):
+            frames.pop()
+            if path:
+                engine_moves.revert(g, path.pop())
+            continue
+        record = engine_moves.apply(g, moves[at[0]])
+        at[0] += 1
+        there = state_of(g)
+        parents.setdefault(there, []).append(here)
+        if there in labels:
+            engine_moves.revert(g, record)
+            continue
+        if len(labels) >= limit:
+            return {}
+        labels[there] = label(g)
+        if g.is_won():
+            won.add(there)
+        path.append(record)
+        frames.append((there, engine_moves.legal(g), [0]))
+    winnable = set(won)
+    todo = list(won)
+    while todo:
+        for parent in parents.get(todo.pop(), ()):
+            if parent not in winnable:
+                winnable.add(parent)
+                todo.append(parent)
+    return {s: (s in winnable, labels[s]) for s in labels}
+
+
+VARIANTS = [
+    "forty-thieves",
+    "josephine",
+    "streets",
+    "forty-thieves+kings",
+    "indian",
+    "little-forty",
+    "streets+kings",
+]
+
+
+@st.composite
+def endgames(draw, variants: list[str] | None = None, lowest: int = 10, stock: int = 2):
+    """An end game: each foundation at a rank from ``lowest`` to the king, the cards above
+    spread at random over the stock (at most ``stock``), the waste and a few columns."""
+    variant = draw(st.sampled_from(variants or VARIANTS[:5]))
+    rng = random.Random(draw(st.integers(0, 10**9)))
+    rules = GameState.from_seed(1, variant).rules
+    tops, loose = [], []
+    # half the time one suit low and the others nearly home: its cards crowd the columns
+    low_suit = rng.randrange(4) if rng.random() < 0.5 else None
+    for k in range(rules.foundations):
+        suit = k % 4
+        if low_suit is None:
+            rank = rng.choice([lowest, lowest + 1, 12, 12, 13, 13])
+        else:
+            rank = rng.randint(lowest - 3, lowest) if suit == low_suit else rng.choice([12, 13])
+        tops.append(format_card(rank << 2 | suit))
+        loose += [format_card(r << 2 | suit) for r in range(rank + 1, 14)]
+    rng.shuffle(loose)
+    stock_n = min(len(loose), rng.choice([0, 1, 2, stock, stock]))
+    in_stock, loose = loose[:stock_n], loose[stock_n:]
+    waste_n = min(len(loose), rng.choice([0, 1, 2, 4]))
+    waste, loose = loose[:waste_n], loose[waste_n:]
+    columns: list[list[str]] = [[] for _ in range(rules.columns)]
+    if rng.random() < 0.5:
+        used = rng.randint(1, rules.columns)
+        for card in loose:
+            columns[rng.randrange(used)].append(card)
+    else:  # every column dealt to in turn: no space to start with, where games get lost
+        for i, card in enumerate(loose):
+            columns[i % rules.columns].append(card)
+    if rng.random() < 0.5:  # high cards over low ones: the blocks that lose games
+        columns = [sorted(c, key=lambda card: "A23456789TJQK".index(card[0])) for c in columns]
+    return GameState.from_layout(columns, in_stock, variant, waste=waste, foundations=tops)
