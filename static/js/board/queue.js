@@ -8,8 +8,9 @@
 // answer null: nothing to send any more.
 
 // Taps beyond this many waiting while the server is slow are dropped, not stacked up
-// without end: four seconds of quick taps (5 a second) survive a slow spell.
-const MAX_QUEUED = 20;
+// without end: five seconds of quick taps (8 a second) survive a slow spell, as many as
+// a socket's pace lets through at once (docs/protocol.md, "Limits").
+const MAX_QUEUED = 40;
 
 export class ActionQueue {
   /**
