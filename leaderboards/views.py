@@ -174,7 +174,10 @@ def weekly_position(request: HttpRequest, week: str) -> HttpResponse:
 @require_GET
 def archive(request: HttpRequest, month: str | None = None) -> HttpResponse:
     """The archive: a month's calendar of closed daily deals to play again (unranked)."""
-    first = _today().replace(day=1) if month is None else parse_month(month)
+    # By default the month of the latest closed day (yesterday's): on the 1st, today's
+    # month has no closed deal yet and would show an empty calendar.
+    latest_closed = _today() - timedelta(days=1)
+    first = latest_closed.replace(day=1) if month is None else parse_month(month)
     if first is None or first > _today():
         raise Http404("no archive for that month")
     data = archive_month(month=first, user=_user(request))
