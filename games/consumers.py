@@ -346,15 +346,15 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.close_with(CLOSE_FLOOD, "flood: messages kept coming after rate_limited")
                 return False
             wait = math.ceil((self.pace.until - now) * 100) / 100
+            reason = f"too soon: the wait a refusal named is not over; send it again in {wait:g} s"
         else:
             wait = self.pace.take(now=now)
+            reason = (
+                f"too fast: at most {self.pace.rate.count} messages at once, then"
+                f" {self.pace.per_second:g} a second; send it again in {wait:g} s"
+            )
         if wait <= 0:
             return True
-        rate = self.pace.rate
-        reason = (
-            f"too fast: at most {rate.count} messages at once, then"
-            f" {self.pace.per_second:g} a second; send it again in {wait:g} s"
-        )
         await self.send_message(refusal("rate_limited", reason, msg_id, retry_after=wait))
         return False
 
