@@ -349,7 +349,11 @@ else:
 # Rate limits (count/period: 100/20s, 30/min, 5/h), each refusal documented in
 # docs/protocol.md with a retry hint. Socket messages count across all of a user's sockets;
 # API calls per user (or per address when anonymous).
-FT_RATE_SOCKET_MESSAGES = env_rate("FT_RATE_SOCKET_MESSAGES", "150/20s")
+FT_RATE_SOCKET_MESSAGES = env_rate("FT_RATE_SOCKET_MESSAGES", "300/min")
+# One socket's pace, a token bucket: count at once, refilled over the period (40/5s: a
+# burst of 40, then 8 a second). Faster is refused with a retry hint, never closed; only a
+# client that ignores the hint is (docs/protocol.md, "Limits").
+FT_RATE_SOCKET_PACE = env_rate("FT_RATE_SOCKET_PACE", "40/5s")
 FT_RATE_HINTS = env_rate("FT_RATE_HINTS", "20/min")
 FT_RATE_PRACTICE_STARTS = env_rate("FT_RATE_PRACTICE_STARTS", "20/min")
 FT_RATE_API_USER = env_rate("FT_RATE_API_USER", "300/min")

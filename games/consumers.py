@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
 from games.sightings import client_address
 from games.solver_pool import dead_end_queue, hint_async
-from games.throttles import Allowance, Rate, throttle_reserve, who
+from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
 
@@ -211,8 +212,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     # Class attributes so tests (and deployments) can tune them.
     max_frame_bytes = 4096
-    rate_limit = 100  # messages per socket ...
-    rate_window = 20.0  # ... in this many seconds (sliding)
+    pace_rate: str | None = None  # a socket's pace (Pace): FT_RATE_SOCKET_PACE unless set
+    flood_strikes = 10  # messages in a row before the wait they were told: closed 4008
 
     role: str | None = None  # None until admitted, and again once closing
     allowance: Allowance | None = None  # the user's socket messages taken in advance
@@ -234,7 +235,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user") or AnonymousUser()
-        self.recent: deque[float] = deque()
+        self.pace = Pace(rate=Rate.parse(self.pace_rate or settings.FT_RATE_SOCKET_PACE))
         self.peers: set[str] = set()
         self.sent_actions: deque[dict[str, Any]] = deque(maxlen=RECENT_ACTIONS)
         # Accept first and close with a code: a refused handshake shows browsers no code.
@@ -308,26 +309,59 @@ class GameConsumer(AsyncWebsocketConsumer):
         if size > self.max_frame_bytes:
             await self.close_with(CLOSE_TOO_BIG)
             return
-        if self.flooded():
-            await self.close_with(CLOSE_FLOOD)
-            return
         message: ClientMessage | None = None
         try:
             if text_data is None:
                 raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
-            message = parse_client_message(text_data)
+            # Parsed before the pace is asked, so a refusal for pace echoes the id the
+            # page waits on (it sends that message again after retry_after).
+            parsed: ClientMessage | ProtocolError = parse_client_message(text_data)
+        except ProtocolError as err:
+            parsed = err
+        if not await self.paced(parsed.id):
+            return
+        try:
+            if isinstance(parsed, ProtocolError):
+                raise parsed
+            message = parsed
             await self.count_for_user()
             await self.handle(message)
         except ProtocolError as err:
             await self.send_message(refusal(err.code, err.reason, err.id))
         except ServiceError as err:
             assert message is not None
+            if isinstance(err, RateLimited):
+                # Another limit's wait counts like the pace's: a message before it is early.
+                self.pace.refuse_until(time.monotonic() + err.retry_after)
             await self.send_message(self.service_refusal(err, message))
         except Exception:
             # A bug must not kill the socket silently: log it, tell the client, keep going.
             logger.exception("handling a message on game %s failed", self.game_id)
             msg_id = message.id if message else None
             await self.send_message(refusal("server_error", "the server failed; try again", msg_id))
+
+    async def paced(self, msg_id: str | None) -> bool:
+        """Whether the message may go ahead at this socket's pace (``throttles.Pace``).
+        Too soon: refused ``rate_limited`` with the wait (the page sends it again then),
+        and the socket stays open. A client that keeps sending before the wait it was told
+        is over (``flood_strikes`` times in a row) is a script: closed with 4008."""
+        now = time.monotonic()
+        if self.pace.early(now=now):
+            if self.pace.strikes > self.flood_strikes:
+                await self.close_with(CLOSE_FLOOD, "flood: messages kept coming after rate_limited")
+                return False
+            wait = math.ceil((self.pace.until - now) * 100) / 100
+            reason = f"too soon: the wait a refusal named is not over; send it again in {wait:g} s"
+        else:
+            wait = self.pace.take(now=now)
+            reason = (
+                f"too fast: at most {self.pace.rate.count} messages at once, then"
+                f" {self.pace.per_second:g} a second; send it again in {wait:g} s"
+            )
+        if wait <= 0:
+            return True
+        await self.send_message(refusal("rate_limited", reason, msg_id, retry_after=wait))
+        return False
 
     async def handle(self, message: ClientMessage) -> None:
         if message.type == "ping":
@@ -444,16 +478,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.allowance.needs_refill(now=time.time()):
             await sync_to_async(throttle_reserve, thread_sensitive=False)(self.allowance)
         self.allowance.spend()
-
-    def flooded(self) -> bool:
-        """Count this message; True when it is over the limit of the sliding window."""
-        now = time.monotonic()
-        while self.recent and now - self.recent[0] >= self.rate_window:
-            self.recent.popleft()
-        if len(self.recent) >= self.rate_limit:
-            return True
-        self.recent.append(now)
-        return False
 
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))

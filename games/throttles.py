@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import time
 from dataclasses import dataclass
 
@@ -148,6 +149,62 @@ def throttle_reserve(allowance: Allowance) -> None:
             f" try again in {retry} s",
             retry_after=retry,
         )
+
+
+@dataclass
+class Pace:
+    """One socket's pace: a token bucket that lets a person's burst through and slows a
+    faster sender, in one process's memory (monotonic seconds).
+
+    ``burst`` messages may come at once; the bucket then refills at ``burst / seconds`` a
+    second (``Rate("40/5s")``: 40 at once, then 8 a second). :meth:`take` answers 0.0 when
+    a message may go ahead, else how long to wait (seconds, rounded up to the hundredth)
+    before it will. A message that arrives before the wait it was told is over is a
+    *strike*: a page honours the hint (it waits, then sends again), a script that ignores
+    it collects strikes and the socket closes it (``GameConsumer``).
+
+    >>> pace = Pace(rate=Rate(2, 1))
+    >>> [pace.take(now=0.0), pace.take(now=0.0), pace.take(now=0.0)]
+    [0.0, 0.0, 0.5]
+    >>> pace.early(now=0.2), pace.early(now=0.5), pace.take(now=0.5)
+    (True, False, 0.0)
+    """
+
+    rate: Rate
+    tokens: float = -1.0  # -1: full on first use
+    stamp: float = 0.0
+    until: float = 0.0  # refused until then: a message before it is a strike
+    strikes: int = 0
+
+    @property
+    def per_second(self) -> float:
+        return self.rate.count / self.rate.seconds
+
+    def take(self, *, now: float) -> float:
+        if self.tokens < 0:
+            self.tokens = float(self.rate.count)
+        else:
+            elapsed = max(0.0, now - self.stamp)
+            self.tokens = min(float(self.rate.count), self.tokens + elapsed * self.per_second)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.strikes = 0  # a message on time: whatever came early before is forgiven
+            return 0.0
+        wait = math.ceil((1.0 - self.tokens) / self.per_second * 100) / 100
+        self.refuse_until(now + wait)
+        return wait
+
+    def refuse_until(self, until: float) -> None:
+        """Note a refusal (this pace's or another limit's): until then, a message is early."""
+        self.until = max(self.until, until)
+
+    def early(self, *, now: float) -> bool:
+        """Whether a message at ``now`` came before the wait it was told; counts a strike."""
+        if now < self.until:
+            self.strikes += 1
+            return True
+        return False
 
 
 def login_client(request: HttpRequest) -> str:

@@ -234,7 +234,13 @@ def _day_file(request: HttpRequest, deal: Deal | None) -> HttpResponse:
 @require_GET
 def archive(request: HttpRequest, month: str | None = None) -> HttpResponse:
     """The archive: a month's calendar of closed daily deals to play again (unranked)."""
-    first = _today().replace(day=1) if month is None else parse_month(month, today=_today())
+    # By default the month of the latest closed day (yesterday's): on the 1st, today's
+    # month has no closed deal yet and would show an empty calendar.
+    latest_closed = _today() - timedelta(days=1)
+    if month is None:
+        first = latest_closed.replace(day=1)
+    else:
+        first = parse_month(month, today=_today())
     if first is None:
         raise Http404("no archive for that month")
     data = archive_month(month=first, user=_user(request))

@@ -32,8 +32,9 @@ from load.stats import Tally
 
 PROJECT, ECHO = "project", "echo"
 ECHO_PATH = "/ws/echo/"
-# GameConsumer closes a socket past 100 messages in 20 s (5/s, sliding): the closed loop
-# paces each socket under that instead of changing the server under test.
+# GameConsumer refuses a socket's messages past its pace (FT_RATE_SOCKET_PACE: 40 at once,
+# then 8 a second): the closed loop paces each socket under that instead of changing the
+# server under test.
 FLOOD_SAFE_RATE = 4.5
 CONNECT_AT_ONCE = 32  # handshakes in flight: a burst of 1,000 would time out in the backlog
 # Once the players stop, the watchers get up to WATCH_GRACE_MAX seconds to catch up, and

@@ -29,9 +29,9 @@ DATABASE_URL = "postgres://postgres@127.0.0.1:5432/fortythieves_load"
 REDIS_URL = "redis://127.0.0.1:6379/13"
 
 # The throttles are per user and the benchmark's users are real sessions: at 1 move/s the
-# default 150 messages in 20 s would hold, but the closed loop and repeated runs within a
-# minute would not. The per-socket flood limit (100 in 20 s, GameConsumer.rate_limit) is not
-# a setting; the client paces each socket under it instead (see load.client).
+# default 300 messages a minute would hold, but the closed loop and repeated runs within a
+# minute would not. The per-socket pace (FT_RATE_SOCKET_PACE, 40 at once then 8 a second)
+# stays as deployed; the client paces each socket under it instead (see load.client).
 RAISED_LIMITS = {
     "FT_RATE_SOCKET_MESSAGES": "1000000/20s",
     "FT_RATE_PRACTICE_STARTS": "1000000/min",

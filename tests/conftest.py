@@ -37,6 +37,7 @@ def generous_rate_limits(settings) -> None:
 
     cache.clear()
     settings.FT_RATE_SOCKET_MESSAGES = "100000/min"
+    settings.FT_RATE_SOCKET_PACE = "100000/s"
     settings.FT_RATE_HINTS = "100000/min"
     settings.FT_RATE_PRACTICE_STARTS = "100000/min"
     settings.FT_RATE_API_USER = "100000/min"

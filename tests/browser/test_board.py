@@ -37,9 +37,10 @@ LUCAS = "FT1-C-0000001"
 NO_HORIZONTAL_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
 # A card move in the notation, exactly as moves.js reads it.
 MOVE = re.compile(r"^(w|[tf]\d+)-([tf]\d+)(?:x(\d+))?$")
-# moves.js: a second tap within 350 ms on the card a tap could not move is a double-tap.
+# gestures.js: a second tap within 350 ms on the card a tap could not move is a
+# double-tap, and one within 250 ms of a tap that moved its card is the same gesture.
 # The test keeps a wider margin before tapping a pile it tapped just before (and drags
-# instead); test_taps.py taps quickly.
+# instead); test_taps.py and test_gestures.py tap quickly.
 DOUBLE_TAP_S = 0.5
 # Where a card is grabbed: its top-left corner, visible even when cards fan over it.
 GRAB = {"x": 10, "y": 8}
@@ -151,7 +152,9 @@ class Player:
                 self.last_tap = (m.src, time.monotonic())
             elif gesture == "dblclick":
                 card.dblclick(position=GRAB)
-                self.last_tap = None  # the second tap of a double-tap forgets the first
+                # A press on this pile right after a double-click that moved its card is
+                # the same gesture (gestures.js): the next one here keeps its distance.
+                self.last_tap = (m.src, time.monotonic())
             else:
                 self.drag(card, m.dst)
         self.used[gesture] += 1

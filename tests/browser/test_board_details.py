@@ -98,6 +98,15 @@ def test_a_practice_game_still_offers_undo(
     expect(page.locator('[data-action="undo"]')).to_have_count(1)
 
 
+def test_the_help_line_names_h_for_a_hint_where_hints_are_open(
+    signed_up_page: Page, start_practice: StartPractice
+) -> None:
+    page = signed_up_page
+    start_practice(page, JOSEPHINE)  # a practice deal: hints open
+    assert "h hint" in page.locator("#board-help").inner_text()
+    expect(page.locator('[data-action="hint"]')).to_have_count(1)
+
+
 # The icon ---------------------------------------------------------------------------
 
 

@@ -245,40 +245,6 @@ def test_it_sends_a_tap_to_a_foundation_first_then_the_longest_column(call: Call
     assert call("moves.js", "smartTarget", game, "w", 1, {"columns": True}) == "f2"
 
 
-def test_a_second_tap_is_a_double_only_on_the_card_the_first_could_not_move(call: Call) -> None:
-    still = {"pile": "t3", "card": "7S", "time": 1000, "moved": False}
-    moved = {**still, "moved": True}
-    tap = {"pile": "t3", "card": "7S"}
-    assert call("moves.js", "isDoubleTap", still, tap, 1200) is True
-    assert call("moves.js", "isDoubleTap", still, tap, 1400) is False  # too late: a new tap
-    # The first tap moved its card: the second is a tap of its own, on what it uncovered.
-    assert call("moves.js", "isDoubleTap", moved, tap, 1100) is False
-    assert call("moves.js", "isDoubleTap", still, {"pile": "t3", "card": "8S"}, 1100) is False
-    assert call("moves.js", "isDoubleTap", still, {"pile": "t4", "card": "7S"}, 1100) is False
-    assert call("moves.js", "isDoubleTap", None, tap, 1100) is False
-
-
-def test_a_tap_is_worked_out_on_the_board_it_lands_on(call: Call) -> None:
-    board = board_view(
-        columns=[{"down": 0, "cards": ["KS", "QS"]}, {"down": 0, "cards": ["3H", "2H"]}],
-        waste=["JS"],
-    )
-    game = game_state(board=board, legal_moves=["s", "t2-f2", "w-t1", "t1-t2x2"])
-    # The waste card goes to a column when no foundation takes it; a column card only home.
-    assert call("moves.js", "tapMove", game, {"pile": "w", "card": "JS", "count": 1}) == "w-t1"
-    assert call("moves.js", "tapMove", game, {"pile": "t2", "card": "2H", "count": 1}) == "t2-f2"
-    assert call("moves.js", "tapMove", game, {"pile": "t1", "card": "QS", "count": 1}) is None
-    # A double-tap may go to a column too; a run is the run from the card tapped.
-    run = {"pile": "t1", "card": "KS", "count": 2}
-    assert call("moves.js", "tapMove", game, run, {"double": True}) == "t1-t2x2"
-    # The card tapped went away meanwhile (an earlier tap sent it): the tap is for the top.
-    gone = {"pile": "t2", "card": "4H", "count": 1}
-    assert call("moves.js", "tapMove", game, gone) == "t2-f2"
-    # Nothing to take.
-    empty = game_state(board=board_view(waste=[]), legal_moves=["s"])
-    assert call("moves.js", "tapMove", empty, {"pile": "w", "card": None, "count": 1}) is None
-
-
 def test_the_stock_draws_redeals_and_stops_when_the_game_is_over(call: Call) -> None:
     assert call("moves.js", "drawMove", game_state()) == "s"
     spent = game_state(board=board_view(stock=0), legal_moves=["r", "t2-f2"])

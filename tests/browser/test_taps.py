@@ -1,10 +1,13 @@
 """Quick taps in a real Chromium: none is lost, and double-taps still work.
 
-A tap is decided at once (moves.js: isDoubleTap, tapMove). A second tap on the card a tap
-just moved is a tap on the card it uncovered, not half of a double-tap; a card sliding
-to its place lets taps through to where the cards are going; and a tap made while the
-last one is still on its way is worked out on the board its answer brings. The engine is
-the oracle: it says, before each tap, which move that tap must send.
+A tap is decided at once (gestures.js: pressKind, boundMove), bound to the card it was
+made on. Taps on the stock and the waste in turn, a card sliding to its place, and a tap
+made while the last one is still on its way (worked out on the board its answer brings,
+for the card it was bound to) lose nothing. Two taps on the waste less than 250 ms apart,
+the first of which moved its card, are ONE gesture (a double-click): the plan here leaves
+300 ms between those (test_gestures.py tests the gesture). The taps are dispatched in
+the page on its own timer (tapping.TAPPER), so a loaded test machine cannot bunch
+them. The engine is the oracle: it says, before each tap, which move that tap must send.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from games.engine import GameState
+from tests.browser.tapping import TAPPER
 from tests.browser.test_board import JOSEPHINE, Player, page_choice, record_accepted, won_game
 
 pytestmark = [pytest.mark.browser]
@@ -32,7 +36,6 @@ BoardOf = Callable[[Page], Any]
 # right after another waste card, 25 draws right after a waste card went).
 FAST_DEAL = "FT1-F-0000001"
 TAPS = 100
-TAP_EVERY_S = 0.2  # 5 taps a second
 
 # A slower server, played in the page: each message the board receives is held 60-120 ms
 # (in order). Answers then often come after the next tap, and cards are still sliding
@@ -86,35 +89,24 @@ def test_a_hundred_single_taps_at_five_a_second_lose_none(
         page.add_init_script(SLOW_ANSWERS)
     plan = tap_plan(FAST_DEAL, TAPS)
     assert sum(1 for pile, _, _ in plan if pile == "w") >= 30
+    page.add_init_script(TAPPER)
     accepted = record_accepted(page)
     start_practice(page, FAST_DEAL)
     table = board(page)
-    stock = table.pile("stock").bounding_box()
-    waste = table.pile("w").bounding_box()
-    assert stock and waste
-    card_width = stock["width"]
-    fan = (waste["width"] - card_width) / 2  # the waste shows three cards, fanned
-
+    # 200 ms between taps; 300 ms before a waste tap that follows a waste tap.
+    every = [
+        300 if (pile, before) == ("w", "w") else 200
+        for (before, _, _), (pile, _, _) in zip([("", "", 0), *plan], plan, strict=False)
+    ]
     started = time.monotonic()
-    late = 0.0
-    for number, (pile, _move, shown) in enumerate(plan):
-        # Where the player sees the pile's card: the stock, or the waste's top card.
-        if pile == "stock":
-            x, y = stock["x"] + card_width / 2, stock["y"] + stock["height"] / 2
-        else:
-            x = waste["x"] + max(shown - 1, 0) * fan + card_width / 2
-            y = waste["y"] + waste["height"] / 2
-        wait = started + number * TAP_EVERY_S - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
-        else:
-            late = max(late, -wait)
-        page.mouse.click(x, y)
+    at = page.evaluate(
+        "([p, every]) => window.__ftTap(p, every, 'mouse')", [[p for p, _, _ in plan], every]
+    )
     tapping = time.monotonic() - started
-
+    late = max(b - a - want for a, b, want in zip(at, at[1:], every[1:], strict=False)) / 1000
     # Every tap's answer, or a timeout: the count below says what was lost.
     with contextlib.suppress(PlaywrightError):
-        table.wait_for_version(TAPS, timeout=15_000)
+        table.wait_for_version(TAPS, timeout=30_000)
     table.settled()
     page.screenshot(path=str(shots / f"fast-taps-{answers}.png"))
     lost = TAPS - len(accepted)
@@ -122,7 +114,9 @@ def test_a_hundred_single_taps_at_five_a_second_lose_none(
         f"{answers} answers: {TAPS} taps in {tapping:.1f} s"
         f" (latest tap {late * 1000:.0f} ms late): {lost} lost"
     )
-    assert tapping < TAPS * TAP_EVERY_S + 5, "the taps were not quick"
+    gaps = sorted(b - a for a, b in zip(at, at[1:], strict=False))
+    # The median gap: 200 ms asked; a loaded machine runs the page's timers a little late.
+    assert gaps[len(gaps) // 2] < 300, "the taps were not quick"
     assert refusals(page) == [], f"{lost} taps lost"
     # Each tap sent its move, in order: the first difference is the first tap lost.
     expected = [move for _, move, _ in plan]

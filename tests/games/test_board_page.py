@@ -188,3 +188,13 @@ def test_a_daily_game_shows_no_deal_code_before_its_day_closes(client: Client, u
     Deal.objects.filter(pk=game.deal_id).update(revealed_at=timezone.now())
     html = page(client, game)
     assert f'data-code="{game.deal.code}"' in html and "/practice/?code=" in html
+
+
+def test_the_help_line_names_h_for_a_hint_only_where_hints_are_open(
+    client: Client, user: User
+) -> None:
+    client.force_login(user)
+    practice = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    ranked = services.game_start_daily(user=user)
+    assert "h hint, Esc cancel" in page(client, practice)
+    assert "h hint" not in page(client, ranked) and "u undo" not in page(client, ranked)

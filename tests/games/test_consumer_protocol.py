@@ -1,7 +1,7 @@
 """The game socket's message protocol: client messages parsed without a socket (each refusal
 has a code naming the field), then, through the real ASGI stack, malformed JSON and an
-unexpected error refused without killing the socket, and a flood or an oversized message
-closing it (4008, 4009) under a sliding-window rate limit. Async tests run under
+unexpected error refused without killing the socket, and an oversized message closing it
+(4009; the socket's pace and 4008 are in test_consumer_pace.py). Async tests run under
 :func:`~tests.support.sockets.run_async`, without pytest-asyncio.
 """
 
@@ -86,32 +86,6 @@ async def test_it_answers_malformed_json_with_a_refusal_and_keeps_the_socket(use
     unknown = await ask(ws, {"type": "teleport", "id": "c7"})
     assert (unknown["code"], unknown["id"]) == ("unknown_type", "c7")
     assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
-    await ws.disconnect()
-
-
-@run_async
-async def test_it_closes_a_flood_with_4008(user, monkeypatch) -> None:
-    monkeypatch.setattr(GameConsumer, "rate_limit", 5)
-    game = await db(practice_game)(user)
-    ws, _ = await join(game.pk, user)
-    for _ in range(5):
-        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
-    await ws.send_json_to({"type": "ping"})
-    assert await close_code(ws) == 4008
-    await ws.disconnect()
-
-
-@run_async
-async def test_the_rate_limit_is_a_sliding_window(user, monkeypatch) -> None:
-    monkeypatch.setattr(GameConsumer, "rate_limit", 3)
-    monkeypatch.setattr(GameConsumer, "rate_window", 0.2)
-    game = await db(practice_game)(user)
-    ws, _ = await join(game.pk, user)
-    for _ in range(3):
-        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
-    await ws.receive_nothing(timeout=0.25)  # let the window slide past them
-    for _ in range(3):
-        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
     await ws.disconnect()
 
 

@@ -18,7 +18,7 @@ from django.test import Client
 
 from games import services
 from games.models import User
-from games.throttles import Rate, RateLimited
+from games.throttles import Pace, Rate, RateLimited
 from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import API, Api, practice_game, token_for
@@ -252,3 +252,27 @@ def test_a_sockets_allowance_takes_units_in_batches_and_the_shared_limit_still_h
     assert served <= 200 and served >= 200 - 2 * (sockets[0].batch - 1)
     # A small limit is counted one by one.
     assert Allowance.for_rate(name="n", rate=Rate.parse("5/min"), ident="i", what="x").batch == 1
+
+
+# A socket's pace (the bucket itself; through the socket: test_consumer_pace.py) -----------
+
+
+def test_a_pace_lets_a_burst_through_then_refills_at_its_rate() -> None:
+    pace = Pace(rate=Rate.parse("40/5s"))  # 40 at once, then 8 a second
+    assert [pace.take(now=0.0) for _ in range(40)] == [0.0] * 40
+    assert pace.take(now=0.0) == 0.13  # an eighth of a second, rounded up
+    assert pace.take(now=0.125) == 0.0
+    # Ten taps a second for ten seconds never wait: 40 + 8 a second covers 100.
+    fresh = Pace(rate=Rate.parse("40/5s"))
+    assert all(fresh.take(now=n / 10) == 0.0 for n in range(100))
+
+
+def test_a_pace_counts_messages_before_the_wait_as_strikes_until_one_is_on_time() -> None:
+    pace = Pace(rate=Rate(1, 1))
+    assert pace.take(now=0.0) == 0.0 and pace.take(now=0.0) == 1.0
+    assert [pace.early(now=t) for t in (0.1, 0.5, 0.99)] == [True, True, True]
+    assert pace.strikes == 3
+    assert not pace.early(now=1.0) and pace.take(now=1.0) == 0.0
+    assert pace.strikes == 0
+    pace.refuse_until(30.0)  # another limit's wait (the user's) counts as well
+    assert pace.early(now=29.0) and pace.strikes == 1

@@ -100,8 +100,8 @@ def test_an_archive_win_is_verified_by_the_worker_and_never_on_a_ranked_board(
     Deal.objects.filter(pk=deal.pk).update(closes_at=timezone.now())
     assert services.deal_close_daily(day=today, now=timezone.now() + timedelta(seconds=1)) == 1
     archive = services.game_start_archive(user=user, day=today)
-    # Most of the line in this process (a socket takes 150 messages in 20 s), the finish
-    # over a socket on the other server, which rebuilds the game from its log.
+    # Most of the line in this process (a user's sockets take 300 messages a minute), the
+    # finish over a socket on the other server, which rebuilds the game from its log.
     line = classic_win[1]
     for move in line[:-20]:
         services.game_play(user=user, game_id=archive.pk, move=move)

@@ -105,7 +105,7 @@ def test_the_archive_shows_each_closed_day_with_results_winners_and_difficulty(
     assert cell.closed and cell.deal == deal
     client = Client()
     client.force_login(user)
-    page = client.get("/archive/")
+    page = client.get(f"/archive/{first:%Y-%m}/")  # the default month: the test below
     assert page.status_code == 200
     text = page.content.decode()
     assert "1 winner" in text and "Archive: won (1 game)" in text
@@ -131,3 +131,18 @@ def test_a_bad_or_future_month_is_a_404(client: Client, db: None, month: str) ->
 def test_a_visitor_sees_the_archive_with_a_log_in_link(client: Client, db: None) -> None:
     page = client.get("/archive/")
     assert page.status_code == 200 and b"Log in to play the archive" in page.content
+
+
+@pytest.mark.parametrize(
+    ("today", "shown"),
+    [("2026-12-01", "2026-11"), ("2026-12-02", "2026-12"), ("2027-01-01", "2026-12")],
+)
+def test_the_archive_opens_on_the_month_of_the_latest_closed_day(
+    client: Client, db: None, monkeypatch: pytest.MonkeyPatch, today: str, shown: str
+) -> None:
+    from leaderboards import views
+
+    monkeypatch.setattr(views, "_today", lambda: date.fromisoformat(today))
+    page = client.get("/archive/")
+    assert page.status_code == 200
+    assert page.context["archive"].month == date.fromisoformat(f"{shown}-01")

@@ -189,6 +189,21 @@ def test_a_daily_games_replay_link_comes_only_after_its_day_closes(
     assert open_day.deal.code not in html
 
 
+def test_a_weekly_games_replay_waits_for_its_week_not_a_day(
+    user: User, client: Client, now: datetime, make_result: MakeResult, make_weekly_deal
+) -> None:
+    from games.weekly import week_monday, weekly_variant
+
+    monday = week_monday(now.date())
+    deal = make_weekly_deal(monday, weekly_variant(monday), 3)  # this week: still open
+    weekly = make_result(user, monday, deal=deal, won=True, revealed=False)
+    items = {i["game_id"]: i for i in scorecard(username="ada", now=now)["history"]["items"]}
+    assert items[str(weekly.game_id)]["kind"] == "weekly"
+    assert items[str(weekly.game_id)]["replay_url"] is None
+    html = client.get(reverse("leaderboards:scorecard", args=["ada"])).content.decode()
+    assert "Replay after the week closes" in html and "after the day closes" not in html
+
+
 # The page -----------------------------------------------------------------------------------
 
 

@@ -5,7 +5,8 @@
 
 import { suitOf } from "./cards.js";
 import { cardsAt } from "./describe.js";
-import { formatMove, isDoubleTap, legalCounts, legalTargets, smartTarget, tapMove } from "./moves.js";
+import { boundCount, boundMove, placeKey, pressKind } from "./gestures.js";
+import { formatMove, legalCounts, legalTargets, smartTarget } from "./moves.js";
 import { cannotMoveNote } from "./reminders.js";
 
 const DRAG_THRESHOLD_PX = 6; // less than this between down and up is a tap
@@ -22,7 +23,8 @@ export class Input {
     this.view = view;
     this.game = game;
     this.drag = null; // the gesture in progress
-    this.lastTap = null; // for double-taps: {pile, card, time, moved}
+    this.lastTap = null; // the press that started the last gesture (gestures.js)
+    this.flying = new Set(); // the cards (placeKey) whose tap's move awaits its answer
     this.selection = null; // keyboard: {pile, count}
     const table = view.table;
     table.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -46,25 +48,35 @@ export class Input {
   // Pointer: tap, double-tap, drag ---------------------------------------------
 
   /**
-   * What a press at (x, y) on `target` would pick up: {pile, count, card, elements} or
-   * null. Cards sliding to their place let presses through (CSS), so a press is read
-   * from where the cards are going: the card whose place is under the pointer.
+   * What a press at (x, y) on `target` would pick up: {pile, count, card, index,
+   * elements} or null. Cards sliding to their place let presses through (CSS), so a
+   * press is read from the layout of the pile under the pointer: its topmost card whose
+   * place, or (still landing there) whose drawn box, holds the point (gestures.js:
+   * pickCard). A landing card is picked, never the card under it.
    */
   sourceAt(target, x, y) {
-    const pileEl = target.closest("[data-pile]");
+    // The pile under the pointer decides: a card passing over it on its way elsewhere
+    // (leaving it, or drawn from the stock) does not take a press on it. Between piles,
+    // a card still sliding to its place, drawn under the pointer, does.
+    const under = target.closest("[data-pile]");
+    const landing = under ? null : this.view.landingCardAt(x, y);
+    const pileEl = under ?? landing?.closest("[data-pile]");
     if (!pileEl || !this.view.table.contains(pileEl)) return null;
     const pile = pileEl.dataset.pile;
-    if (pile === "stock") return { pile, count: 0, card: null, elements: [] };
+    if (pile === "stock") return { pile, count: 0, card: null, index: -1, elements: [] };
     const cards = Array.from(pileEl.querySelectorAll(".ft-card[data-card]"));
     // Only the waste's top card plays: a press anywhere on the waste is a press on it
     // (or, the waste still empty, on the card a draw on its way will bring).
-    const card =
-      pile === "w" ? cards[cards.length - 1] : target.closest(".ft-card[data-card]") || this.view.cardAt(pileEl, x, y);
-    if (!card) return pile === "w" ? { pile, count: 1, card: null, elements: [] } : null;
+    const card = pile === "w" ? cards[cards.length - 1] : landing || this.view.cardAt(pileEl, x, y);
+    if (!card) return pile === "w" ? { pile, count: 1, card: null, index: -1, elements: [] } : null;
     const run = Number(card.dataset.run || 0);
     // Only a face-up run (or a foundation card that may come back) moves.
     if (run < 1) return null;
-    return { pile, count: run, card: card.dataset.card, elements: cards.slice(cards.indexOf(card)) };
+    const board = this.state.board;
+    let index = Number(card.dataset.index);
+    if (pile === "w") index = board.waste.length - 1;
+    else if (pile[0] === "f") index = board.foundations[Number(pile.slice(1)) - 1].count - 1;
+    return { pile, count: run, card: card.dataset.card, index, elements: cards.slice(cards.indexOf(card)) };
   }
 
   onPointerDown(e) {
@@ -72,8 +84,14 @@ export class Input {
     const source = this.sourceAt(e.target, e.clientX, e.clientY);
     if (!source) return;
     e.preventDefault(); // no text selection, no focus flicker; keyboard focus is ours
-    this.drag = { ...source, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false };
-    e.target.setPointerCapture?.(e.pointerId);
+    // The press's own time (the event's), not when it was handled: under a busy main
+    // thread two clicks 150 ms apart may be handled 20 ms apart.
+    this.drag = { ...source, x: e.clientX, y: e.clientY, id: e.pointerId, time: e.timeStamp, moving: false };
+    try {
+      e.target.setPointerCapture?.(e.pointerId);
+    } catch {
+      // A pointer the browser no longer tracks (it was lifted already): nothing to capture.
+    }
   }
 
   onPointerMove(e) {
@@ -153,49 +171,85 @@ export class Input {
   }
 
   /**
-   * A tap is decided at once (moves.js: isDoubleTap, tapMove). A single tap sends the
-   * card to a foundation that accepts it (the waste card, failing that, to a column
-   * that does); a second tap on the card a tap just could not move is a double-tap: to
-   * a foundation, else the longest accepting column, else an empty one. A tap that
-   * moved its card leaves nothing to double: another tap right after is a tap on the
-   * card it uncovered, and is never lost.
+   * A tap is decided at once (gestures.js). A press is bound to the card it started on:
+   * a single tap sends that card to a foundation that accepts it (the waste card, failing
+   * that, to a column); a second tap on a card a tap just could not move is a
+   * double-tap: to a foundation, else the longest accepting column, else an empty one. A
+   * second press right after a press that moved its card (the rest of a double-click),
+   * or on a card whose move is in flight, is the same gesture and does nothing: a gesture
+   * makes at most one move, never one for the card that was underneath.
    */
   tap(d) {
-    const now = performance.now();
+    const now = d.time ?? performance.now();
     if (d.pile === "stock") {
       this.lastTap = null;
       this.game.draw();
       return;
     }
-    const tap = { pile: d.pile, card: d.card, count: d.count };
-    if (isDoubleTap(this.lastTap, tap, now)) {
-      this.lastTap = null;
-      this.doubleAction(d.pile, d.count, d.elements);
+    const press = { pile: d.pile, card: d.card, index: d.index, count: d.count, x: d.x, y: d.y, time: now };
+    const kind = pressKind(this.lastTap, press, { inFlight: this.flying.has(placeKey(press)) });
+    if (kind === "same") {
+      // A third click of a triple-click is the same gesture still.
+      if (this.lastTap) this.lastTap.time = now;
+      return;
+    }
+    if (kind === "double") {
+      this.lastTap = { ...press, moved: true };
+      this.doubleTap(press, d.elements);
       return;
     }
     if (this.game.busy()) {
-      // An earlier action is still on its way: this tap is for the board its answer
-      // brings, and is worked out then.
-      this.lastTap = { ...tap, time: now, moved: true };
-      this.game.play(() => tapMove(this.state, tap));
+      // An earlier action is still on its way: this tap is worked out when its turn
+      // comes, for the card it was bound to (nothing if that card has gone by then).
+      this.lastTap = { ...press, moved: true };
+      this.send(press, () => boundMove(this.state, press));
       return;
     }
-    const move = tapMove(this.state, tap);
-    this.lastTap = { ...tap, time: now, moved: Boolean(move) };
-    if (move) this.game.play(move);
+    const move = boundMove(this.state, press);
+    this.lastTap = { ...press, moved: Boolean(move) };
+    if (move) this.send(press, move);
     // A card with nowhere to go says so briefly (one with only columns to go to is a
     // double-tap away from moving, and says nothing).
-    else this.game.note(cannotMoveNote(this.state, tap));
+    else this.game.note(cannotMoveNote(this.state, press));
   }
 
+  /** Play a pressed card's move (or a function choosing it at its turn), in flight until answered. */
+  send(press, move) {
+    const key = placeKey(press);
+    this.flying.add(key);
+    const done = () => this.flying.delete(key);
+    this.game.play(move, { onAccepted: done, onRefused: done });
+  }
+
+  /** A double-tap's one move, for the card it is bound to. */
+  doubleTap(press, elements) {
+    const choose = () => boundMove(this.state, press, { double: true }) ?? this.homeAnyway(press);
+    if (this.game.busy()) {
+      this.send(press, choose);
+      return;
+    }
+    const move = choose();
+    if (move) this.send(press, move);
+    else this.shake(elements);
+  }
+
+  /**
+   * Nowhere legal: ask the server anyway with the card's own foundation, so the player
+   * hears why (a foundation wants the next card of its suit).
+   */
+  homeAnyway(press) {
+    if (press.count !== 1 || !boundCount(this.state.board, press)) return null;
+    const home = this.ownFoundation(press.pile);
+    return home ? formatMove(press.pile, home, 1) : null;
+  }
+
+  /** The keyboard's double action (the same pile twice): the best place for the selection. */
   doubleAction(pile, count, elements) {
     const target = smartTarget(this.state, pile, count, { columns: true });
     if (target) {
       this.game.play(formatMove(pile, target, count));
       return;
     }
-    // Nowhere legal: ask the server anyway with the card's own foundation, so the
-    // player hears why (a foundation wants the next card of its suit).
     const fallback = count === 1 ? this.ownFoundation(pile) : null;
     if (fallback) this.game.play(formatMove(pile, fallback, 1));
     else this.shake(elements);

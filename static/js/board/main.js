@@ -225,7 +225,21 @@ class BoardPage {
   }
 
   refused(msg) {
-    this.queue.answered(msg)?.callbacks.onRefused?.();
+    const item = this.queue.answered(msg);
+    if (msg.code === "rate_limited") {
+      // Too fast for the server's pace: the same action again once the wait is over (and
+      // a sync that was refused, asked again). Slowed, never lost, nothing to say.
+      const wait = Math.max(0, Number(msg.retry_after) || 1) * 1000;
+      if (item) this.queue.retry(item, wait);
+      else if (this.syncAsked) {
+        setTimeout(() => {
+          this.syncAsked = false;
+          this.requestSync();
+        }, wait);
+      }
+      return;
+    }
+    item?.callbacks.onRefused?.();
     if (msg.code === "stale_version") {
       this.notices.remind(t("The board was out of date and has been refreshed."));
       this.requestSync();

@@ -8,8 +8,9 @@
 // answer null: nothing to send any more.
 
 // Taps beyond this many waiting while the server is slow are dropped, not stacked up
-// without end: four seconds of quick taps (5 a second) survive a slow spell.
-const MAX_QUEUED = 20;
+// without end: five seconds of quick taps (8 a second) survive a slow spell, as many as
+// a socket's pace lets through at once (docs/protocol.md, "Limits").
+const MAX_QUEUED = 40;
 
 export class ActionQueue {
   /**
@@ -17,18 +18,35 @@ export class ActionQueue {
    * @param {object} hooks    canSend() -> whether actions are taken now (a player, an
    *                          active game); version() -> the version the board shows
    */
-  constructor(socket, { canSend, version }, max = MAX_QUEUED) {
+  constructor(socket, { canSend, version, later = (fn, ms) => setTimeout(fn, ms) }, max = MAX_QUEUED) {
     this.socket = socket;
     this.canSend = canSend;
     this.version = version;
+    this.later = later; // (fn, ms): run fn after ms (a test's own clock may stand in)
     this.max = max;
     this.waiting = [];
     this.inFlight = null;
+    this.held = false; // a retry hint is being honoured: nothing goes out until it is over
   }
 
   /** Whether an action is waiting for its answer or its turn. */
   get busy() {
     return Boolean(this.inFlight) || this.waiting.length > 0;
+  }
+
+  /**
+   * The server refused `item` (just answered) for pace, `rate_limited` (docs/protocol.md,
+   * "Limits"): it goes out again first, once `ms` have passed, and nothing before it. A
+   * person's taps are slowed, never lost.
+   */
+  retry(item, ms) {
+    delete item.id;
+    this.waiting.unshift(item);
+    this.held = true;
+    this.later(() => {
+      this.held = false;
+      this.pump();
+    }, Math.max(0, ms));
   }
 
   /**
@@ -48,7 +66,7 @@ export class ActionQueue {
 
   /** Send the next action if none is waiting for its answer and the socket is open. */
   pump() {
-    while (!this.inFlight && this.waiting.length && this.socket.isOpen) {
+    while (!this.inFlight && !this.held && this.waiting.length && this.socket.isOpen) {
       const item = this.waiting.shift();
       const chosen = typeof item.message === "function" ? item.message() : item.message;
       if (!chosen || !this.canSend()) {

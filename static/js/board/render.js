@@ -5,6 +5,7 @@
 
 import { SUIT_SYMBOLS, cardName, rankLabel, suitName, suitOf } from "./cards.js";
 import { t } from "./i18n.js";
+import { pickCard } from "./gestures.js";
 import { hasMovesFrom } from "./moves.js";
 
 const WASTE_SHOWN = 3; // the top card plus two under it, fanned
@@ -33,19 +34,26 @@ export class BoardView {
   }
 
   /**
-   * The face-up card of `pileEl` whose place (where the layout puts it, whatever its
-   * slide) is under the point (x, y), the topmost one; null if none.
+   * The face-up card of `pileEl` a press at (x, y) picks (gestures.js: pickCard): the
+   * topmost whose place (where the layout puts it, whatever its slide) or, while it is
+   * landing, whose drawn box holds the point; null if none.
    */
   cardAt(pileEl, x, y) {
     const box = pileEl.getBoundingClientRect();
-    const cards = Array.from(pileEl.querySelectorAll(".ft-card[data-card]")).reverse();
-    return (
-      cards.find((el) => {
-        const left = box.left + el.offsetLeft;
-        const top = box.top + el.offsetTop;
-        return x >= left && x < left + el.offsetWidth && y >= top && y < top + el.offsetHeight;
-      }) ?? null
-    );
+    const cards = Array.from(pileEl.querySelectorAll(".ft-card[data-card]"));
+    const boxes = cards.map((el) => ({
+      place: { left: box.left + el.offsetLeft, top: box.top + el.offsetTop, width: el.offsetWidth, height: el.offsetHeight },
+      drawn: boxOf(el.getBoundingClientRect()),
+      moving: el.classList.contains("is-moving"),
+    }));
+    return cards[pickCard(boxes, x, y)] ?? null;
+  }
+
+  /** The card still landing (sliding to its place) drawn under (x, y), the topmost; null if none. */
+  landingCardAt(x, y) {
+    const landing = Array.from(this.table.querySelectorAll(".ft-card.is-moving[data-card]"));
+    const boxes = landing.map((el) => ({ place: null, drawn: boxOf(el.getBoundingClientRect()), moving: true }));
+    return landing[pickCard(boxes, x, y)] ?? null;
   }
 
   /** Every card element on the table, face-up ones first-class, backs included. */
@@ -282,6 +290,10 @@ export class BoardView {
       for (const el of elements) el.classList.remove("is-returning");
     }, ANIMATION_MS + 40);
   }
+}
+
+function boxOf(rect) {
+  return { left: rect.left, top: rect.top, width: rect.width, height: rect.height };
 }
 
 function makeCard(code) {

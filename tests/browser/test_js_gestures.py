@@ -1,0 +1,164 @@
+"""Unit tests of gestures.js (what a press means: which card, which gesture, which one
+move) and of queue.js honouring a retry hint, run in Chromium as the site serves them
+(the pattern of test_js_units.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.test_js_units import Call, _open_units_page, board_view, game_state
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+CALL = """async ([module, name, args]) => {
+  const exports = await import(`/static/js/board/${module}`);
+  return exports[name](...args);
+}"""
+
+
+@pytest.fixture
+def call(page: Any, live_url: str) -> Call:
+    _open_units_page(page, live_url)
+    return lambda module, name, *args: page.evaluate(CALL, [module, name, list(args)])
+
+
+def press(pile: str = "t7", card: str | None = "AH", index: int = 1, **more: Any) -> dict:
+    return {"pile": pile, "card": card, "index": index, "count": 1, "x": 100, "y": 200, **more}
+
+
+# Which gesture a press belongs to ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("gap", [60, 90, 150, 240])
+def test_a_second_click_after_a_click_that_moved_its_card_is_the_same_gesture(
+    call: Call, gap: int
+) -> None:
+    first = press(time=1000, moved=True)
+    # The board may already show the card that was under it (the other ace): still nothing.
+    second = press(card="AH", index=0, time=1000 + gap, x=102, y=199)
+    assert call("gestures.js", "pressKind", first, second) == "same"
+
+
+def test_a_press_well_after_the_last_or_elsewhere_is_a_tap_of_its_own(call: Call) -> None:
+    first = press(time=1000, moved=True)
+    assert call("gestures.js", "pressKind", first, press(index=0, time=1300)) == "tap"
+    assert call("gestures.js", "pressKind", first, press(pile="t5", time=1060)) == "tap"
+    far = press(index=0, time=1060, x=100, y=260)  # a card further down the same column
+    assert call("gestures.js", "pressKind", first, far) == "tap"
+    assert call("gestures.js", "pressKind", None, press(time=5)) == "tap"
+
+
+def test_a_press_on_a_card_whose_move_is_in_flight_does_nothing(call: Call) -> None:
+    assert call("gestures.js", "pressKind", None, press(time=9000), {"inFlight": True}) == "same"
+
+
+def test_a_second_tap_on_a_card_the_first_could_not_move_is_a_double_tap(call: Call) -> None:
+    still = press(pile="t3", card="7S", index=2, time=1000, moved=False)
+    assert call("gestures.js", "pressKind", still, press("t3", "7S", 2, time=1200)) == "double"
+    assert call("gestures.js", "pressKind", still, press("t3", "7S", 2, time=1400)) == "tap"
+    assert call("gestures.js", "pressKind", still, press("t3", "8S", 2, time=1100)) == "tap"
+    assert call("gestures.js", "pressKind", still, press("t4", "7S", 2, time=1100)) == "tap"
+
+
+def test_every_press_on_the_stock_is_a_draw_of_its_own(call: Call) -> None:
+    stock = press(pile="stock", card=None, index=-1, time=1000, moved=True)
+    again = press(pile="stock", card=None, index=-1, time=1050)
+    assert call("gestures.js", "pressKind", stock, again, {"inFlight": True}) == "tap"
+
+
+# The one move a press makes, bound to its card --------------------------------------------
+
+
+def test_a_press_acts_on_the_card_it_was_bound_to_or_on_nothing(call: Call) -> None:
+    board = board_view(
+        columns=[{"down": 0, "cards": ["KS", "QS"]}, {"down": 0, "cards": ["3H", "2H"]}],
+        waste=["5D", "JS"],
+    )
+    game = game_state(board=board, legal_moves=["s", "t2-f2", "w-t1", "t1-t2x2"])
+    assert call("gestures.js", "boundMove", game, press("w", "JS", 1)) == "w-t1"
+    assert call("gestures.js", "boundMove", game, press("t2", "2H", 1)) == "t2-f2"
+    assert call("gestures.js", "boundMove", game, press("t1", "QS", 1)) is None
+    run = press("t1", "KS", 0, count=2)
+    assert call("gestures.js", "boundMove", game, run, {"double": True}) == "t1-t2x2"
+    # The card pressed went away meanwhile (an earlier tap sent it): the card that was
+    # under it is NOT moved in its place.
+    assert call("gestures.js", "boundMove", game, press("t2", "4H", 2)) is None
+    assert call("gestures.js", "boundMove", game, press("w", "9C", 2)) is None
+    # A card landed on the card pressed: the press was for a board that is gone.
+    assert call("gestures.js", "boundCount", board, press("t2", "3H", 0)) == 0
+    # The waste pressed while a draw was on its way: the card the draw brings.
+    assert call("gestures.js", "boundCount", board, press("w", "5D", 0)) == 1
+    assert call("gestures.js", "boundCount", board, press("w", None, -1)) == 1
+
+
+def test_a_foundation_press_is_bound_to_its_top_card(call: Call) -> None:
+    board = board_view()  # f2: the ace of hearts
+    assert call("gestures.js", "boundCount", board, press("f2", "AH", 0)) == 1
+    assert call("gestures.js", "boundCount", board, press("f2", "2H", 1)) == 0
+
+
+# Which card a press picks -----------------------------------------------------------------
+
+
+def box(left: float, top: float, width: float = 50, height: float = 70) -> dict:
+    return {"left": left, "top": top, "width": width, "height": height}
+
+
+def test_a_press_picks_the_topmost_card_at_its_place(call: Call) -> None:
+    column = [
+        {"place": box(0, 0), "drawn": box(0, 0), "moving": False},
+        {"place": box(0, 25), "drawn": box(0, 25), "moving": False},
+    ]
+    assert call("gestures.js", "pickCard", column, 10, 10) == 0
+    assert call("gestures.js", "pickCard", column, 10, 40) == 1
+    assert call("gestures.js", "pickCard", column, 10, 200) == -1
+
+
+def test_a_press_on_a_landing_card_picks_it_not_the_card_under_it(call: Call) -> None:
+    # The top card is still sliding in from the right: drawn at x 80, its place at x 0.
+    column = [
+        {"place": box(0, 0), "drawn": box(0, 0), "moving": False},
+        {"place": box(0, 25), "drawn": box(80, 25), "moving": True},
+    ]
+    assert call("gestures.js", "pickCard", column, 90, 40) == 1  # where it is drawn
+    assert call("gestures.js", "pickCard", column, 10, 40) == 1  # where it is going
+    assert call("gestures.js", "pickCard", column, 10, 10) == 0  # the card under, above it
+    settled = [column[0], {**column[1], "moving": False}]
+    assert call("gestures.js", "pickCard", settled, 90, 40) == -1  # no slide, no box there
+
+
+# The queue honours a retry hint (queue.js) -----------------------------------------------
+
+
+def test_a_rate_limited_action_goes_out_again_first_after_the_wait(
+    page: Any, live_url: str
+) -> None:
+    _open_units_page(page, live_url)
+    log = page.evaluate(
+        """async () => {
+          const { ActionQueue } = await import("/static/js/board/queue.js");
+          const sent = [];
+          const socket = { isOpen: true, act: (m) => { sent.push(m); return `id${sent.length}`; } };
+          const timers = [];
+          const later = (fn, ms) => timers.push({ fn, ms });
+          let version = 4;
+          const hooks = { canSend: () => true, version: () => version, later };
+          const queue = new ActionQueue(socket, hooks);
+          queue.enqueue({ type: "move", move: "t1-f1" });
+          queue.enqueue({ type: "move", move: "s" });
+          const item = queue.answered({ id: "id1" });
+          queue.retry(item, 130);  // refused: rate_limited, retry_after 0.13
+          queue.pump();
+          const held = sent.length;
+          timers[0].fn();
+          const after = sent.length;
+          queue.answered({ id: "id2" });
+          queue.pump();
+          return { held, after, wait: timers[0].ms, busy: queue.busy, sent };
+        }"""
+    )
+    assert log["held"] == 1 and log["wait"] == 130  # nothing goes out during the wait
+    assert log["after"] == 2
+    assert [m["move"] for m in log["sent"]] == ["t1-f1", "t1-f1", "s"]  # the same, first
