@@ -15,6 +15,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from ftsite.metrics import metrics_serve  # noqa: E402
 from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from leaderboards.routing import websocket_urlpatterns as board_sockets  # noqa: E402
 
@@ -26,3 +27,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# The process's Prometheus endpoint on its own port (FT_METRICS_PORT; off when 0).
+metrics_serve()

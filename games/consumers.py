@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
-from games import selectors, services
+from games import metrics, selectors, services
 from games.access import access_game, role_in
 from games.broadcast import game_group
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
@@ -183,6 +183,7 @@ def _scope_address(scope: dict[str, Any]) -> str | None:
         remote=(scope.get("client") or [None])[0],
         forwarded_for=headers.get(b"x-forwarded-for", b"").decode("latin-1"),
         proxies=settings.FT_TRUSTED_PROXIES,
+        trusted=settings.FT_TRUSTED_PROXY_NETWORKS,
     )
 
 
@@ -210,6 +211,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     rate_window = 20.0  # ... in this many seconds (sliding)
 
     role: str | None = None  # None until admitted, and again once closing
+    counted_open: bool = False  # in metrics.OPEN (said hello), until it disconnects
     allowance: Allowance | None = None  # the user's socket messages taken in advance
     group: str | None = None
 
@@ -227,6 +229,8 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
 
     async def connect(self) -> None:
+        started = time.perf_counter()
+        metrics.CONNECTS.inc()
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user") or AnonymousUser()
         self.recent: deque[float] = deque()
@@ -252,10 +256,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.game_id, self.role = game_id, role
         await self.send_message({"type": "hello", "role": role, "game": game})
+        metrics.CONNECT.observe(time.perf_counter() - started)
+        metrics.OPEN.inc()
+        self.counted_open = True
         if role == "player":  # after the hello, which need not wait for it
             await database_sync_to_async(_record_sighting)(self.scope, self.user)
 
     async def disconnect(self, code: int) -> None:
+        metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()
+        if self.counted_open:
+            self.counted_open = False
+            metrics.OPEN.dec()
         if self.group is None:
             return
         try:
@@ -299,6 +310,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.role is None:  # refused or closing: nothing more is read
             return
+        started = time.perf_counter()
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > self.max_frame_bytes:
             await self.close_with(CLOSE_TOO_BIG)
@@ -323,6 +335,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.exception("handling a message on game %s failed", self.game_id)
             msg_id = message.id if message else None
             await self.send_message(refusal("server_error", "the server failed; try again", msg_id))
+        if message is not None and message.type in ACTIONS:
+            metrics.MOVE_ACK.labels(message.type).observe(time.perf_counter() - started)
 
     async def handle(self, message: ClientMessage) -> None:
         if message.type == "ping":
@@ -451,6 +465,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         return False
 
     async def send_message(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "refused":
+            metrics.REFUSALS.labels(str(message.get("code"))).inc()
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     async def close_with(self, code: int, reason: str = "") -> None:
