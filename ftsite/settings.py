@@ -50,6 +50,9 @@ SECRET_KEY = env_str(
     required=not DEBUG,
     why=_WHY_SECRET,
 )
+# Former secret keys, newest first, still accepted for what they signed (sessions, password
+# reset links) while DJANGO_SECRET_KEY is rotated: docs/operations.md, "Rotate secrets".
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS")
 
 # HMAC key for deriving the daily deal seeds.
 FT_DAILY_SECRET = env_str(
