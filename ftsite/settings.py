@@ -126,6 +126,11 @@ FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
 FT_MOVE_THREADS = env_int(
     "FT_MOVE_THREADS", 1 if DATABASE_URL is None else 8, minimum=1, maximum=64
 )
+# Threads per server process opening game sockets (games.connect_threads): a reconnect
+# storm's session, access and state reads side by side, each thread with its connection.
+FT_CONNECT_THREADS = env_int(
+    "FT_CONNECT_THREADS", 1 if DATABASE_URL is None else 4, minimum=1, maximum=64
+)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

@@ -25,6 +25,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import metrics, selectors, services
 from games.access import access_game, role_in
 from games.broadcast import game_group
+from games.connect_threads import on_connect_thread
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.models import User
 from games.move_threads import on_move_thread
@@ -192,7 +193,7 @@ def _record_sighting(scope: dict[str, Any], user: User) -> None:
     is logged, never the socket's concern. Nothing raw is logged."""
     try:
         headers = dict(scope.get("headers") or [])
-        services.sighting_record(
+        services.sighting_record_due(
             user_id=user.pk,
             device_token=(scope.get("cookies") or {}).get("ft_device"),
             address=_scope_address(scope),
@@ -239,14 +240,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
-            role, game_id = await database_sync_to_async(_open)(self.user, self.game_id)
+            role, game_id = await on_connect_thread(_open, self.user, self.game_id)
             # Join before reading the state, so no action falls between hello and the feed.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.announce_self()
-            game = await database_sync_to_async(selectors.game_state)(
-                user=self.user, game_id=game_id
-            )
+            game = await on_connect_thread(selectors.game_state, user=self.user, game_id=game_id)
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return
@@ -260,7 +259,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         metrics.OPEN.inc()
         self.counted_open = True
         if role == "player":  # after the hello, which need not wait for it
-            await database_sync_to_async(_record_sighting)(self.scope, self.user)
+            await on_connect_thread(_record_sighting, self.scope, self.user)
 
     async def disconnect(self, code: int) -> None:
         metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()

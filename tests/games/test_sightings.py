@@ -468,6 +468,38 @@ async def test_the_game_socket_takes_the_forwarded_address_only_from_the_proxy(
     assert recorded[1] - recorded[0] == {network_digest(address="198.51.100.9", user_agent=UA)}
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("empty_channel_layer")
+@run_async
+async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket opens on every reconnect (a storm after a deploy): like pages, it writes
+    a (user, device, network) at most once per FT_SIGHTING_EVERY seconds."""
+    from games.services import sightings as sightings_service
+
+    written: list[int] = []
+    real = sightings_service.sighting_record
+
+    def spy(**kwargs: Any) -> int:
+        written.append(kwargs["user_id"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(sightings_service, "sighting_record", spy)
+    game = await db(practice_game)(user)
+    cookie = await db(cookie_of)(user) + f"; {DEVICE_COOKIE}={a_token()}".encode()
+    for _ in range(3):
+        headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
+        ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+        ws.scope["client"] = ["203.0.113.7", 50000]
+        connected, _ = await ws.connect()
+        assert connected and (await receive(ws))["type"] == "hello"
+        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
+        await ws.disconnect()
+    assert written == [user.pk]
+    assert await db(lambda: Sighting.objects.filter(user=user).count())() == 2
+
+
 # The privacy page ------------------------------------------------------------------------
 
 
