@@ -4,6 +4,7 @@ what it holds and what is expected."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 
@@ -98,3 +99,20 @@ def env_rate(name: str, default: str) -> str:
             " or 30/min (periods s, min, h, d)"
         )
     return value
+
+
+def env_networks(
+    name: str, default: str
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Read a comma-separated list of IP networks (``10.0.0.0/8,::1/128``; a bare address
+    is a network of one)."""
+    networks = []
+    for item in env_list(name) or default.split(","):
+        try:
+            networks.append(ipaddress.ip_network(item.strip(), strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item.strip()!r} is not an IP network; write networks such as"
+                " 10.0.0.0/8 or 2001:db8::/32, separated by commas"
+            ) from None
+    return tuple(networks)

@@ -20,6 +20,7 @@ from ftsite.env import (
     env_bool,
     env_int,
     env_list,
+    env_networks,
     env_rate,
     env_seconds,
     env_str,
@@ -49,6 +50,9 @@ SECRET_KEY = env_str(
     required=not DEBUG,
     why=_WHY_SECRET,
 )
+# Former secret keys, newest first, still accepted for what they signed (sessions, password
+# reset links) while DJANGO_SECRET_KEY is rotated: docs/operations.md, "Rotate secrets".
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS")
 
 # HMAC key for deriving the daily deal seeds.
 FT_DAILY_SECRET = env_str(
@@ -73,6 +77,14 @@ FT_SIGHTING_EVERY = env_int("FT_SIGHTING_EVERY", 600, minimum=0)
 # How many reverse proxies in front of the site append the client's address to
 # X-Forwarded-For. 0 (the default): the header is ignored and REMOTE_ADDR is the client.
 FT_TRUSTED_PROXIES = env_int("FT_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
+# ... and the networks those proxies connect from: X-Forwarded-For is read only from a peer in
+# one of them, so a client that reaches a web process around the proxy cannot name its own
+# address. The default is loopback and the private ranges (a proxy on the same host or in
+# the same container network, as compose.yaml's).
+FT_TRUSTED_PROXY_NETWORKS = env_networks(
+    "FT_TRUSTED_PROXY_NETWORKS",
+    "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7",
+)
 
 # The solver (games.solver) at work on deals. Certifying: a daily seed candidate becomes the
 # deal only if the solver wins it within FT_DAILY_CERTIFY_SECONDS (0 turns certification off:
@@ -113,6 +125,11 @@ FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
 # writer at a time: one thread there.
 FT_MOVE_THREADS = env_int(
     "FT_MOVE_THREADS", 1 if DATABASE_URL is None else 8, minimum=1, maximum=64
+)
+# Threads per server process opening game sockets (games.connect_threads): a reconnect
+# storm's session, access and state reads side by side, each thread with its connection.
+FT_CONNECT_THREADS = env_int(
+    "FT_CONNECT_THREADS", 1 if DATABASE_URL is None else 4, minimum=1, maximum=64
 )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
@@ -510,6 +527,15 @@ CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 
 CELERY_BEAT_SCHEDULE = BEAT_SCHEDULE
+
+# ---------------------------------------------------------------------------
+# Metrics (ftsite.metrics): each web process serves Prometheus on this port of its own,
+# never through the proxy (0: off, the default). The address defaults to the loopback;
+# in compose.yaml, where Prometheus is another container, 0.0.0.0 on a port not published.
+# ---------------------------------------------------------------------------
+
+FT_METRICS_PORT = env_int("FT_METRICS_PORT", 0, minimum=0, maximum=65535)
+FT_METRICS_ADDRESS = env_str("FT_METRICS_ADDRESS", "127.0.0.1")
 
 # ---------------------------------------------------------------------------
 # Security (production)

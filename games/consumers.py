@@ -23,9 +23,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
-from games import selectors, services
+from games import metrics, selectors, services
 from games.access import access_game, role_in
 from games.broadcast import game_group
+from games.connect_threads import on_connect_thread
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
 from games.input_guard import text_problem
 from games.models import User
@@ -189,6 +190,7 @@ def _scope_address(scope: dict[str, Any]) -> str | None:
         remote=(scope.get("client") or [None])[0],
         forwarded_for=headers.get(b"x-forwarded-for", b"").decode("latin-1"),
         proxies=settings.FT_TRUSTED_PROXIES,
+        trusted=settings.FT_TRUSTED_PROXY_NETWORKS,
     )
 
 
@@ -197,7 +199,7 @@ def _record_sighting(scope: dict[str, Any], user: User) -> None:
     is logged, never the socket's concern. Nothing raw is logged."""
     try:
         headers = dict(scope.get("headers") or [])
-        services.sighting_record(
+        services.sighting_record_due(
             user_id=user.pk,
             device_token=(scope.get("cookies") or {}).get("ft_device"),
             address=_scope_address(scope),
@@ -216,6 +218,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     flood_strikes = 10  # messages in a row before the wait they were told: closed 4008
 
     role: str | None = None  # None until admitted, and again once closing
+    counted_open: bool = False  # in metrics.OPEN (said hello), until it disconnects
     allowance: Allowance | None = None  # the user's socket messages taken in advance
     group: str | None = None
 
@@ -233,6 +236,8 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
 
     async def connect(self) -> None:
+        started = time.perf_counter()
+        metrics.CONNECTS.inc()
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user") or AnonymousUser()
         self.pace = Pace(rate=Rate.parse(self.pace_rate or settings.FT_RATE_SOCKET_PACE))
@@ -241,14 +246,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
-            role, game_id = await database_sync_to_async(_open)(self.user, self.game_id)
+            role, game_id = await on_connect_thread(_open, self.user, self.game_id)
             # Join before reading the state, so no action falls between hello and the feed.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.announce_self()
-            game = await database_sync_to_async(selectors.game_state)(
-                user=self.user, game_id=game_id
-            )
+            game = await on_connect_thread(selectors.game_state, user=self.user, game_id=game_id)
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return
@@ -258,10 +261,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.game_id, self.role = game_id, role
         await self.send_message({"type": "hello", "role": role, "game": game})
+        metrics.CONNECT.observe(time.perf_counter() - started)
+        metrics.OPEN.inc()
+        self.counted_open = True
         if role == "player":  # after the hello, which need not wait for it
-            await database_sync_to_async(_record_sighting)(self.scope, self.user)
+            await on_connect_thread(_record_sighting, self.scope, self.user)
 
     async def disconnect(self, code: int) -> None:
+        metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()
+        if self.counted_open:
+            self.counted_open = False
+            metrics.OPEN.dec()
         if self.group is None:
             return
         try:
@@ -305,6 +315,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.role is None:  # refused or closing: nothing more is read
             return
+        started = time.perf_counter()
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > self.max_frame_bytes:
             await self.close_with(CLOSE_TOO_BIG)
@@ -339,6 +350,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.exception("handling a message on game %s failed", self.game_id)
             msg_id = message.id if message else None
             await self.send_message(refusal("server_error", "the server failed; try again", msg_id))
+        if message is not None and message.type in ACTIONS:
+            metrics.MOVE_ACK.labels(message.type).observe(time.perf_counter() - started)
 
     async def paced(self, msg_id: str | None) -> bool:
         """Whether the message may go ahead at this socket's pace (``throttles.Pace``).
@@ -480,6 +493,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.allowance.spend()
 
     async def send_message(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "refused":
+            metrics.REFUSALS.labels(str(message.get("code"))).inc()
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     async def close_with(self, code: int, reason: str = "") -> None:

@@ -16,6 +16,7 @@ row's.
 
 from __future__ import annotations
 
+import copy
 import threading
 import uuid
 from collections import OrderedDict
@@ -126,14 +127,33 @@ def engine_for(game: Game) -> GameState:
     process's live engine when it is at the row's version, else replayed from the log.
 
     Copied under the entry's lock: an action thread may be playing on the held engine
-    while a page or a sync reads it."""
+    while a page or a sync reads it. A game still being played that this process does not
+    hold yet is kept from the replay (its socket's hello reads it here): its first action
+    then finds it loaded instead of paying for the load while its player waits."""
     with _entries_lock:
         entry = _entries.get(game.pk)
     if entry is not None:
         with entry.lock:
             if not entry.stale and entry.game.version == game.version:
                 return entry.engine.copy()
-    return replay_log(game, [move for move, _ in _log_of(game.pk, upto=game.version)])
+    log = _log_of(game.pk, upto=game.version)
+    engine = replay_log(game, [move for move, _ in log])
+    # Kept only when the log read is the row's (an action committed in between would make
+    # it longer): the entry must be the position at its row's version.
+    if entry is None and not game.is_finished and len(log) == game.version:
+        _keep(game, engine.copy(), log)
+    return engine
+
+
+def _keep(game: Game, engine: GameState, log: list[tuple[str, str]]) -> None:
+    """Hold a game read elsewhere (a copy of its row: the caller goes on using its own,
+    and the entry's is changed by each action), unless another thread got there first."""
+    held = LiveGame(game=copy.copy(game), engine=engine, client_ids={c for _, c in log if c})
+    with _entries_lock:
+        if game.pk not in _entries:
+            _entries[game.pk] = held
+            while len(_entries) > settings.FT_LIVE_GAMES:
+                _entries.popitem(last=False)
 
 
 def replay_log(game: Game, moves: list[str]) -> GameState:

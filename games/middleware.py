@@ -9,7 +9,6 @@ A sighting is best-effort: nothing here may fail a request.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
 from games import services
+from games.services import sightings as sightings_service
 from games.sightings import (
     device_token_valid,
     request_address,
@@ -34,7 +34,7 @@ DEVICE_COOKIE = "ft_device"
 # Browsers cap a cookie's lifetime at 400 days (RFC 6265bis); asking for more gains nothing.
 DEVICE_COOKIE_MAX_AGE = 400 * 24 * 60 * 60
 SESSION_KEY = "ft_sighting"
-CACHE_PREFIX = "ft-sighting:"
+CACHE_PREFIX = sightings_service.CACHE_PREFIX  # one note per sighting for pages and sockets
 
 
 class DeviceMiddleware:
@@ -93,8 +93,7 @@ def sighting_note(*, request: HttpRequest, user_id: int, device_token: str | Non
 
 
 def _marker(*, user_id: int, digests: dict[str, str]) -> str:
-    parts = [str(user_id), digests.get("device", ""), digests.get("network", "")]
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+    return sightings_service.sighting_marker(user_id=user_id, digests=digests)
 
 
 def _due(*, request: HttpRequest, user_id: int, marker: str) -> bool:

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import ipaddress
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -24,6 +25,8 @@ NETWORK = "network"
 
 # A device token is secrets.token_urlsafe(24): 32 URL-safe characters.
 DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 _DEVICE_DOMAIN = b"ft-sighting/device\x00"
 _NETWORK_DOMAIN = b"ft-sighting/network\x00"
@@ -55,7 +58,13 @@ def address_network(*, address: str) -> str | None:
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
-def client_address(*, remote: str | None, forwarded_for: str, proxies: int) -> str | None:
+def client_address(
+    *,
+    remote: str | None,
+    forwarded_for: str,
+    proxies: int,
+    trusted: Sequence[IPNetwork] | None = None,
+) -> str | None:
     """The client's IP address as text (not validated; ``None`` when unknown), from the
     connection's peer ``remote`` and the X-Forwarded-For header.
 
@@ -63,17 +72,38 @@ def client_address(*, remote: str | None, forwarded_for: str, proxies: int) -> s
     client can send any value in it. Behind ``proxies`` reverse proxies, each appending the
     address it was connected from, the last ``proxies`` entries were written by our own
     proxies; the leftmost of them is what our outermost proxy saw, and anything further left
-    is the client's own, unverifiable claim.
+    is the client's own, unverifiable claim. With ``trusted`` networks, the header is read
+    only when the peer itself is in one of them (our proxy): a client that reaches the
+    web process directly is its own peer address, whatever header it sends.
 
     >>> client_address(remote="10.0.0.2", forwarded_for="6.6.6.6, 203.0.113.7", proxies=1)
     '203.0.113.7'
+    >>> client_address(
+    ...     remote="198.51.100.9", forwarded_for="203.0.113.7", proxies=1,
+    ...     trusted=[ipaddress.ip_network("10.0.0.0/8")],
+    ... )
+    '198.51.100.9'
     """
     if proxies <= 0:
+        return remote or None
+    if trusted is not None and not peer_in(remote=remote, networks=trusted):
         return remote or None
     entries = [entry.strip() for entry in forwarded_for.split(",")]
     if len(entries) < proxies or not entries[-proxies]:
         return None  # proxies misconfigured or bypassed: better no network than a wrong one
     return entries[-proxies]
+
+
+def peer_in(*, remote: str | None, networks: Sequence[IPNetwork]) -> bool:
+    """Whether the connection's peer address is in one of ``networks`` (an IPv4-mapped
+    IPv6 peer counts as its IPv4 address; anything that is no address is in none)."""
+    try:
+        ip = ipaddress.ip_address((remote or "").strip())
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip.version == net.version and ip in net for net in networks)
 
 
 def device_digest(*, token: str) -> str:
@@ -122,9 +152,11 @@ def signed_in_user(*, request: HttpRequest) -> Any | None:
 
 def request_address(*, request: HttpRequest) -> str | None:
     """The client's address: ``REMOTE_ADDR``, or from X-Forwarded-For behind
-    ``FT_TRUSTED_PROXIES`` proxies (see ``games.sightings.client_address`` for why)."""
+    ``FT_TRUSTED_PROXIES`` proxies connecting from ``FT_TRUSTED_PROXY_NETWORKS`` (see
+    ``games.sightings.client_address`` for why)."""
     return client_address(
         remote=request.META.get("REMOTE_ADDR"),
         forwarded_for=request.META.get("HTTP_X_FORWARDED_FOR", ""),
         proxies=settings.FT_TRUSTED_PROXIES,
+        trusted=settings.FT_TRUSTED_PROXY_NETWORKS,
     )

@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 
+from games import metrics
 from games.engine import GameState
 from games.results import DeadEndCheck
 from games.solver import hint, is_dead
@@ -64,13 +65,15 @@ def solver_executor() -> Executor:
 
 def hint_in_pool(state: dict[str, Any], seconds: float) -> str | None:
     """Solve a hint in the pool, waiting for it (a request's thread: the API, a form)."""
-    return solver_executor().submit(hint_for_state, state, seconds).result()
+    with metrics.SOLVER_JOBS.labels("hint").track_inprogress():
+        return solver_executor().submit(hint_for_state, state, seconds).result()
 
 
 async def hint_async(state: dict[str, Any], seconds: float) -> str | None:
     """Solve a hint in the pool without blocking the event loop or the database thread."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(solver_executor(), hint_for_state, state, seconds)
+    with metrics.SOLVER_JOBS.labels("hint").track_inprogress():
+        return await loop.run_in_executor(solver_executor(), hint_for_state, state, seconds)
 
 
 # Dead-end checks -------------------------------------------------------------------------
@@ -104,12 +107,20 @@ class DeadEndQueue:
         with self._lock:
             if check.game_id in self._busy or len(self._busy) >= self.running:
                 if check.game_id not in self._next and len(self._next) >= self.waiting:
+                    metrics.SOLVER_SKIPPED.inc()
                     return False
                 self._next[check.game_id] = (check, then)
+                self._gauge()
                 return True
             self._busy.add(check.game_id)
+            self._gauge()
         self._start(check, then)
         return True
+
+    def _gauge(self) -> None:
+        """The pool's use, for the operator (under the lock)."""
+        metrics.SOLVER_JOBS.labels("dead_end").set(len(self._busy))
+        metrics.SOLVER_WAITING.set(len(self._next))
 
     def _start(self, check: DeadEndCheck, then: Callable[[DeadEndCheck, Verdict], None]) -> None:
         try:
@@ -125,6 +136,7 @@ class DeadEndQueue:
             )
             with self._lock:
                 self._busy.discard(check.game_id)
+                self._gauge()
             return
         future.add_done_callback(lambda done: self._finished(check, then, done))
 
@@ -145,6 +157,7 @@ class DeadEndQueue:
                 waiting = self._next.pop(next(iter(self._next)))
             if waiting is not None:
                 self._busy.add(waiting[0].game_id)
+            self._gauge()
         if waiting is not None:
             self._start(*waiting)
 

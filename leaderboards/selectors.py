@@ -11,19 +11,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Literal
 
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 
 from games.dates import FIRST_DAY
-from games.models import Deal, User
+from games.models import Deal, Game, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
 from games.weekly import weekly_variant
 from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import under_review_count
 from leaderboards.models import Result
+from leaderboards.services import OFF_BOARD
 from leaderboards.share import format_duration
 
 BOARD_LIMIT = 100
@@ -392,3 +393,67 @@ def period_board(
         rank = rows[-1].rank if tied else index + 1
         rows.append(PlayerStats(**{**row.__dict__, "rank": rank}))
     return PeriodBoard(period=period, by=by, rows=rows, players=len(stats))
+
+
+# The pipeline's pace, for the operator (leaderboards.metrics) ------------------------------
+
+
+@dataclass(frozen=True)
+class Lag:
+    """Seconds from a ranked finish to its result on the board, over the results ranked
+    in a recent window: how many, and their median, 95th percentile and maximum."""
+
+    count: int
+    p50: float
+    p95: float
+    max: float
+
+
+def verification_lag_recent(*, now: datetime, window: timedelta, limit: int = 10_000) -> Lag:
+    """The lag of the ranked results put on a board within ``window`` before ``now``
+    (at most the latest ``limit`` of them)."""
+    pairs = (
+        Result.objects.filter(ranked=True, ranked_at__gte=now - window, ranked_at__lte=now)
+        .order_by("-ranked_at")
+        .values_list("finished_at", "ranked_at")[:limit]
+    )
+    lags = sorted(max(0.0, (ranked - finished).total_seconds()) for finished, ranked in pairs)
+    if not lags:
+        return Lag(0, 0.0, 0.0, 0.0)
+
+    def at(share: float) -> float:
+        return lags[min(len(lags) - 1, int(share * len(lags)))]
+
+    return Lag(len(lags), at(0.5), at(0.95), lags[-1])
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """Work the verification pipeline has not done yet: finished games (within ``since``)
+    without a verdict, verified ranked results not on their board, and the age in seconds
+    of the oldest of each (0 when there are none)."""
+
+    unverified: int
+    unverified_oldest: float
+    unranked: int
+    unranked_oldest: float
+
+
+def verification_backlog(*, now: datetime, since: timedelta) -> Backlog:
+    waiting = Game.objects.filter(finished_at__gte=now - since, finished_at__lte=now).exclude(
+        result__status__in=[Result.Status.VERIFIED, Result.Status.REJECTED]
+    )
+    unverified = waiting.aggregate(n=Count("pk"), oldest=Min("finished_at"))
+    unranked = (
+        Result.objects.filter(status=Result.Status.VERIFIED, ranked=True, ranked_at__isnull=True)
+        .exclude(review__in=OFF_BOARD)
+        .filter(verified_at__gte=now - since)
+        .aggregate(n=Count("pk"), oldest=Min("verified_at"))
+    )
+
+    def age(oldest: datetime | None) -> float:
+        return max(0.0, (now - oldest).total_seconds()) if oldest else 0.0
+
+    return Backlog(
+        unverified["n"], age(unverified["oldest"]), unranked["n"], age(unranked["oldest"])
+    )

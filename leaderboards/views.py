@@ -237,9 +237,7 @@ def archive(request: HttpRequest, month: str | None = None) -> HttpResponse:
     # By default the month of the latest closed day (yesterday's): on the 1st, today's
     # month has no closed deal yet and would show an empty calendar.
     latest_closed = _today() - timedelta(days=1)
-    first = (
-        latest_closed.replace(day=1) if month is None else parse_month(month, today=_today())
-    )
+    first = latest_closed.replace(day=1) if month is None else parse_month(month, today=_today())
     if first is None:
         raise Http404("no archive for that month")
     data = archive_month(month=first, user=_user(request))

@@ -18,6 +18,7 @@ import asyncio
 import json
 import multiprocessing
 import random
+import ssl
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -113,13 +114,19 @@ class Pacer:
         return self.start <= t < self.end
 
 
-async def open_socket(server: str, path: str, cookie: str) -> ClientConnection:
+async def open_socket(
+    server: str, path: str, cookie: str, tls: ssl.SSLContext | None = None
+) -> ClientConnection:
+    """A socket to ``path`` on ``server`` (host:port): plain, or through TLS (a proxy in
+    front of the servers, trusted by ``tls``)."""
+    scheme = "s" if tls is not None else ""
     return await connect(
-        f"ws://{server}{path}",
-        origin=f"http://{server}",  # type: ignore[arg-type]  # the validator wants an allowed host
+        f"ws{scheme}://{server}{path}",
+        origin=f"http{scheme}://{server}",  # type: ignore[arg-type]  # must be an allowed host
         additional_headers={"Cookie": cookie},
         open_timeout=60,
         close_timeout=2,
+        ssl=tls,
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import ssl
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -44,6 +45,7 @@ class FaultSeat:
     game_id: str
     cookie: str
     servers: tuple[str, ...]  # host:port
+    tls: ssl.SSLContext | None = None  # through the TLS proxy (one address), trusting it
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,9 @@ class Player:
         """A socket to the game on ``server`` and its ``hello``; raises on any failure
         (``RuntimeError``: the server closed it instead of saying hello)."""
         async with asyncio.timeout(self.plan.timeout):
-            ws = await open_socket(server, f"/ws/games/{self.seat.game_id}/", self.seat.cookie)
+            ws = await open_socket(
+                server, f"/ws/games/{self.seat.game_id}/", self.seat.cookie, self.seat.tls
+            )
         try:
             return ws, await hello_of(ws, self.plan.timeout)
         except BaseException:

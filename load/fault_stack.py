@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 
 from load import stack
 from load.fault_client import FaultSeat
-from tests.support.servers import Server, free_port
+from tests.support.proxy import Proxy, start_proxy
+from tests.support.servers import Server, free_port, start_server
 
 DATABASE_URL = "postgres://postgres@127.0.0.1:5432/fortythieves_faults"
 LOGS = stack.ROOT / "test-results" / "faults"
@@ -103,24 +104,34 @@ class Suite:
     log_dir: Path
     servers: list[Server] = field(default_factory=list)
     workers: list[stack.Worker] = field(default_factory=list)
+    proxy: Proxy | None = None  # nginx in front of the servers (--proxy)
 
-    def start_servers(self, count: int) -> list[Server]:
-        """``count`` daphne processes, started side by side (each takes seconds)."""
+    def start_servers(self, count: int, ports: list[int] | None = None) -> list[Server]:
+        """``count`` daphne processes (on ``ports`` if given), started side by side."""
+        chosen: list[int | None] = list(ports) if ports else [None] * count
+
+        def one(port: int | None) -> Server:
+            return start_server(self.env, self.log_dir, app=stack.APP, port=port)
+
         with ThreadPoolExecutor(count) as pool:
-            futures = [
-                pool.submit(stack.start_servers, self.env, 1, self.log_dir) for _ in range(count)
-            ]
-            started = [f.result()[0] for f in futures]
+            started = list(pool.map(one, chosen))
         self.servers.extend(started)
         return started
+
+    def replace(self, dead: list[Server]) -> None:
+        """New servers for ``dead`` ones: on the same ports behind the proxy (its list of
+        web processes stays true, as a restarted container keeps its address)."""
+        for server in dead:
+            if server in self.servers:
+                self.servers.remove(server)
+        ports = [s.port for s in dead] if self.proxy is not None else None
+        self.start_servers(len(dead), ports)
 
     def heal(self) -> list[str]:
         """Replace dead servers; returns what was found dead (a fault's victim, or a crash)."""
         dead = [s for s in self.servers if s.process.poll() is not None]
-        for server in dead:
-            self.servers.remove(server)
         if dead:
-            self.start_servers(len(dead))
+            self.replace(dead)
         return [f"daphne :{s.port} exit {s.process.returncode}" for s in dead]
 
     def start_worker(self) -> stack.Worker:
@@ -131,8 +142,17 @@ class Suite:
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
+        if self.proxy is not None:
+            self.proxy.stop()
         stack.stop_all(self.servers)
         self.redis.kill()
+
+    def seats(self, players: list[tuple[str, str]]) -> list[FaultSeat]:
+        """The players' seats: over the first two servers, or all through the proxy."""
+        if self.proxy is not None:
+            tls = self.proxy.ssl_context()
+            return [FaultSeat(game, cookie, (self.proxy.address,), tls) for game, cookie in players]
+        return seats_for(players, self.servers[:2])
 
 
 def kill_worker(worker: stack.Worker) -> None:
@@ -144,12 +164,16 @@ def kill_worker(worker: stack.Worker) -> None:
 
 
 @contextlib.contextmanager
-def suite(database_url: str, log_dir: Path, servers: int = 2) -> Iterator[Suite]:
-    """Start the stack, set Django up in this process on it, and stop it all at the end."""
+def suite(
+    database_url: str, log_dir: Path, servers: int = 2, *, proxy: bool = False
+) -> Iterator[Suite]:
+    """Start the stack (with ``proxy``, nginx from ftsite/deploy in front of the servers),
+    set Django up in this process on it, and stop it all at the end."""
     log_dir.mkdir(parents=True, exist_ok=True)
     redis = OwnRedis(free_port(), log_dir / "redis.log")
     redis.start()
-    env = stack.load_env(database_url, redis.url, **FAULT_ENV)
+    behind = {"FT_TRUSTED_PROXIES": "1"} if proxy else {}
+    env = stack.load_env(database_url, redis.url, **FAULT_ENV, **behind)
     running = Suite(env, redis, log_dir)
     try:
         stack.prepare_database(env)
@@ -158,6 +182,9 @@ def suite(database_url: str, log_dir: Path, servers: int = 2) -> Iterator[Suite]
 
         django.setup()
         running.start_servers(servers)
+        if proxy:
+            ports = [s.port for s in running.servers]
+            running.proxy = start_proxy(ports, stack.ROOT / "staticfiles", log_dir)
         yield running
     finally:
         running.stop()

@@ -5,6 +5,7 @@ every finished ranked game was verified exactly once). Exits 1 on any failure.
     python -m load.faults                      # all four, 100 players, 60 s each
     python -m load.faults --quick              # all four, 30 players, 15 s each (CI)
     python -m load.faults --fault db-cut --players 100 --duration 60 --json out.json
+    python -m load.faults --proxy --fault kill-asgi   # every player through nginx (TLS)
 
 Faults (see docs/reliability.md for what each checks and the measured figures):
 
@@ -15,7 +16,10 @@ Faults (see docs/reliability.md for what each checks and the measured figures):
 
 The stack is this suite's own: two daphne processes serving load.asgi, a redis-server it
 starts on a free port (the machine's Redis is never touched) and the database
-fortythieves_faults (created and migrated on first use). Logs: test-results/faults/.
+fortythieves_faults (created and migrated on first use). With --proxy, Debian's nginx runs
+the repository's configuration (ftsite/deploy/nginx.conf.template) in front of the two
+servers, every player connects to its one TLS address, and a killed server is replaced on
+the same port (as a restarted container keeps its address). Logs: test-results/faults/.
 """
 
 from __future__ import annotations
@@ -43,7 +47,6 @@ from load.fault_stack import (
     kill_worker,
     practice_players,
     ranked_players,
-    seats_for,
     suite,
 )
 
@@ -104,32 +107,50 @@ def kill_asgi(s: Suite, cfg: Config) -> dict[str, Any]:
     the other, sync, and have their unanswered action answered (duplicate or applied)."""
     victim = s.servers[0]
     victim_at = f"127.0.0.1:{victim.port}"
-    seats = seats_for(practice_players(cfg.players), s.servers[:2])
+    seats = s.seats(practice_players(cfg.players))
     on_victim = sum(seat.servers[0] == victim_at for seat in seats)
     marks = Marks()
 
     async def inject() -> None:
+        nonlocal on_victim
         await at(marks, cfg.duration * 0.4)
+        if s.proxy is not None:  # the proxy chose: count the victim's sockets
+            on_victim = await asyncio.to_thread(established_to, victim.port)
         victim.process.kill()
         marks.event(f"kill -9 daphne pid {victim.process.pid} ({on_victim} players)", restored=True)
 
     logs = play(seats, Plan(cfg.duration), marks, inject)
     victim.process.wait(timeout=10)
-    s.servers.remove(victim)  # expected dead: replaced for the next fault
-    s.start_servers(1)
+    s.replace([victim])  # expected dead: replaced for the next fault
     report = judge("kill-asgi", logs, marks)
-    mine = [log for log, seat in zip(logs, seats, strict=True) if seat.servers[0] == victim_at]
-    moved = sum(log.reconnects > 0 for log in mine)
+    if s.proxy is not None:  # every player is on the proxy's one address
+        moved = sum(log.reconnects > 0 for log in logs)
+    else:
+        mine = [log for log, seat in zip(logs, seats, strict=True) if seat.servers[0] == victim_at]
+        moved = sum(log.reconnects > 0 for log in mine)
     report["players_on_victim"] = on_victim
+    report["through_proxy"] = s.proxy is not None
     if moved < on_victim:
         report["failures"].append(f"only {moved} of the {on_victim} players on it reconnected")
+    if on_victim == 0:
+        report["failures"].append("no player was on the killed process: the fault missed")
     return report
+
+
+def established_to(port: int) -> int:
+    """Open TCP connections to 127.0.0.1:``port`` (Linux's /proc/net/tcp): behind the
+    proxy, one per socket it forwards to that process (its HTTP keepalive connections
+    too, of which a websocket-only run has none)."""
+    local = f"0100007F:{port:04X}"
+    with open("/proc/net/tcp") as table:
+        rows = [line.split() for line in table.readlines()[1:]]
+    return sum(1 for row in rows if row[1] == local and row[3] == "01")  # 01: ESTABLISHED
 
 
 def redis_fault(s: Suite, cfg: Config) -> dict[str, Any]:
     """kill -9 the stack's redis-server at 35% of the run, restart it (empty) after a few
     seconds: sockets may drop and reconnect; no acknowledged action may be lost."""
-    seats = seats_for(practice_players(cfg.players), s.servers[:2])
+    seats = s.seats(practice_players(cfg.players))
     marks = Marks()
 
     async def inject() -> None:
@@ -146,7 +167,7 @@ def redis_fault(s: Suite, cfg: Config) -> dict[str, Any]:
 def db_cut(s: Suite, cfg: Config) -> dict[str, Any]:
     """pg_terminate_backend every connection to the run's database at 25%, 50% and 75%
     of the run: the action threads reconnect and retry once, the others reconnect."""
-    seats = seats_for(practice_players(cfg.players), s.servers[:2])
+    seats = s.seats(practice_players(cfg.players))
     marks = Marks()
     cut = 0
 
@@ -203,7 +224,7 @@ def celery_fault(s: Suite, cfg: Config) -> dict[str, Any]:
     game must end with exactly one result, verified."""
     worker = s.start_worker()
     players = ranked_players(cfg.players)
-    seats = seats_for(players, s.servers[:2])
+    seats = s.seats(players)
     kill_at = cfg.duration * 0.5
     resign_after = finish_times(len(seats), cfg.duration, kill_at)
     marks = Marks()
@@ -319,6 +340,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--database-url", default=DATABASE_URL, help="the run's own database (made if missing)")
     add("--logs", type=Path, default=LOGS, help="the logs go to a folder of each run in here")
     add("--json", type=Path, help="write the reports here")
+    add(
+        "--proxy",
+        action="store_true",
+        help="every player through nginx (ftsite/deploy) in front of the servers, over TLS",
+    )
     return parser.parse_args(argv)
 
 
@@ -363,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     log_dir = args.logs / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     print(f"logs: {log_dir}", flush=True)
-    with suite(cfg.database_url, log_dir) as s:
+    with suite(cfg.database_url, log_dir, proxy=args.proxy) as s:
         for name in args.fault or FAULT_NAMES:
             print(f"== {name}: {cfg.players} players, {cfg.duration:.0f} s ==", flush=True)
             report = FAULTS[name](s, cfg)

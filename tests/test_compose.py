@@ -1,5 +1,7 @@
 """compose.yaml, read without Docker: every service is there, every command names a real
-entry point, the start order is healthy-first, and .env.example documents every variable."""
+entry point, the start order is healthy-first, .env.example documents every variable, the
+proxy is the one public door and renders the repository's template, and Prometheus
+scrapes every web process."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "compose.yaml"
 ENV_EXAMPLE = ROOT / ".env.example"
 SETTINGS = ROOT / "ftsite" / "settings.py"
+DEPLOY = ROOT / "ftsite" / "deploy"
 
 APP_SERVICES = (
     "migrate",
@@ -61,7 +64,7 @@ def env_example_names() -> set[str]:
 
 
 def test_every_service_exists(services: dict[str, Any]) -> None:
-    assert set(services) == {"postgres", "redis", *APP_SERVICES}
+    assert set(services) == {"postgres", "redis", "proxy", "prometheus", *APP_SERVICES}
 
 
 def test_images_and_builds_are_set(services: dict[str, Any]) -> None:
@@ -120,7 +123,66 @@ def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
     assert analysis[:4] == ["celery", "-A", "ftsite", "worker"]
     assert analysis[analysis.index("-Q") + 1] == "analysis"
     assert shell_commands(services["beat"]["command"])[0][:4] == ["celery", "-A", "ftsite", "beat"]
-    assert {services[name]["ports"][0] for name in WEB_SERVICES} == {"8001:8000", "8002:8000"}
+
+
+def test_the_proxy_is_the_only_public_door(services: dict[str, Any]) -> None:
+    published = {name: s["ports"] for name, s in services.items() if s.get("ports")}
+    assert published.pop("proxy") == ["443:443", "80:80"]
+    # Prometheus only on the host's loopback; nothing else at all (no web process).
+    assert published == {"prometheus": ["127.0.0.1:9090:9090"]}
+
+
+def mounts(service: dict[str, Any]) -> dict[str, str]:
+    """A service's volumes as {target: source}."""
+    return {v.split(":")[1]: v.split(":")[0] for v in service.get("volumes", [])}
+
+
+def test_the_proxy_renders_the_repository_s_template(services: dict[str, Any]) -> None:
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("nginx:")
+    mounted = mounts(proxy)
+    template = mounted["/etc/nginx/templates/nginx.conf.template"]
+    assert (ROOT / template).resolve() == DEPLOY / "nginx.conf.template"
+    env = proxy["environment"]
+    assert env["NGINX_ENVSUBST_OUTPUT_DIR"] == "/etc/nginx"  # the whole nginx.conf
+    # Every name the template uses is given, so nothing is left as "${FT_...}".
+    needed = set(re.findall(r"\$\{(FT_[A-Z0-9_]+)\}", (DEPLOY / "nginx.conf.template").read_text()))
+    assert needed and needed <= set(env), needed - set(env)
+    # The upstream list, the certificate folder and the static files are mounted where
+    # the environment says; the static files are the volume collectstatic filled.
+    assert (ROOT / mounted[env["FT_UPSTREAMS"]]).resolve() == DEPLOY / "upstreams.conf"
+    assert env["FT_TLS_CERT"].startswith(next(t for t in mounted if t.endswith("/tls")))
+    assert mounted[env["FT_STATIC_ROOT"]] == "staticfiles"
+    assert mounts(services["migrate"])["/app/staticfiles"] == "staticfiles"
+    assert {name: "service_healthy" for name in WEB_SERVICES} == {
+        name: dep["condition"] for name, dep in proxy["depends_on"].items()
+    }
+
+
+def test_the_proxy_sends_to_every_web_process(services: dict[str, Any]) -> None:
+    upstreams = re.findall(r"^server (\S+)", (DEPLOY / "upstreams.conf").read_text(), re.M)
+    assert sorted(upstreams) == sorted(f"{name}:8000" for name in WEB_SERVICES)
+    for name in WEB_SERVICES:
+        env = services[name]["environment"]
+        assert env["FT_TRUSTED_PROXIES"] == "1"  # the proxy appends the client's address
+
+
+def test_prometheus_scrapes_every_web_process(services: dict[str, Any]) -> None:
+    prometheus = services["prometheus"]
+    config_file = mounts(prometheus)["/etc/prometheus/prometheus.yml"]
+    assert (ROOT / config_file).resolve() == DEPLOY / "prometheus.yml"
+    assert "--config.file=/etc/prometheus/prometheus.yml" in prometheus["command"]
+    config = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    targets = {
+        target
+        for job in config["scrape_configs"]
+        for static in job["static_configs"]
+        for target in static["targets"]
+    }
+    ports = {services[name]["environment"]["FT_METRICS_PORT"] for name in WEB_SERVICES}
+    assert targets == {f"{name}:{port}" for name in WEB_SERVICES for port in ports}
+    for name in WEB_SERVICES:
+        assert services[name]["environment"]["FT_METRICS_ADDRESS"] == "0.0.0.0"
 
 
 def test_postgres_redis_and_web_have_healthchecks(services: dict[str, Any]) -> None:

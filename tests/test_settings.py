@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from ftsite.env import env_networks
 from ftsite.settings import env_bool, env_int, env_list, env_str
 
 
@@ -67,6 +68,19 @@ def test_it_refuses_an_integer_below_the_minimum(monkeypatch: pytest.MonkeyPatch
 def test_it_splits_a_list_and_drops_blanks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", " example.org, ,www.example.org ,")
     assert env_list("DJANGO_ALLOWED_HOSTS") == ["example.org", "www.example.org"]
+
+
+def test_it_reads_networks_and_refuses_one_it_cannot_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FT_TRUSTED_PROXY_NETWORKS", "10.0.0.0/8, 192.0.2.7,::1")
+    networks = env_networks("FT_TRUSTED_PROXY_NETWORKS", "127.0.0.0/8")
+    assert [str(n) for n in networks] == ["10.0.0.0/8", "192.0.2.7/32", "::1/128"]
+    monkeypatch.delenv("FT_TRUSTED_PROXY_NETWORKS")
+    assert [str(n) for n in env_networks("FT_TRUSTED_PROXY_NETWORKS", "127.0.0.0/8")] == [
+        "127.0.0.0/8"
+    ]
+    monkeypatch.setenv("FT_TRUSTED_PROXY_NETWORKS", "10.0.0.0/8,the proxy")
+    with pytest.raises(ImproperlyConfigured, match="FT_TRUSTED_PROXY_NETWORKS: 'the proxy'"):
+        env_networks("FT_TRUSTED_PROXY_NETWORKS", "127.0.0.0/8")
 
 
 def test_it_uses_the_default_for_an_unset_list(monkeypatch: pytest.MonkeyPatch) -> None:

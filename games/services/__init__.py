@@ -39,7 +39,7 @@ from games.services.play import (
     game_resign_at_close,
     game_undo,
 )
-from games.services.sightings import sighting_record, sightings_prune
+from games.services.sightings import sighting_record, sighting_record_due, sightings_prune
 from games.services.solver_help import (
     HintJob,
     game_dead_end_record,
@@ -105,5 +105,6 @@ __all__ = [
     "game_start_weekly",
     "game_undo",
     "sighting_record",
+    "sighting_record_due",
     "sightings_prune",
 ]

@@ -6,9 +6,11 @@ sighting is recorded. Nothing raw (cookie, address, user agent) is stored or log
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from games.models import Sighting
@@ -44,6 +46,35 @@ def sighting_record(
         update_fields=["last_seen"],
     )
     return len(rows)
+
+
+CACHE_PREFIX = "ft-sighting:"
+
+
+def sighting_marker(*, user_id: int, digests: dict[str, str]) -> str:
+    """What says "this (user, device, network) was recorded lately" (a hash: no digest,
+    let alone anything raw, is a cache key)."""
+    parts = [str(user_id), digests.get("device", ""), digests.get("network", "")]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def sighting_record_due(
+    *, user_id: int, device_token: str | None, address: str | None, user_agent: str
+) -> int:
+    """:func:`sighting_record`, unless this (user, device, network) was recorded within
+    ``FT_SIGHTING_EVERY`` seconds (noted in the cache; ``cache.add`` is atomic, so of
+    concurrent sockets one records). A socket opens on every reconnect: most write nothing.
+    Returns how many rows were touched."""
+    digests = sighting_digests(device_token=device_token, address=address, user_agent=user_agent)
+    if not digests:
+        return 0
+    every = settings.FT_SIGHTING_EVERY
+    marker = CACHE_PREFIX + sighting_marker(user_id=user_id, digests=digests)
+    if every > 0 and not cache.add(marker, 1, timeout=every):
+        return 0
+    return sighting_record(
+        user_id=user_id, device_token=device_token, address=address, user_agent=user_agent
+    )
 
 
 def sightings_prune(*, now: datetime | None = None) -> int:

@@ -148,3 +148,34 @@ def test_a_read_gets_its_own_copy_of_the_held_engine(user: User) -> None:
     read = engine_for(row)
     read.play("s")  # a reader's change never reaches the engine the actions use
     assert live_game(game_id=game.pk).engine.stock_count == 63 and read.stock_count == 62
+
+
+def test_a_game_read_for_its_hello_is_held_for_its_first_action(
+    user: User, django_assert_num_queries
+) -> None:
+    """The socket's hello reads the state (engine_for); the first action then finds the
+    game held instead of loading it while its player waits (a cold process)."""
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_play(user=user, game_id=game.pk, move="s")
+    live.live_clear()  # a process that has just started
+    row = Game.objects.select_related("deal", "player").get(pk=game.pk)
+    with django_assert_num_queries(1):  # the log, once
+        first = engine_for(row)
+    with django_assert_num_queries(0):  # held since: neither a sync nor the action reads
+        assert engine_for(row).view() == first.view()
+        entry = live_game(game_id=game.pk)
+    assert entry.game.version == 1 and entry.game is not row
+    assert entry.client_ids == set(
+        Action.objects.filter(game=game).values_list("client_id", flat=True)
+    ) - {""}
+    assert services.game_play(user=user, game_id=game.pk, move="s").version == 2
+    row.refresh_from_db()
+    assert row.version == 2
+
+
+def test_a_finished_game_read_for_a_page_is_not_held(user: User) -> None:
+    game = services.game_start_practice(user=user, code=CODE)
+    services.game_resign(user=user, game_id=game.pk)
+    live.live_clear()
+    engine_for(Game.objects.select_related("deal", "player").get(pk=game.pk))
+    assert game.pk not in live._entries

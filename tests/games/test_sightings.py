@@ -4,6 +4,7 @@ for signed-in users (pages, the API and the game socket), linking accounts, prun
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -120,6 +121,21 @@ def test_it_takes_the_client_address_from_the_trusted_proxies_only() -> None:
     assert client_address(remote="10.0.0.2", forwarded_for=forwarded, proxies=1) == "10.0.0.1"
     assert client_address(remote="10.0.0.2", forwarded_for=forwarded, proxies=2) == "203.0.113.7"
     assert client_address(remote="10.0.0.2", forwarded_for="", proxies=2) is None
+
+
+def test_it_reads_the_header_only_from_a_peer_in_a_trusted_network() -> None:
+    trusted = [ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("::1/128")]
+    forwarded = "6.6.6.6, 203.0.113.7"
+
+    def seen(remote: str | None) -> str | None:
+        return client_address(remote=remote, forwarded_for=forwarded, proxies=1, trusted=trusted)
+
+    assert seen("10.1.2.3") == "203.0.113.7"
+    assert seen("::1") == "203.0.113.7"
+    assert seen("::ffff:10.1.2.3") == "203.0.113.7"  # IPv4-mapped: the IPv4 address
+    assert seen("198.51.100.9") == "198.51.100.9"  # around the proxy: its own address
+    assert seen("not an address") == "not an address"
+    assert seen(None) is None
 
 
 # Recording and pruning -------------------------------------------------------------------
@@ -374,6 +390,17 @@ def test_behind_a_trusted_proxy_it_takes_the_forwarded_address(
 
 
 @pytest.mark.django_db
+def test_a_client_around_the_proxy_is_recorded_at_its_own_address(
+    settings, user: User, records: list
+) -> None:
+    settings.FT_TRUSTED_PROXIES = 1
+    client = Client(REMOTE_ADDR="198.51.100.9")  # not in FT_TRUSTED_PROXY_NETWORKS
+    client.force_login(user)
+    client.get(reverse("rules"), HTTP_X_FORWARDED_FOR="203.0.113.7")
+    assert records[0]["address"] == "198.51.100.9"
+
+
+@pytest.mark.django_db
 def test_a_failing_record_does_not_fail_the_page(
     client: Client, user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -409,6 +436,68 @@ async def test_the_game_socket_records_its_player(user: User) -> None:
         "network": network_digest(address="203.0.113.7", user_agent=UA),
     }
     await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("empty_channel_layer")
+@run_async
+async def test_the_game_socket_takes_the_forwarded_address_only_from_the_proxy(
+    settings, user: User
+) -> None:
+    settings.FT_TRUSTED_PROXIES = 1
+    game = await db(practice_game)(user)
+    cookie = await db(cookie_of)(user)
+    recorded = []
+    for peer in ("10.0.0.5", "198.51.100.9"):  # the proxy, then a client around it
+        headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
+        headers.append((b"x-forwarded-for", b"6.6.6.6, 203.0.113.7"))
+        ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+        ws.scope["client"] = [peer, 50000]
+        connected, _ = await ws.connect()
+        assert connected and (await receive(ws))["type"] == "hello"
+        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
+        await ws.disconnect()
+        recorded.append(
+            await db(
+                lambda: set(
+                    Sighting.objects.filter(kind="network").values_list("digest", flat=True)
+                )
+            )()
+        )
+    assert recorded[0] == {network_digest(address="203.0.113.7", user_agent=UA)}
+    assert recorded[1] - recorded[0] == {network_digest(address="198.51.100.9", user_agent=UA)}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("empty_channel_layer")
+@run_async
+async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket opens on every reconnect (a storm after a deploy): like pages, it writes
+    a (user, device, network) at most once per FT_SIGHTING_EVERY seconds."""
+    from games.services import sightings as sightings_service
+
+    written: list[int] = []
+    real = sightings_service.sighting_record
+
+    def spy(**kwargs: Any) -> int:
+        written.append(kwargs["user_id"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(sightings_service, "sighting_record", spy)
+    game = await db(practice_game)(user)
+    cookie = await db(cookie_of)(user) + f"; {DEVICE_COOKIE}={a_token()}".encode()
+    for _ in range(3):
+        headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
+        ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+        ws.scope["client"] = ["203.0.113.7", 50000]
+        connected, _ = await ws.connect()
+        assert connected and (await receive(ws))["type"] == "hello"
+        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
+        await ws.disconnect()
+    assert written == [user.pk]
+    assert await db(lambda: Sighting.objects.filter(user=user).count())() == 2
 
 
 # The privacy page ------------------------------------------------------------------------

@@ -131,6 +131,33 @@ def test_it_limits_anonymous_api_calls_per_address_without_keeping_the_address(s
     assert "198.51.100.23" not in keys and "ft:throttle:api-anon" in keys
 
 
+def test_behind_the_proxy_each_client_address_has_its_own_api_count(settings) -> None:
+    settings.FT_RATE_API_ANONYMOUS = "2/min"
+    settings.FT_TRUSTED_PROXIES = 1
+    proxy = Client(REMOTE_ADDR="10.0.0.5")  # the proxy, in a trusted network
+    url = f"{API}/games/00000000-0000-0000-0000-000000000000"
+    for _ in range(2):
+        assert proxy.get(url, HTTP_X_FORWARDED_FOR="198.51.100.40").status_code == 404
+    assert proxy.get(url, HTTP_X_FORWARDED_FOR="198.51.100.40").status_code == 429
+    # Another client of the same proxy has its own count; a forged entry on the left of
+    # the header (the client's own claim) changes nothing.
+    assert proxy.get(url, HTTP_X_FORWARDED_FOR="198.51.100.41").status_code == 404
+    forged = "203.0.113.99, 198.51.100.40"
+    assert proxy.get(url, HTTP_X_FORWARDED_FOR=forged).status_code == 429
+
+
+def test_it_refuses_to_let_a_client_around_the_proxy_pick_its_address(settings) -> None:
+    """A client that reaches the web process directly (not from a trusted network) is
+    counted by its own address whatever X-Forwarded-For it sends."""
+    settings.FT_RATE_API_ANONYMOUS = "2/min"
+    settings.FT_TRUSTED_PROXIES = 1
+    direct = Client(REMOTE_ADDR="198.51.100.50")
+    url = f"{API}/games/00000000-0000-0000-0000-000000000000"
+    for n in range(2):
+        assert direct.get(url, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code == 404
+    assert direct.get(url, HTTP_X_FORWARDED_FOR="203.0.113.77").status_code == 429
+
+
 def test_it_limits_a_signed_in_callers_api_calls(user: User, settings) -> None:
     settings.FT_RATE_API_USER = "2/min"
     api = Api(Client(), token_for(user))

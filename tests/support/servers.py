@@ -44,12 +44,18 @@ class Server:
 
 
 def start_server(
-    env: dict[str, str], log_dir: Path, *, ready_path: str = "/healthz", app: str = ASGI_APP
+    env: dict[str, str],
+    log_dir: Path,
+    *,
+    ready_path: str = "/healthz",
+    app: str = ASGI_APP,
+    port: int | None = None,
 ) -> Server:
-    """A ``daphne`` process serving ``app`` on a free port with ``env``; returns once
-    ``ready_path`` answers (within 30 s), or raises with the end of its log."""
-    port = free_port()
-    log = log_dir / f"daphne-{port}.log"
+    """A ``daphne`` process serving ``app`` on ``port`` (a free one by default) with
+    ``env``; returns once ``ready_path`` answers (within 30 s), or raises with the end of
+    its log."""
+    port = port or free_port()
+    log = log_dir / f"daphne-{port}-{time.time_ns() % 10**6}.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
         cwd=ROOT,

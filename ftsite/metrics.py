@@ -1,0 +1,85 @@
+"""The Prometheus endpoint of a web process (prometheus_client), on a port of its own.
+
+Why a separate port rather than a URL of the site: the proxy forwards only the site's
+port, and compose.yaml publishes none of the web processes' ports, so nothing outside the
+host's container network can reach it; no token to leak or rotate; and it answers from a
+thread of its own, outside Django's request path (no ALLOWED_HOSTS, throttles or session
+middleware, and a scrape still gets an answer while the event loop is slow, which is when
+it matters). ``FT_METRICS_PORT=0`` (the default) serves nothing.
+
+Each daphne process is one scrape target (compose.yaml's prometheus scrapes web1 and web2
+on this port): counters are per process, and Prometheus sums them. What the numbers mean:
+docs/operations.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+
+from django.conf import settings
+from prometheus_client import REGISTRY, start_http_server
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+logger = logging.getLogger(__name__)
+
+BROKER_UP = "Whether the Celery broker (Redis) answered this scrape (1) or not (0)"
+QUEUE_DEPTH = "Messages waiting in a Celery queue"
+
+_lock = threading.Lock()
+_started: tuple[object, threading.Thread] | None = None
+
+
+class QueueCollector(Collector):
+    """``ft_celery_queue_depth``: messages waiting in each Celery queue (a Redis list under
+    the queue's name on the broker), asked when Prometheus scrapes."""
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        """The names, without asking the broker (registering calls this)."""
+        yield GaugeMetricFamily("ft_broker_up", BROKER_UP)
+        yield GaugeMetricFamily("ft_celery_queue_depth", QUEUE_DEPTH, labels=["queue"])
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        import redis
+
+        depth = GaugeMetricFamily("ft_celery_queue_depth", QUEUE_DEPTH, labels=["queue"])
+        try:
+            client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
+            try:
+                for queue in celery_queues():
+                    depth.add_metric([queue], client.llen(queue))
+            finally:
+                client.close()
+        except redis.RedisError:
+            logger.warning("metrics: the broker did not answer", exc_info=True)
+            yield GaugeMetricFamily("ft_broker_up", BROKER_UP, value=0)
+            return
+        yield GaugeMetricFamily("ft_broker_up", BROKER_UP, value=1)
+        yield depth
+
+
+def celery_queues() -> list[str]:
+    """Every queue a task is routed to, and the default one (``celery``)."""
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    return sorted(routed | {"celery"})
+
+
+def metrics_serve() -> int | None:
+    """Serve this process's metrics on ``FT_METRICS_ADDRESS:FT_METRICS_PORT`` (once per
+    process; a no-op when the port is 0). Returns the port, or None when off."""
+    global _started
+    port = settings.FT_METRICS_PORT
+    if port == 0:
+        return None
+    with _lock:
+        if _started is None:
+            from leaderboards.metrics import VerificationCollector
+
+            if settings.CELERY_BROKER_URL.startswith("redis"):
+                REGISTRY.register(QueueCollector())
+            REGISTRY.register(VerificationCollector())
+            _started = start_http_server(port, addr=settings.FT_METRICS_ADDRESS)
+            logger.info("metrics on %s:%s", settings.FT_METRICS_ADDRESS, port)
+    return port

@@ -1,0 +1,60 @@
+"""The front door's load checks (``load/reconnect.py``, ``load/coldstart.py``, issue 22),
+tiny, for CI: a storm of 40 sockets 10 at a time on a fresh daphne, cold, warm and echo,
+every socket getting its hello with the game's state; and players on a process that has
+just started, playing from their first second, with nothing lost. Speed is measured by
+the commands in docs/benchmarks.md, never here."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from load import client, stack
+from load.players import make_players, versions
+from load.reconnect import storm
+from load.stats import summary
+
+from .conftest import server_env
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(180),
+]
+
+
+def test_a_small_reconnect_storm_gets_every_socket_its_state(tmp_path: Path) -> None:
+    env = {**server_env(), **stack.RAISED_LIMITS}
+    (server,) = stack.start_servers(env, 1, tmp_path)
+    try:
+        targets = [(p.game_id, p.cookie) for p in make_players(40)]
+        address = f"127.0.0.1:{server.port}"
+        storms = {
+            name: asyncio.run(storm(address, targets, 10, echo))
+            for name, echo in (("cold", False), ("warm", False), ("echo", True))
+        }
+    finally:
+        server.stop()
+    for name, figures in storms.items():
+        assert (figures["connected"], figures["failures"]) == (40, {}), (name, figures)
+        assert figures["per_s"] > 0, figures
+
+
+def test_players_on_a_fresh_process_lose_nothing_from_their_first_move(tmp_path: Path) -> None:
+    env = {**server_env(), **stack.RAISED_LIMITS}
+    (server,) = stack.start_servers(env, 1, tmp_path)
+    try:
+        players = make_players(20)
+        ids = [p.game_id for p in players]
+        seats = [client.Seat(f"127.0.0.1:{server.port}", p.game_id, p.cookie) for p in players]
+        before = versions(ids)
+        played = summary(client.run(seats, client.Phase(duration=3, warmup=0)))
+        committed = versions(ids) - before
+    finally:
+        server.stop()
+    assert played["connected"] == 20 and played["connect_failures"] == {}, played
+    assert (played["lost"], played["dropped"], played["refused"]) == (0, {}, {}), played
+    assert 40 <= played["acked"] <= 80, played
+    assert committed == played["acked_total"], (committed, played)
