@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from games.errors import NotFound
@@ -49,6 +50,7 @@ class ReviewCase:
     decisions_shown: list[dict[str, Any]]
     evidence: PlayerEvidence | None = None
     evidence_days: list[EvidenceStep] | None = None
+    evidence_threshold: float = 100.0
 
 
 def review_case(*, result_id: int) -> ReviewCase:
@@ -73,6 +75,7 @@ def review_case(*, result_id: int) -> ReviewCase:
         decisions_shown=shown,
         evidence=PlayerEvidence.objects.filter(player_id=result.player_id).first(),
         evidence_days=evidence_days(player_id=result.player_id),
+        evidence_threshold=settings.FT_EVIDENCE_THRESHOLD,
     )
 
 
