@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from games.engine import GameState
@@ -169,15 +170,55 @@ def _blind_block(game: GameState) -> bool:
     return not any(game._down[1:]) and not game.rules.redeals
 
 
+#: Draws one completion of what was seen before a block (``None``: none could be drawn).
+Sampler = Callable[[GameState, Seen, random.Random], "GameState | None"]
+
+
+def uniform_sampler(game: GameState, seen: Seen, rng: random.Random) -> GameState:
+    """A uniformly random order of the unseen cards: the null for deals dealt at random."""
+    return seen.sample(rng)
+
+
+def certified_sampler(start: GameState, accept: Callable[[GameState], bool], tries: int) -> Sampler:
+    """Completions drawn as the certification draws deals: a uniformly random order of the
+    unseen cards, kept only if the whole deal it makes (the table as dealt, the cards turned
+    so far in their order, then this order) passes ``accept``, the certification's own
+    test (deterministic: a node-capped solve). A certified daily deal's stock is not a
+    uniformly random order given its table (the certification chose it), so this is the
+    honest null for it. ``None`` after ``tries`` refusals: the block is then not weighed
+    (a choice made from what was seen only, so the test stays valid)."""
+
+    def sample(game: GameState, seen: Seen, rng: random.Random) -> GameState | None:
+        drawn = start._stock[len(game._stock) :]  # turned so far (the stock's top is last)
+        for _ in range(tries):
+            other = seen.sample(rng)
+            deal = _private_copy(start)
+            deal._stock = list(other._stock) + list(drawn)
+            if accept(deal):
+                return other
+        return None
+
+    return sample
+
+
 def weigh_block(
-    game: GameState, block: list[str], *, rng: random.Random, completions: int, width: int
-) -> tuple[str, str]:
+    game: GameState,
+    block: list[str],
+    *,
+    rng: random.Random,
+    completions: int,
+    width: int,
+    sampler: Sampler = uniform_sampler,
+) -> tuple[str, str] | None:
     """The verdicts on the true position after ``block`` and on ``completions`` random
-    completions of what was seen before it, solved in a random order."""
+    completions of what was seen before it, solved in a random order (``None`` when the
+    sampler could not draw them)."""
     seen = Seen.from_view(game.view())
     positions = []
     for _ in range(completions):
-        other = seen.sample(rng)
+        other = sampler(game, seen, rng)
+        if other is None:
+            return None
         other.replay(block)
         positions.append(other)
     after = game.copy()
@@ -202,21 +243,31 @@ def blind_survival(
     width: int = WIDTH,
     max_stock: int = MAX_STOCK,
     stride: int = STRIDE,
+    accept: Callable[[GameState], bool] | None = None,
+    tries: int = 40,
 ) -> Evidence:
     """The game's e-value (see the module's docstring). ``rng`` draws the completions and
     the solving order; it must not depend on the stock's order (the server seeds it from
-    the result's id)."""
+    a fresh random number). ``accept``: the certification's test, to draw completions as
+    it drew the deal (:func:`certified_sampler`); ``None`` draws them uniformly."""
     began = time.process_time()
     if not won:
         return Evidence(value=0.0, won=False)
     game = GameState.from_seed(seed, variant, undo_limit=0)
+    sampler = uniform_sampler
+    if accept is not None:
+        sampler = certified_sampler(game.copy(), accept, tries)
     value, blocks = 1.0, []
     for block in split_blocks(moves):
         stock = game.stock_count
         if stock <= max_stock and stock % stride == 0 and _blind_block(game):
-            true, others = weigh_block(game, block, rng=rng, completions=completions, width=width)
-            factor = block_factor(true, others)
-            value *= factor
-            blocks.append(Block(stock, true, others, factor))
+            weighed = weigh_block(
+                game, block, rng=rng, completions=completions, width=width, sampler=sampler
+            )
+            if weighed is not None:
+                true, others = weighed
+                factor = block_factor(true, others)
+                value *= factor
+                blocks.append(Block(stock, true, others, factor))
         game.replay(block)
     return Evidence(value=value, won=True, blocks=blocks, seconds=time.process_time() - began)

@@ -82,3 +82,30 @@ def test_the_log_is_cut_after_each_draw_and_the_endgame_left_out() -> None:
         ["s"],
         ["w-f1", "s"],
     ]
+
+
+def test_certified_completions_keep_the_turned_cards_and_pass_the_certifications_test() -> None:
+    start = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    game = start.copy()
+    for block in split_blocks(MOVES)[:20]:
+        game.replay(block)
+    turned = start._stock[len(game._stock) :]
+    seen_deals = []
+
+    def accept(deal: GameState) -> bool:
+        seen_deals.append(list(deal._stock))
+        return deal._stock[0] % 3 == 0  # any test of the whole deal will do
+
+    sample = evidence.certified_sampler(start, accept, tries=200)
+    other = sample(game, evidence.Seen.from_view(game.view()), random.Random(3))
+    assert other is not None and sorted(other._stock) == sorted(game._stock)
+    assert seen_deals[-1] == list(other._stock) + list(turned)  # the deal as it was dealt
+    assert seen_deals[-1][0] % 3 == 0 and all(d[0] % 3 for d in seen_deals[:-1])
+
+
+def test_a_block_whose_completions_cannot_be_certified_is_not_weighed() -> None:
+    found = blind_survival(
+        SEED, WIN["variant"], MOVES, won=True, rng=random.Random(1), max_stock=8,
+        accept=lambda deal: False, tries=3,
+    )  # fmt: skip
+    assert found.value == 1.0 and found.blocks == []
