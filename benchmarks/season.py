@@ -174,6 +174,11 @@ def main(argv: list[str] | None = None) -> None:
     one.add_argument("--jobs", type=int, default=2)
     one.add_argument("--cache", type=Path, default=CACHE)
     one.add_argument("--random", action="store_true", help="uncertified deals (honest kinds only)")
+    one.add_argument(
+        "--conditioned",
+        action="store_true",
+        help="deals certified by a deterministic test, completions conditioned on it",
+    )
     two = sub.add_parser("simulate", help="seasons resampled from the cache")
     two.add_argument("--cache", type=Path, default=CACHE)
     two.add_argument("--days", type=int, default=365)
