@@ -22,6 +22,8 @@ TASK_ROUTES: dict[str, dict[str, str]] = {
     "games.open_upcoming_deals": {"queue": "solver"},
     "games.open_weekly_deals": {"queue": "solver"},
     "leaderboards.analyse_foresight": {"queue": "fairplay"},
+    # Each verified ranked game steps its player's sequential test (docs/fairplay.md).
+    "leaderboards.step_evidence": {"queue": "fairplay"},
     "games.analyse_game": {"queue": "analysis"},
     # A big closed day's file (seconds of reading the day's logs): never on verification's.
     "leaderboards.build_day_file": {"queue": "solver"},

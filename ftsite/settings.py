@@ -513,6 +513,15 @@ FT_ANALYSIS_POSITION_SECONDS = env_seconds("FT_ANALYSIS_POSITION_SECONDS", 3.0, 
 FT_FORESIGHT_SECONDS = env_seconds(
     "FT_FORESIGHT_SECONDS", 0.0 if CELERY_TASK_ALWAYS_EAGER else 60.0, maximum=600.0
 )
+# The sequential test (docs/fairplay.md, "Evidence over days"): every verified ranked game
+# of every player steps their e-process on the fairplay queue (a win costs seconds of solver
+# work, a loss nothing); when it reaches FT_EVIDENCE_THRESHOLD their won results of the last
+# FT_EVIDENCE_WINDOW_DAYS days go to review. Off by default: on certified daily deals its
+# per-game statistic is not yet calibrated for strong honest players (benchmarks/season.py
+# measures it; docs/fairplay.md says why and what fixes it), and a hold must be fair.
+FT_EVIDENCE = env_bool("FT_EVIDENCE", False)
+FT_EVIDENCE_THRESHOLD = float(env_int("FT_EVIDENCE_THRESHOLD", 100, minimum=2))
+FT_EVIDENCE_WINDOW_DAYS = env_int("FT_EVIDENCE_WINDOW_DAYS", 60, minimum=1, maximum=3660)
 # A ranked attempt that turns at least this share of the stock and gives up within this many
 # seconds is recorded as a scouting pattern (shown with any account linked to it).
 # Whether a ranked result played at a machine's pace is held (leaderboards.fairplay.timing).

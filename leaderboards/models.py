@@ -172,3 +172,50 @@ class ScoutingPattern(models.Model):
 from leaderboards.leagues.models import League, Membership  # noqa: E402
 
 __all__ = ["FairPlayCheck", "League", "Membership", "Result", "ReviewDecision", "ScoutingPattern"]
+
+
+class PlayerEvidence(models.Model):
+    """A player's sequential fair-play test (``leaderboards.fairplay.eprocess``): the
+    log-wealth of each betting fraction after every ranked game applied so far, in order.
+    Never reset: evidence builds over days, and a loss only costs the fraction bet."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fairplay_evidence"
+    )
+    logs = models.JSONField(default=list, blank=True)
+    wealth = models.FloatField(default=1.0)
+    peak = models.FloatField(default=1.0)
+    games = models.PositiveIntegerField(default=0)
+    # The finish of the first game the test saw: games before it are not counted (a start
+    # fixed before any game it counts keeps the test valid).
+    started_at = models.DateTimeField()
+    # The first time the wealth reached the threshold (the player's results went to review).
+    crossed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"evidence of {self.player_id}: {self.wealth:.3g} after {self.games} games"
+
+
+class EvidenceStep(models.Model):
+    """One ranked game's step of its player's test: the game's e-value (computed on the
+    ``fairplay`` queue; a loss's is 0) and, once applied in the order games were played,
+    the wealth after it. The day-by-day evidence a reviewer sees."""
+
+    result = models.OneToOneField(Result, on_delete=models.CASCADE, related_name="evidence_step")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    value = models.FloatField()
+    # games.solver.evidence.Evidence.to_dict() for a win (the weighed draws), {} for a loss.
+    detail = models.JSONField(default=dict, blank=True)
+    seconds = models.FloatField(default=0.0)
+    wealth_after = models.FloatField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "applied_at"], name="evidence_steps")]
+
+    def __str__(self) -> str:
+        return f"step of result {self.result_id}: e={self.value:.3g}"

@@ -83,19 +83,29 @@ def result_verify(*, game_id: object) -> Result | None:
 
 def _screen_and_rank(result: Result, game: Game, log: list[tuple]) -> None:
     """The fair-play screen, in the verdict's transaction; then, after the commit, the
-    board (unless held) and, for a win, the foresight analysis on its own queue."""
+    board (unless held), for a win the foresight analysis on its own queue, and for every
+    game a step of the player's sequential test (the same queue)."""
     held = fairplay_screen(result=result, game=game, log=log)
     if not held:
         transaction.on_commit(lambda: _rank(result))
     if result.won and settings.FT_FORESIGHT_SECONDS > 0:
         result_id = result.pk
         transaction.on_commit(lambda: _enqueue_foresight(result_id), robust=True)
+    if settings.FT_EVIDENCE:  # every ranked game, won or lost, steps the sequential test
+        step_id = result.pk
+        transaction.on_commit(lambda: _enqueue_evidence(step_id), robust=True)
 
 
 def _enqueue_foresight(result_id: int) -> None:
     from leaderboards.tasks import analyse_foresight  # the tasks call the services
 
     analyse_foresight.delay(result_id)
+
+
+def _enqueue_evidence(result_id: int) -> None:
+    from leaderboards.tasks import step_evidence
+
+    step_evidence.delay(result_id)
 
 
 def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:

@@ -12,6 +12,7 @@ from celery import shared_task
 from django.conf import settings
 
 from leaderboards import dayfiles, services
+from leaderboards.fairplay.sequential import result_step_evidence
 from leaderboards.fairplay.services import result_analyse_foresight
 
 
@@ -42,6 +43,20 @@ def rank_result(result_id: int) -> bool:
 def analyse_foresight(result_id: int) -> str | None:
     result = result_analyse_foresight(result_id=result_id)
     return None if result is None else result.review or "not held"
+
+
+@shared_task(
+    name="leaderboards.step_evidence",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    # A win's weighing is bounded by node counts (seconds of one core); a backstop only.
+    time_limit=600,
+    soft_time_limit=540,
+)
+def step_evidence(result_id: int) -> float | None:
+    evidence = result_step_evidence(result_id=result_id)
+    return None if evidence is None else evidence.wealth
 
 
 @shared_task(name="leaderboards.sweep")

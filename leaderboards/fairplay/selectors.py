@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from games.errors import NotFound
-from leaderboards.models import FairPlayCheck, Result, ReviewDecision
+from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
 from leaderboards.replays import card_label
 
 REVIEW_STATES = ("held", "cleared", "disqualified")
@@ -47,6 +48,9 @@ class ReviewCase:
     decisions: list[ReviewDecision]
     foresight: dict[str, Any] | None
     decisions_shown: list[dict[str, Any]]
+    evidence: PlayerEvidence | None = None
+    evidence_days: list[EvidenceStep] | None = None
+    evidence_threshold: float = 100.0
 
 
 def review_case(*, result_id: int) -> ReviewCase:
@@ -69,7 +73,21 @@ def review_case(*, result_id: int) -> ReviewCase:
         decisions=list(result.decisions.select_related("by")),
         foresight=foresight,
         decisions_shown=shown,
+        evidence=PlayerEvidence.objects.filter(player_id=result.player_id).first(),
+        evidence_days=evidence_days(player_id=result.player_id),
+        evidence_threshold=settings.FT_EVIDENCE_THRESHOLD,
     )
+
+
+def evidence_days(*, player_id: int, limit: int = 400) -> list[EvidenceStep]:
+    """The player's sequential test, game by game in the order applied (the newest
+    ``limit``): each day's e-value and the wealth after it."""
+    steps = (
+        EvidenceStep.objects.filter(player_id=player_id, applied_at__isnull=False)
+        .select_related("result")
+        .order_by("-result__finished_at", "-result_id")[:limit]
+    )
+    return list(reversed(steps))
 
 
 def _decision_view(decision: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,273 @@
+"""Blind-survival evidence: one won game's calibrated e-value against foresight (pure).
+
+A per-game statistic for the sequential test of fair play (an e-process that multiplies
+evidence across days, ``leaderboards/fairplay/eprocess.py``). It must have expectation at
+most one for *every* player who cannot see the stock, whatever their skill or strategy;
+then a product of such values over days is a test supermartingale and Ville's
+inequality bounds how often an honest player's product ever reaches a threshold.
+
+The statistic, draw by draw
+---------------------------
+Cut the log after each draw: a *block* is the moves a player made before turning a card,
+and the draw. Everything the block's moves touch is face up, so the player chose them
+knowing only what they had seen; the draw then reveals the next stock card. At the
+block's start, sample ``completions`` random orders of the unseen cards (exactly as an
+honest player could imagine them: :meth:`games.solver.players.Seen.sample`), and play the
+player's block on each of them and on the true deal. Weigh each of these ``k + 1``
+positions with ``h``: 1 when the solver wins it within its budget, ``UNKNOWN_WEIGHT``
+when it does not decide it, 0 when it proves it lost. The block's factor is::
+
+    e = h(true) * (k + 1) / (h(true) + h(c_1) + ... + h(c_k))
+
+Why it is calibrated: for a player who cannot see the stock, the block was chosen from
+what they had seen, so given the past the true order and the ``k`` sampled ones are
+exchangeable (the true one is just one more random completion). Any ratio
+``h(x) / mean h`` of exchangeable draws has expectation at most one (exactly one unless
+all weights are zero), so each factor has conditional mean <= 1 and the product over the
+blocks is a test martingale for every blind player. A player who sees the stock keeps
+the true deal winnable where most orders consistent with the table would have died,
+and collects ``(k + 1) / (1 + survivors)`` at such draws.
+
+The solver's budgets are counts (nodes, a beam's width), never a clock: ``h`` must be a
+function of the position alone, or the machine's load could treat the true position
+differently from the others. The ``k + 1`` positions are also solved in a random order.
+
+The game's e-value is that product for a win and **0 for a loss** (a loss needs no
+solving). This only lowers the value, so it stays an e-value; a foresight player on a
+certified deal never loses, while an honest player's losses pay for the wins they are
+lucky or good enough to get (the sequential test bets only a fraction of its wealth on
+each game, so a loss costs that fraction, never everything).
+
+Only blocks that start with at most ``max_stock`` cards in the stock are weighed (the
+solver decides few earlier positions within a small budget, so they carry little
+evidence) and, to bound the cost, only every ``stride``-th draw: skipping factors chosen
+by the stock count alone (known before the block) keeps the product a martingale.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+from games.engine import GameState
+
+from . import BEAM_CLOSURE, BEAM_ENDGAME_NODES, _private_copy
+from .beam import Beam
+from .heuristics import Knowledge
+from .key import make_key_function
+from .movegen import make_generator
+from .players import Seen
+from .search import Search
+
+#: The weight of a position the solver did not decide within its budget (above zero, so
+#: an undecided true position does not wipe out a game's evidence).
+UNKNOWN_WEIGHT = 0.25
+WEIGHTS = {"w": 1.0, "l": 0.0, "u": UNKNOWN_WEIGHT}
+#: Defaults: four completions, a 2,000-node search and a beam 20 wide a position, every
+#: fourth draw from 48 cards left in the stock down (12 weighed draws, 60 positions).
+COMPLETIONS = 4
+NODES = 2000
+WIDTH = 20
+MAX_STOCK = 48
+STRIDE = 4
+
+
+@dataclass
+class Block:
+    """One weighed draw: the stock at its start, the solver's verdicts ("w" win, "l"
+    lost, "u" undecided) on the true position and on the completions, and the factor."""
+
+    stock: int
+    true: str
+    others: str
+    factor: float
+
+
+@dataclass
+class Evidence:
+    """A game's blind-survival e-value and what it rests on."""
+
+    value: float  # the product of the blocks' factors (0 for a loss)
+    won: bool
+    blocks: list[Block] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def log_value(self) -> float:
+        return math.log(self.value) if self.value > 0 else float("-inf")
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["blocks"] = [[b.stock, b.true, b.others, round(b.factor, 4)] for b in self.blocks]
+        data["seconds"] = round(self.seconds, 3)
+        return data
+
+
+#: Far enough that no clock cuts a decision: the budgets are counts, not seconds.
+_NO_DEADLINE = 1e12
+
+
+def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH) -> str:
+    """The solver's two phases on a position, with fixed budgets so the answer is a
+    function of the position alone (a clock would make it depend on the machine's load):
+    a depth-first search of ``nodes`` nodes ("w" a win, "l" proved lost), then one beam
+    of ``width`` positions a draw layer, each of its endgames searched for
+    ``BEAM_ENDGAME_NODES`` nodes ("w" when it finds a win); "u" otherwise."""
+    if game.is_won():
+        return "w"
+    search = Search(_private_copy(game), deadline=_NO_DEADLINE, max_nodes=nodes)
+    found, _ = search.run()
+    if found in ("win", "lost"):
+        return found[0]
+    work = _private_copy(game)
+    beam = Beam(
+        work,
+        know=Knowledge(work),
+        legal=make_generator(work),
+        key=make_key_function(work),
+        deadline=_NO_DEADLINE,
+        width=width,
+        closure=BEAM_CLOSURE,
+    )
+    if beam.run() is not None:
+        return "w"
+    for snap, _tail in beam.endgames():
+        beam.restore(snap)
+        end = Search(work, deadline=_NO_DEADLINE, max_nodes=BEAM_ENDGAME_NODES)
+        if end.run()[0] == "win":
+            return "w"
+    return "u"
+
+
+def block_factor(true: str, others: str, *, unknown: float = UNKNOWN_WEIGHT) -> float:
+    """``h(true) * (k + 1) / sum of all weights`` (0 when the true weight is 0)."""
+    weights = {**WEIGHTS, "u": unknown}
+    mine = weights[true]
+    if mine <= 0:
+        return 0.0
+    return mine * (len(others) + 1) / (mine + sum(weights[v] for v in others))
+
+
+def split_blocks(log: list[str]) -> list[list[str]]:
+    """The log cut after each draw (``s``); the moves after the last draw are left out."""
+    out: list[list[str]] = []
+    block: list[str] = []
+    for move in log:
+        block.append(move)
+        if move == "s":
+            out.append(block)
+            block = []
+    return out
+
+
+def _blind_block(game: GameState) -> bool:
+    """Whether a block from here is chosen on face-up cards alone: no face-down card (a
+    move could reveal one mid-block) and no redeal (the waste's order would come back).
+    The classic daily has neither."""
+    return not any(game._down[1:]) and not game.rules.redeals
+
+
+#: Draws one completion of what was seen before a block (``None``: none could be drawn).
+Sampler = Callable[[GameState, Seen, random.Random], "GameState | None"]
+
+
+def uniform_sampler(game: GameState, seen: Seen, rng: random.Random) -> GameState:
+    """A uniformly random order of the unseen cards: the null for deals dealt at random."""
+    return seen.sample(rng)
+
+
+def certified_sampler(start: GameState, accept: Callable[[GameState], bool], tries: int) -> Sampler:
+    """Completions drawn as the certification draws deals: a uniformly random order of the
+    unseen cards, kept only if the whole deal it makes (the table as dealt, the cards turned
+    so far in their order, then this order) passes ``accept``, the certification's own
+    test (deterministic: a node-capped solve). A certified daily deal's stock is not a
+    uniformly random order given its table (the certification chose it), so this is the
+    honest null for it. ``None`` after ``tries`` refusals: the block is then not weighed
+    (a choice made from what was seen only, so the test stays valid)."""
+
+    def sample(game: GameState, seen: Seen, rng: random.Random) -> GameState | None:
+        drawn = start._stock[len(game._stock) :]  # turned so far (the stock's top is last)
+        for _ in range(tries):
+            other = seen.sample(rng)
+            deal = _private_copy(start)
+            deal._stock = list(other._stock) + list(drawn)
+            if accept(deal):
+                return other
+        return None
+
+    return sample
+
+
+def weigh_block(
+    game: GameState,
+    block: list[str],
+    *,
+    rng: random.Random,
+    completions: int,
+    width: int,
+    sampler: Sampler = uniform_sampler,
+) -> tuple[str, str] | None:
+    """The verdicts on the true position after ``block`` and on ``completions`` random
+    completions of what was seen before it, solved in a random order (``None`` when the
+    sampler could not draw them)."""
+    seen = Seen.from_view(game.view())
+    positions = []
+    for _ in range(completions):
+        other = sampler(game, seen, rng)
+        if other is None:
+            return None
+        other.replay(block)
+        positions.append(other)
+    after = game.copy()
+    after.replay(block)
+    positions.append(after)
+    order = list(range(len(positions)))
+    rng.shuffle(order)
+    found = [""] * len(positions)
+    for i in order:
+        found[i] = verdict(positions[i], width=width)
+    return found[-1], "".join(found[:-1])
+
+
+def blind_survival(
+    seed: int,
+    variant: str,
+    moves: list[str],
+    *,
+    won: bool,
+    rng: random.Random,
+    completions: int = COMPLETIONS,
+    width: int = WIDTH,
+    max_stock: int = MAX_STOCK,
+    stride: int = STRIDE,
+    accept: Callable[[GameState], bool] | None = None,
+    tries: int = 40,
+) -> Evidence:
+    """The game's e-value (see the module's docstring). ``rng`` draws the completions and
+    the solving order; it must not depend on the stock's order (the server seeds it from
+    a fresh random number). ``accept``: the certification's test, to draw completions as
+    it drew the deal (:func:`certified_sampler`); ``None`` draws them uniformly."""
+    began = time.process_time()
+    if not won:
+        return Evidence(value=0.0, won=False)
+    game = GameState.from_seed(seed, variant, undo_limit=0)
+    sampler = uniform_sampler
+    if accept is not None:
+        sampler = certified_sampler(game.copy(), accept, tries)
+    value, blocks = 1.0, []
+    for block in split_blocks(moves):
+        stock = game.stock_count
+        if stock <= max_stock and stock % stride == 0 and _blind_block(game):
+            weighed = weigh_block(
+                game, block, rng=rng, completions=completions, width=width, sampler=sampler
+            )
+            if weighed is not None:
+                true, others = weighed
+                factor = block_factor(true, others)
+                value *= factor
+                blocks.append(Block(stock, true, others, factor))
+        game.replay(block)
+    return Evidence(value=value, won=True, blocks=blocks, seconds=time.process_time() - began)

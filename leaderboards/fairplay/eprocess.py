@@ -1,0 +1,77 @@
+"""The sequential test of fair play: a per-player e-process over ranked games (pure).
+
+Each ranked game brings one e-value ``E`` (``games.solver.evidence.blind_survival``: a
+win's blind-survival product, a loss's 0), with mean at most one for every player who
+cannot see the stock. The player's wealth bets a fraction ``lam`` of itself on each::
+
+    W <- W * (1 - lam + lam * E)
+
+For an honest player every factor has mean at most one given the past, so ``W`` is a test
+supermartingale and, by Ville's inequality, ``P(W ever reaches T) <= 1 / T``: with
+``T = 100`` at most 1 % of honest players are ever held, however long they play and however
+good they are. A loss costs the fraction bet (``1 - lam``), never everything: the wealth is
+never reset, so evidence builds over days. Which fraction is best depends on how much a
+cheat's games give, so the wealth is the mean over several fractions (``BETS``): a mixture
+of test supermartingales is one, and it loses at most a factor ``len(BETS)`` against the
+best fraction in hindsight.
+
+The factors commute, but the *path* does not: the test is applied in the order the games
+were played (the service waits for earlier games), so the path is the one Ville's
+inequality speaks of.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: The betting fractions mixed (uniform weights).
+BETS = (0.05, 0.1, 0.2, 0.35, 0.5, 0.7)
+#: The wealth at which a player's results go to review (at most 1 / THRESHOLD of honest
+#: players ever get there).
+THRESHOLD = 100.0
+
+
+@dataclass(frozen=True)
+class Wealth:
+    """The log-wealth of each betting fraction (all zero at the start)."""
+
+    logs: tuple[float, ...] = tuple(0.0 for _ in BETS)
+
+    @classmethod
+    def of(cls, logs: list[float] | tuple[float, ...] | None) -> Wealth:
+        """From stored log-wealths (a new player, or a change of ``BETS``: the start)."""
+        if not logs or len(logs) != len(BETS):
+            return cls()
+        return cls(tuple(float(x) for x in logs))
+
+    def bet(self, value: float) -> Wealth:
+        """The wealth after a game with e-value ``value`` (>= 0)."""
+        if value < 0 or math.isnan(value):
+            raise ValueError(f"an e-value is a number >= 0, not {value!r}")
+        return Wealth(
+            tuple(
+                log + math.log(1 - lam + lam * value)
+                for log, lam in zip(self.logs, BETS, strict=True)
+            )
+        )
+
+    @property
+    def value(self) -> float:
+        """The mixture: the mean wealth over the fractions."""
+        top = max(self.logs)
+        return math.exp(top) * sum(math.exp(x - top) for x in self.logs) / len(self.logs)
+
+    def crossed(self, threshold: float = THRESHOLD) -> bool:
+        return self.value >= threshold
+
+
+def run(values: list[float], threshold: float = THRESHOLD) -> int | None:
+    """The index of the game at which a sequence of e-values first crosses ``threshold``
+    (``None``: never). For the benchmark and the tests."""
+    wealth = Wealth()
+    for i, value in enumerate(values):
+        wealth = wealth.bet(value)
+        if wealth.crossed(threshold):
+            return i
+    return None

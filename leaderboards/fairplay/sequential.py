@@ -1,0 +1,150 @@
+"""Writes of the sequential fair-play test: step a player's e-process with one ranked game,
+in the order the games were played, and send their results to review when it crosses.
+
+The maths is in ``leaderboards.fairplay.eprocess`` (pure) and the per-game e-value in
+``games.solver.evidence``; docs/fairplay.md ("Evidence over days") argues validity.
+Every verified ranked game of a player counts, won or lost, from the first one the test
+saw (``PlayerEvidence`` is created then): a win costs seconds of solver work on the
+``fairplay`` queue, a loss nothing (its e-value is 0).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Action
+from games.solver.evidence import blind_survival
+from leaderboards.fairplay.eprocess import Wealth
+from leaderboards.fairplay.services import _set_review
+from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result
+
+Review = Result.Review
+
+
+def result_step_evidence(*, result_id: int) -> PlayerEvidence | None:
+    """Weigh a verified ranked game (once) and every earlier one of its player still
+    unweighed, then apply the weighed steps in the order played; ``None`` for anything that
+    is not a verified ranked result."""
+    result = (
+        Result.objects.select_related("deal")
+        .filter(pk=result_id, ranked=True, status=Result.Status.VERIFIED)
+        .first()
+    )
+    if result is None:
+        return None
+    evidence, _ = PlayerEvidence.objects.get_or_create(
+        player_id=result.player_id, defaults={"started_at": result.finished_at}
+    )
+    for earlier in _unweighed(evidence, up_to=result):
+        _weigh(earlier)
+    return player_evidence_apply(player_id=result.player_id)
+
+
+def _counted(evidence: PlayerEvidence):
+    """The player's ranked results the test counts: from its start, not rejected."""
+    return (
+        Result.objects.filter(
+            player_id=evidence.player_id, ranked=True, finished_at__gte=evidence.started_at
+        )
+        .exclude(status=Result.Status.REJECTED)
+        .order_by("finished_at", "id")
+    )
+
+
+def _unweighed(evidence: PlayerEvidence, *, up_to: Result) -> list[Result]:
+    return list(
+        _counted(evidence)
+        .filter(status=Result.Status.VERIFIED, evidence_step__isnull=True)
+        .filter(finished_at__lte=up_to.finished_at)
+        .select_related("deal")
+    )
+
+
+def _weigh(result: Result) -> EvidenceStep:
+    """The game's e-value: 0 for a loss; for a win the blind-survival product, its
+    completions drawn from a fresh random seed (independent of the stock, as the argument
+    needs; kept with the detail so a reviewer can rerun it)."""
+    value, detail, seconds = 0.0, {}, 0.0
+    if result.won:
+        moves = list(
+            Action.objects.filter(game_id=result.game_id, by_system=False)
+            .order_by("seq")
+            .values_list("move", flat=True)
+        )
+        seed = secrets.randbits(64)
+        found = blind_survival(
+            result.deal.seed, result.deal.variant, moves, won=True, rng=random.Random(seed)
+        )
+        value, detail, seconds = found.value, {**found.to_dict(), "rng": seed}, found.seconds
+    step, _ = EvidenceStep.objects.get_or_create(
+        result=result,
+        defaults={
+            "player_id": result.player_id,
+            "day": result.day,
+            "won": result.won,
+            "value": value,
+            "detail": detail,
+            "seconds": seconds,
+        },
+    )
+    return step
+
+
+def player_evidence_apply(*, player_id: int) -> PlayerEvidence:
+    """Apply the player's weighed steps in the order the games were played, stopping at
+    the first game not weighed yet (its own task applies it and the ones after); hold the
+    window's results while the wealth is over the threshold."""
+    now = timezone.now()
+    with transaction.atomic():
+        evidence = PlayerEvidence.objects.select_for_update().get(player_id=player_id)
+        wealth = Wealth.of(evidence.logs)
+        todo = _counted(evidence).filter(evidence_step__applied_at__isnull=True)
+        for result in todo.select_related("evidence_step"):
+            step = getattr(result, "evidence_step", None)
+            if step is None:  # an earlier game still to be verified or weighed: wait
+                break
+            wealth = wealth.bet(step.value)
+            step.wealth_after, step.applied_at = wealth.value, now
+            step.save(update_fields=["wealth_after", "applied_at"])
+            evidence.games += 1
+        evidence.logs, evidence.wealth = list(wealth.logs), wealth.value
+        evidence.peak = max(evidence.peak, wealth.value)
+        if wealth.crossed(settings.FT_EVIDENCE_THRESHOLD):
+            evidence.crossed_at = evidence.crossed_at or now
+            _hold_window(evidence, now=now)
+        evidence.save()
+    return evidence
+
+
+def _hold_window(evidence: PlayerEvidence, *, now) -> None:
+    """Hold the player's won ranked results of the window that nobody has decided yet."""
+    since = now - timedelta(days=settings.FT_EVIDENCE_WINDOW_DAYS)
+    window = (
+        Result.objects.select_for_update()
+        .filter(
+            player_id=evidence.player_id,
+            ranked=True,
+            won=True,
+            status=Result.Status.VERIFIED,
+            review=Review.NONE,
+            finished_at__gte=since,
+        )
+        .order_by("finished_at", "id")
+    )
+    why = (
+        f"automatic hold: sequential evidence {evidence.wealth:.0f} reached the threshold"
+        f" {settings.FT_EVIDENCE_THRESHOLD:.0f} after {evidence.games} ranked games"
+        f" (since {evidence.started_at:%Y-%m-%d}); the day-by-day evidence is with the result"
+    )
+    for result in window:
+        check, _ = FairPlayCheck.objects.get_or_create(result=result)
+        if "evidence" not in check.reasons:
+            check.reasons = [*check.reasons, "evidence"]
+            check.save(update_fields=["reasons"])
+        _set_review(result, Review.HELD, by=None, why=why)

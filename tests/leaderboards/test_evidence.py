@@ -1,0 +1,209 @@
+"""The sequential test on the platform: every verified ranked game steps its player's
+e-process on the fairplay queue, in the order played, never reset by a loss; a crossing
+sends the window's won results to review with the day-by-day evidence.
+
+The per-game e-value (seconds of solver work a win) is replaced here by fixed values:
+``tests/solver/test_evidence.py`` tests the real one, the integration tier runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import Deal, User
+from games.services.starts import _new_game
+from games.solver.evidence import Evidence
+from leaderboards import services
+from leaderboards.fairplay import sequential
+from leaderboards.fairplay.eprocess import BETS
+from leaderboards.fairplay.selectors import review_case
+from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
+
+pytestmark = pytest.mark.django_db
+
+MakeResult = Callable[..., Result]
+WIN = json.loads((Path(__file__).parents[1] / "data" / "classic_win.json").read_text())
+
+
+@pytest.fixture
+def weigh(monkeypatch) -> list[int]:
+    """Every win is worth ``weigh.value`` (10 unless a test says otherwise); the calls are
+    recorded (the moves' count), so a test can see what was solved."""
+    calls: list[int] = []
+
+    def fake(seed, variant, moves, *, won, rng, **kwargs) -> Evidence:
+        calls.append(len(moves))
+        return Evidence(value=fake.value if won else 0.0, won=won, seconds=0.01)
+
+    fake.value = 10.0
+    monkeypatch.setattr(sequential, "blind_survival", fake)
+    return calls
+
+
+def days_ago(n: int) -> date:
+    return (timezone.now() - timedelta(days=n)).date()
+
+
+def ranked(make_result: MakeResult, user: User, n: int, **kwargs) -> Result:
+    """``user``'s ranked daily of ``n`` days ago, finished that day."""
+    finished = timezone.now() - timedelta(days=n)
+    return make_result(user, days_ago(n), finished_at=finished, **kwargs)
+
+
+def mixture(*factors: float) -> float:
+    """The expected wealth after games with these e-values (for comparison)."""
+    return sum(math.prod(1 - lam + lam * f for f in factors) for lam in BETS) / len(BETS)
+
+
+def test_a_loss_steps_the_test_by_the_fraction_bet_without_solving(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    lost = ranked(make_result, user, 3)
+    evidence = sequential.result_step_evidence(result_id=lost.pk)
+    assert weigh == [] and evidence.games == 1
+    assert math.isclose(evidence.wealth, mixture(0.0))
+    step = EvidenceStep.objects.get(result=lost)
+    assert step.value == 0.0 and step.applied_at is not None and not step.won
+
+
+def test_evidence_builds_over_days_and_a_loss_never_resets_it(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    for n, won in ((5, True), (4, False), (3, True)):
+        result = ranked(make_result, user, n, won=won)
+        evidence = sequential.result_step_evidence(result_id=result.pk)
+    assert math.isclose(evidence.wealth, mixture(10.0, 0.0, 10.0))
+    assert evidence.wealth > mixture(10.0) > 1 and evidence.peak == evidence.wealth
+
+
+def test_steps_wait_for_an_earlier_game_and_apply_in_the_order_played(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    first = ranked(make_result, user, 4, won=True, status=Result.Status.PENDING)
+    second = ranked(make_result, user, 3)
+    # The first game started the test (its verification is slow); the second is weighed
+    # but waits for it.
+    PlayerEvidence.objects.create(player=user, started_at=first.finished_at)
+    evidence = sequential.result_step_evidence(result_id=second.pk)
+    assert evidence.games == 0 and evidence.wealth == 1.0
+    assert EvidenceStep.objects.get(result=second).applied_at is None
+    Result.objects.filter(pk=first.pk).update(status=Result.Status.VERIFIED)
+    evidence = sequential.result_step_evidence(result_id=first.pk)
+    assert evidence.games == 2 and math.isclose(evidence.wealth, mixture(10.0, 0.0))
+    steps = EvidenceStep.objects.order_by("result__finished_at")
+    assert [s.result_id for s in steps] == [first.pk, second.pk]
+    assert steps[0].wealth_after < steps[1].wealth_after * 10  # the path, in order
+    assert math.isclose(steps[1].wealth_after, evidence.wealth)
+
+
+def test_a_lost_message_is_made_up_by_the_next_game_and_a_redelivery_changes_nothing(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    first = ranked(make_result, user, 4, won=True)
+    PlayerEvidence.objects.create(player=user, started_at=first.finished_at)
+    second = ranked(make_result, user, 3, won=True)
+    evidence = sequential.result_step_evidence(result_id=second.pk)  # first's task was lost
+    assert evidence.games == 2 and len(weigh) == 2
+    again = sequential.result_step_evidence(result_id=second.pk)
+    assert again.games == 2 and again.wealth == evidence.wealth and len(weigh) == 2
+
+
+def test_games_before_the_test_started_and_rejected_or_practice_games_do_not_count(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    before = ranked(make_result, user, 9, won=True)
+    PlayerEvidence.objects.create(player=user, started_at=timezone.now() - timedelta(days=5))
+    ranked(make_result, user, 4, status=Result.Status.REJECTED)
+    practice = make_result(user, None, won=True)
+    assert sequential.result_step_evidence(result_id=practice.pk) is None
+    current = ranked(make_result, user, 3, won=True)
+    evidence = sequential.result_step_evidence(result_id=current.pk)
+    assert evidence.games == 1 and not EvidenceStep.objects.filter(result=before).exists()
+
+
+def test_a_crossing_holds_the_windows_wins_with_the_day_by_day_evidence(
+    user: User, make_result: MakeResult, weigh: list[int], django_capture_on_commit_callbacks
+) -> None:
+    weigh_value = 60.0
+    sequential.blind_survival.value = weigh_value
+    old = ranked(make_result, user, 90, won=True)
+    PlayerEvidence.objects.create(player=user, started_at=old.finished_at)
+    cleared = ranked(make_result, user, 6, won=True, review=Result.Review.CLEARED)
+    lost = ranked(make_result, user, 5)
+    wins = [ranked(make_result, user, n, won=True) for n in (4, 3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        evidence = sequential.result_step_evidence(result_id=wins[-1].pk)
+    assert evidence.wealth >= 100 and evidence.crossed_at is not None
+    for win in wins:
+        win.refresh_from_db()
+        assert win.review == "held" and not win.on_board
+        assert "evidence" in FairPlayCheck.objects.get(result=win).reasons
+        why = ReviewDecision.objects.filter(result=win).last().why
+        assert why.startswith("automatic hold: sequential evidence") and "threshold 100" in why
+    old.refresh_from_db(), cleared.refresh_from_db(), lost.refresh_from_db()
+    # Outside the window, already decided by staff, or not a win: left as they were.
+    assert (old.review, cleared.review, lost.review) == ("", "cleared", "")
+    case = review_case(result_id=wins[0].pk)
+    assert case.evidence.games == 5
+    assert [s.result_id for s in case.evidence_days] == [old.pk, cleared.pk, lost.pk] + [
+        w.pk for w in wins
+    ]
+    # A later win while the wealth stays over the threshold is held too.
+    later = ranked(make_result, user, 1, won=True)
+    sequential.result_step_evidence(result_id=later.pk)
+    later.refresh_from_db()
+    assert later.review == "held"
+
+
+def test_the_review_page_shows_the_evidence_over_days(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    sequential.blind_survival.value = 400.0
+    win = ranked(make_result, user, 2, won=True)
+    sequential.result_step_evidence(result_id=win.pk)
+    client = Client()
+    client.force_login(User.objects.create_user(username="referee", is_staff=True))
+    page = client.get(reverse("leaderboards:review_detail", args=[win.pk])).content.decode()
+    assert 'data-testid="evidence-days"' in page and days_ago(2).isoformat() in page
+    assert "400.00" in page  # the game's e-value, beside the wealth after it
+
+
+def ranked_play(user: User, deal, moves: list[str], capture) -> Result:
+    """``user`` plays ``moves`` on ``deal`` ranked, through the play services."""
+    game = _new_game(user=user, deal=deal, mode="ranked")
+    with capture(execute=True):
+        for move in moves:
+            if move == "resign":
+                game_services.game_resign(user=user, game_id=game.pk)
+            else:
+                game_services.game_play(user=user, game_id=game.pk, move=move)
+    return Result.objects.get(game=game)
+
+
+def test_every_verified_ranked_game_enqueues_its_step_when_the_test_is_on(
+    user: User, bob: User, now, settings, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    settings.FT_EVIDENCE = True
+    queued: list[int] = []
+    monkeypatch.setattr(services, "_enqueue_evidence", queued.append)
+    deal = game_services.deal_open_daily(day=now.date(), variant=WIN["variant"])
+    Deal.objects.filter(pk=deal.pk).update(seed_hex=WIN["seed"])
+    deal.refresh_from_db()
+    capture = django_capture_on_commit_callbacks
+    won = ranked_play(user, deal, WIN["moves"].split(), capture)
+    lost = ranked_play(bob, deal, ["s", "resign"], capture)
+    assert won.won and queued == [won.pk, lost.pk]
+    settings.FT_EVIDENCE = False
+    queued.clear()
+    ranked_play(User.objects.create_user(username="cy"), deal, ["resign"], capture)
+    assert queued == []

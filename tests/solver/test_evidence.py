@@ -1,0 +1,112 @@
+"""Blind-survival evidence: the per-game e-value of the sequential fair-play test.
+
+The calibration rests on one exact property of the block factor: whichever of the k + 1
+exchangeable positions is the true one, the factors average to at most one. That is
+checked for every multiset of verdicts (hypothesis); the rest checks the game-level
+value on a real win and that a loss costs no solving.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import GameState
+from games.solver import evidence
+from games.solver.evidence import blind_survival, block_factor, split_blocks, verdict
+
+WIN = json.loads((Path(__file__).parents[1] / "data" / "classic_win.json").read_text())
+SEED, MOVES = int(WIN["seed"], 16), WIN["moves"].split()
+
+
+@settings(deadline=None)  # pure arithmetic; the shared machine's load is not its concern
+@given(st.lists(st.sampled_from("wlu"), min_size=2, max_size=9))
+def test_the_block_factor_averages_to_at_most_one_over_which_position_is_true(
+    verdicts: list[str],
+) -> None:
+    # Exchangeability: for a blind player the true position is a uniformly random one of
+    # the k + 1, so the factor's mean is this average.
+    factors = [
+        block_factor(v, "".join(verdicts[:i] + verdicts[i + 1 :])) for i, v in enumerate(verdicts)
+    ]
+    mean = sum(factors) / len(factors)
+    assert mean <= 1 + 1e-12
+    if any(v != "l" for v in verdicts):
+        assert abs(mean - 1) < 1e-12  # exactly one: no evidence is wasted
+
+
+def test_the_block_factor_pays_for_a_true_position_that_survived_where_others_died() -> None:
+    assert block_factor("w", "llll") == 5.0
+    assert block_factor("w", "wwww") == 1.0
+    assert block_factor("l", "wwww") == 0.0
+    assert block_factor("u", "uuuu") == 1.0
+
+
+def test_a_lost_game_is_worth_nothing_and_costs_no_solving(monkeypatch) -> None:
+    monkeypatch.setattr(evidence, "verdict", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
+    found = blind_survival(SEED, WIN["variant"], MOVES[:40], won=False, rng=random.Random(1))
+    assert found.value == 0.0 and found.blocks == [] and not found.won
+
+
+def test_a_real_win_is_weighed_at_the_chosen_draws_only_and_repeats_with_its_seed() -> None:
+    first = blind_survival(SEED, WIN["variant"], MOVES, won=True, rng=random.Random(7), max_stock=8)
+    again = blind_survival(SEED, WIN["variant"], MOVES, won=True, rng=random.Random(7), max_stock=8)
+    stocks = [b.stock for b in first.blocks]
+    assert stocks and all(s <= 8 and s % evidence.STRIDE == 0 for s in stocks)
+    assert all(len(b.others) == evidence.COMPLETIONS for b in first.blocks)
+    assert first.value > 0 and first.to_dict() == {
+        **again.to_dict(),
+        "seconds": first.to_dict()["seconds"],
+    }
+    product = 1.0
+    for b in first.blocks:
+        product *= b.factor
+    assert abs(product - first.value) < 1e-9
+
+
+def test_the_verdict_is_a_function_of_the_position_not_of_the_clock() -> None:
+    game = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    for block in split_blocks(MOVES)[:40]:
+        game.replay(block)
+    assert verdict(game, nodes=500, width=5) == verdict(game, nodes=500, width=5)
+    game.replay(MOVES[sum(len(b) for b in split_blocks(MOVES)[:40]) :])
+    assert game.is_won() and verdict(game) == "w"
+
+
+def test_the_log_is_cut_after_each_draw_and_the_endgame_left_out() -> None:
+    assert split_blocks(["t1-t2", "s", "s", "w-f1", "s", "t3-f2"]) == [
+        ["t1-t2", "s"],
+        ["s"],
+        ["w-f1", "s"],
+    ]
+
+
+def test_certified_completions_keep_the_turned_cards_and_pass_the_certifications_test() -> None:
+    start = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    game = start.copy()
+    for block in split_blocks(MOVES)[:20]:
+        game.replay(block)
+    turned = start._stock[len(game._stock) :]
+    seen_deals = []
+
+    def accept(deal: GameState) -> bool:
+        seen_deals.append(list(deal._stock))
+        return deal._stock[0] % 3 == 0  # any test of the whole deal will do
+
+    sample = evidence.certified_sampler(start, accept, tries=200)
+    other = sample(game, evidence.Seen.from_view(game.view()), random.Random(3))
+    assert other is not None and sorted(other._stock) == sorted(game._stock)
+    assert seen_deals[-1] == list(other._stock) + list(turned)  # the deal as it was dealt
+    assert seen_deals[-1][0] % 3 == 0 and all(d[0] % 3 for d in seen_deals[:-1])
+
+
+def test_a_block_whose_completions_cannot_be_certified_is_not_weighed() -> None:
+    found = blind_survival(
+        SEED, WIN["variant"], MOVES, won=True, rng=random.Random(1), max_stock=8,
+        accept=lambda deal: False, tries=3,
+    )  # fmt: skip
+    assert found.value == 1.0 and found.blocks == []
