@@ -205,3 +205,55 @@ def test_the_table_stays_put_as_the_numbers_grow(
     after = (page.evaluate(top), page.evaluate(bar))
     assert after == before, f"the table moved from {before[0]} to {after[0]} px"
     page.screenshot(path=str(shots / f"board-steady-{size[0]}.png"))
+
+
+# Plays the recorded win's first {count} moves on the live server (as the socket would).
+PLAY_MOVES = """
+from games import services
+from games.models import User
+user = User.objects.get(username="{username}")
+for move in "{moves}".split():
+    services.game_play(user=user, game_id="{game}", move=move)
+"""
+
+
+def test_on_its_side_a_column_of_13_cards_fits_the_first_screen(
+    phone: Callable[[int, int], Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    on_site: Callable[[str], str],
+    board: BoardOf,
+    shots: Path,
+) -> None:
+    page = phone(812, 375)
+    username = sign_up(page)
+    url = start_practice(page, JOSEPHINE)
+    # After 55 moves of the recorded win a column holds 13 cards.
+    moves = " ".join(won_game(JOSEPHINE)["moves"].split()[:55])
+    on_site(PLAY_MOVES.format(username=username, game=url.rstrip("/").split("/")[-1], moves=moves))
+    page.reload()
+    table = board(page)
+    table.wait_connected()
+    table.wait_for_version(55)
+    table.settled()
+
+    cards = page.evaluate(CARDS)
+    lengths = {p: len([c for c in cards if c["pile"] == p]) for p in {c["pile"] for c in cards}}
+    longest = max(lengths, key=lambda p: lengths[p])
+    assert lengths[longest] == 13, lengths
+    column = [c for c in cards if c["pile"] == longest]
+    lowest = max(c["bottom"] for c in cards)
+    assert lowest <= 375, f"cards down to {lowest:.0f} px, below the window"
+    assert all(c["rank"] and c["suit"] for c in cards), "a covered card's corner is hidden"
+    piles = boxes(page, ".ft-table [data-pile]")
+    assert max(p["bottom"] for p in piles if not p["name"].startswith("t")) <= 375
+    assert max(p["right"] for p in piles) <= 812
+    assert page.evaluate("window.scrollY") == 0 and page.evaluate(NO_HORIZONTAL_SCROLL)
+    # The bar in one row: no button over the connection's dot or over another button.
+    dot = boxes(page, '[data-testid="connection"]')[0]
+    tools = boxes(page, ".ft-tools .ft-btn")
+    assert all(not overlap(dot, b) for b in tools), (dot, tools)
+    assert all(not overlap(a, b) for a, b in zip(tools, tools[1:], strict=False)), tools
+    assert all(b["height"] >= MIN_TAP_PX for b in tools), tools
+    print(f"812x375: 13 cards end at {lowest:.0f} px, cards {column[0]['width']:.1f} px wide")
+    page.screenshot(path=str(shots / "board-812x375-13-cards.png"))
