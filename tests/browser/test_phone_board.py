@@ -1,10 +1,12 @@
 """The board on a phone, upright (375x812) and on its side (812x375), and a bar that
 never moves the table: measured in a real Chromium.
 
-Upright, the cards take their width from the columns alone (the foundations stand in
-two rows beside the stock and the waste) and the page's header and the board's bar are
-compact, so the whole board is in the first screen. On its side, a short window caps the
-cards by its height, and the reminder shows over the page's header.
+Upright, the columns stand in two rows, so the cards take their width from the top row
+(51 px at 375 px; the foundations in two rows beside the stock and the waste), and the
+page's header (a menu button) and the board's bar are compact: the whole board is in the
+first screen. On its side, the stock, the waste and the foundations stand right of the
+columns and a short window caps the cards by its height, so a 13-card column fits; the
+reminder shows over the page's header.
 """
 
 from __future__ import annotations
