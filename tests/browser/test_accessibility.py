@@ -204,9 +204,9 @@ def test_a_players_pages_and_their_daily_position_have_no_serious_violation_and_
     assert all(c["inside"] for c in cells), cells
 
     problems: list[str] = []
-    for path in PLAYER_PAGES:
+    for number, path in enumerate(PLAYER_PAGES):
         url = live_url + path.format(username=username, game=game)
         slug = path.strip("/").split("/")[0] or "home"
-        problems += check_page(page, url, axe, shots, f"{size}-player-{slug}-{len(problems)}")
+        problems += check_page(page, url, axe, shots, f"{size}-player-{number}-{slug}")
     assert not problems, "\n".join(problems)
     assert not violations, violations
