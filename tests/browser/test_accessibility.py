@@ -84,7 +84,7 @@ def axe() -> str:
 
 
 @pytest.fixture
-def csp_errors(new_page: Callable[..., Page]) -> Iterator[Callable[[Page], list[str]]]:
+def csp_errors() -> Iterator[Callable[[Page], list[str]]]:
     """``watch(page)``: a list that collects the page's CSP violations as they happen."""
 
     def watch(page: Page) -> list[str]:
