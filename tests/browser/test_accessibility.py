@@ -39,8 +39,10 @@ PUBLIC_PAGES = [
     "/archive/",
     "/accounts/signup/",
     "/accounts/login/",
+    "/accounts/password/reset/",
 ]
-# The signed-in player's own pages ({username} and {game} filled in by the test).
+# The signed-in player's own pages ({username} and {game} filled in by the test); the
+# game's share and analysis URLs answer text and JSON, not pages.
 PLAYER_PAGES = [
     "/",
     "/boards/daily/",
@@ -50,6 +52,9 @@ PLAYER_PAGES = [
     "/leagues/",
     "/games/{game}/",
     "/games/{game}/replay/",
+    "/accounts/password/",
+    "/accounts/delete/",
+    "/practice/",
 ]
 
 DAILY_GAME = """
