@@ -254,7 +254,7 @@ def test_wide_pages_use_the_screen_and_calendar_days_are_large_enough_to_tap(
         day = page.locator(".archive-day").first.bounding_box()
         assert day and day["width"] >= 120, day
 
-        # On a phone the calendar scrolls inside itself and opens on this week.
+        # On a phone the calendar fits the page (its days shrink) and shows this week.
         page.set_viewport_size({"width": 375, "height": 812})
         page.goto(f"{live_url}/")
         assert not side_by_side(

@@ -1,10 +1,12 @@
 """The board on a phone, upright (375x812) and on its side (812x375), and a bar that
 never moves the table: measured in a real Chromium.
 
-Upright, the cards take their width from the columns alone (the foundations stand in
-two rows beside the stock and the waste) and the page's header and the board's bar are
-compact, so the whole board is in the first screen. On its side, a short window caps the
-cards by its height, and the reminder shows over the page's header.
+Upright, the columns stand in two rows, so the cards take their width from the top row
+(51 px at 375 px; the foundations in two rows beside the stock and the waste), and the
+page's header (a menu button) and the board's bar are compact: the whole board is in the
+first screen. On its side, the stock, the waste and the foundations stand right of the
+columns and a short window caps the cards by its height, so a 13-card column fits; the
+reminder shows over the page's header.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 StartPractice = Callable[[Page, str], str]
 BoardOf = Callable[[Page], Any]
 
-MIN_CARD_PX = 34
-MIN_TAP_PX = 40
+MIN_CARD_PX = 34  # on its side, where the height caps the cards
+MIN_UPRIGHT_CARD_PX = 44  # upright: a finger's width (the columns in two rows)
+MIN_TAP_PX = 44
 
 # Every face-up card as drawn: its box, its corner's font size, and whether the middle of
 # its rank and of its suit is this card's own pixel (not covered by another card).
@@ -82,7 +85,7 @@ def play_opening(page: Page, table: Any, count: int) -> GameState:
     return game
 
 
-def test_at_375_px_every_card_is_34_px_readable_and_the_board_fits_the_first_screen(
+def test_at_375_px_every_card_is_44_px_readable_and_the_board_fits_the_first_screen(
     phone: Callable[[int, int], Page],
     sign_up: Callable[[Page], str],
     start_practice: StartPractice,
@@ -98,8 +101,8 @@ def test_at_375_px_every_card_is_34_px_readable_and_the_board_fits_the_first_scr
     cards = page.evaluate(CARDS)
     assert {c["pile"] for c in cards} >= {"w", "f3", "t1", "t10"}
     assert len([c for c in cards if c["pile"] == "w"]) == 3
-    narrow = [c for c in cards if c["width"] < MIN_CARD_PX]
-    assert not narrow, f"cards under {MIN_CARD_PX} px: {narrow[:3]}"
+    narrow = [c for c in cards if c["width"] < MIN_UPRIGHT_CARD_PX]
+    assert not narrow, f"cards under {MIN_UPRIGHT_CARD_PX} px: {narrow[:3]}"
     # Rank and suit readable on every card, on each covered card's visible strip too.
     hidden = [c for c in cards if not (c["rank"] and c["suit"])]
     assert not hidden, f"rank or suit covered: {hidden}"
@@ -113,11 +116,10 @@ def test_at_375_px_every_card_is_34_px_readable_and_the_board_fits_the_first_scr
     assert max(c["bottom"] for c in cards) <= 812
     assert page.evaluate(NO_HORIZONTAL_SCROLL)
 
-    # Tap targets: the board's buttons and the header's links.
-    for button in boxes(page, ".ft-tools .ft-btn"):
+    # Tap targets: the board's buttons, the piles and the header's menu button (its links
+    # are tested open in test_site_menu.py).
+    for button in boxes(page, ".ft-tools .ft-btn, .site-menu-button, .ft-table [data-pile]"):
         assert button["height"] >= MIN_TAP_PX and button["width"] >= MIN_TAP_PX, button
-    for link in boxes(page, ".site-nav a, .site-nav button"):
-        assert link["height"] >= MIN_TAP_PX, link
     width = cards[0]["width"]
     print(f"375x812: cards {width:.1f}x{cards[0]['height']:.1f} px, board bottom {bottom:.0f}")
     page.screenshot(path=str(shots / "board-375x812.png"))
@@ -205,3 +207,55 @@ def test_the_table_stays_put_as_the_numbers_grow(
     after = (page.evaluate(top), page.evaluate(bar))
     assert after == before, f"the table moved from {before[0]} to {after[0]} px"
     page.screenshot(path=str(shots / f"board-steady-{size[0]}.png"))
+
+
+# Plays the recorded win's first {count} moves on the live server (as the socket would).
+PLAY_MOVES = """
+from games import services
+from games.models import User
+user = User.objects.get(username="{username}")
+for move in "{moves}".split():
+    services.game_play(user=user, game_id="{game}", move=move)
+"""
+
+
+def test_on_its_side_a_column_of_13_cards_fits_the_first_screen(
+    phone: Callable[[int, int], Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    on_site: Callable[[str], str],
+    board: BoardOf,
+    shots: Path,
+) -> None:
+    page = phone(812, 375)
+    username = sign_up(page)
+    url = start_practice(page, JOSEPHINE)
+    # After 55 moves of the recorded win a column holds 13 cards.
+    moves = " ".join(won_game(JOSEPHINE)["moves"].split()[:55])
+    on_site(PLAY_MOVES.format(username=username, game=url.rstrip("/").split("/")[-1], moves=moves))
+    page.reload()
+    table = board(page)
+    table.wait_connected()
+    table.wait_for_version(55)
+    table.settled()
+
+    cards = page.evaluate(CARDS)
+    lengths = {p: len([c for c in cards if c["pile"] == p]) for p in {c["pile"] for c in cards}}
+    longest = max(lengths, key=lambda p: lengths[p])
+    assert lengths[longest] == 13, lengths
+    column = [c for c in cards if c["pile"] == longest]
+    lowest = max(c["bottom"] for c in cards)
+    assert lowest <= 375, f"cards down to {lowest:.0f} px, below the window"
+    assert all(c["rank"] and c["suit"] for c in cards), "a covered card's corner is hidden"
+    piles = boxes(page, ".ft-table [data-pile]")
+    assert max(p["bottom"] for p in piles if not p["name"].startswith("t")) <= 375
+    assert max(p["right"] for p in piles) <= 812
+    assert page.evaluate("window.scrollY") == 0 and page.evaluate(NO_HORIZONTAL_SCROLL)
+    # The bar in one row: no button over the connection's dot or over another button.
+    dot = boxes(page, '[data-testid="connection"]')[0]
+    tools = boxes(page, ".ft-tools .ft-btn")
+    assert all(not overlap(dot, b) for b in tools), (dot, tools)
+    assert all(not overlap(a, b) for a, b in zip(tools, tools[1:], strict=False)), tools
+    assert all(b["height"] >= MIN_TAP_PX for b in tools), tools
+    print(f"812x375: 13 cards end at {lowest:.0f} px, cards {column[0]['width']:.1f} px wide")
+    page.screenshot(path=str(shots / "board-812x375-13-cards.png"))

@@ -230,7 +230,15 @@ export class BoardView {
     const fanDown = Math.max(6, Math.min(12, width * 0.12));
     // Room for a column: the window less the top row and a margin. A long column is
     // squeezed rather than pushing the page into a long scroll.
-    const room = Math.max(cardHeight * 4, window.innerHeight - cardHeight - 150);
+    let room = Math.max(cardHeight * 4, window.innerHeight - cardHeight - 150);
+    // An upright phone lays the columns in two rows (board-bar.css): each row gets its
+    // share of the window below the columns' top, so the second row stays on screen.
+    const perRow = getComputedStyle(columns).gridTemplateColumns.split(" ").length;
+    const rows = Math.ceil(columns.querySelectorAll(".ft-column").length / perRow);
+    if (rows > 1) {
+      const top = columns.getBoundingClientRect().top + window.scrollY;
+      room = Math.max(cardHeight * 2, (window.innerHeight - top - 8) / rows - 8);
+    }
     for (const el of columns.querySelectorAll(".ft-column")) {
       const down = Number(el.style.getPropertyValue("--D")) || 0;
       const up = Number(el.style.getPropertyValue("--U")) || 0;
