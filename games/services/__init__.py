@@ -26,6 +26,12 @@ from games.services.deals import (
     deal_rate,
     difficulty_for,
 )
+from games.services.identity import (
+    AttemptUsed,
+    deleted_account_keep,
+    deleted_accounts_prune,
+    ranked_attempt_check,
+)
 from games.services.play import (
     ACTION_KINDS,
     game_act,
@@ -51,6 +57,10 @@ from games.services.starts import (
 from games.services.tokens import api_token_authenticate, api_token_create, api_token_revoke
 
 __all__ = [
+    "AttemptUsed",
+    "deleted_account_keep",
+    "deleted_accounts_prune",
+    "ranked_attempt_check",
     "WrongPassword",
     "account_delete",
     "account_export",

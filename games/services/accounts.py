@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.errors import BadRequest
 from games.live import live_forget
 from games.models import Action, Deal, Game, User
+from games.services.identity import deleted_account_keep
 from games.signals import account_deleting, account_exporting
 
 EXPORT_FORMAT = 1
@@ -33,6 +34,8 @@ def account_delete(*, user: User, password: str) -> None:
     with transaction.atomic():
         game_ids = list(Game.objects.filter(player=user).values_list("pk", flat=True))
         account_deleting.send(sender=User, user_id=user.pk)
+        # Fair play keeps keyed hashes while an open competition deal needs them (identity).
+        deleted_account_keep(user=user)
         user.delete()
         # This process's engines of those games go too (games.live).
         transaction.on_commit(lambda: _forget(game_ids), robust=True)
