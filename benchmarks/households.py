@@ -15,6 +15,8 @@ a move, log-normal), as one of four honest personas:
 * ``quitter``: the same player giving up after a few moves (a quick loss);
 * ``foundations``: a weak player who only turns the stock and sends cards home, then
   resigns (the closest an honest player comes to a scout's "turn the stock, resign");
+* ``strong``: the benchmark's strongest honest player (``determinized``: the solver on
+  random completions of the unseen cards, 0.1 s a plan), who wins most of these deals;
 * ``new``: (``--new`` of them a day) an account made that morning, playing like ``greedy``.
 
 It reports how many of their results are held (all reasons) and why, with a 95 %
@@ -62,7 +64,7 @@ BROWSERS = (
     "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
 )
 NETWORK = "198.51.100.{}"
-PERSONAS = ("greedy", "quitter", "foundations")
+PERSONAS = ("greedy", "quitter", "foundations", "strong")
 #: A person's pace in this household: log-normal around 2.5 s, kept within 1.5-5 s.
 PACE_MEDIAN_S, PACE_SIGMA, PACE_MIN_S, PACE_MAX_S = 2.5, 0.35, 1.5, 5.0
 
@@ -95,6 +97,8 @@ def honest_moves(persona: str, seed: int, rng: random.Random) -> list[str]:
     """The moves one honest player makes on the deal (the services add the resign)."""
     if persona == "foundations":
         return players.play_honest(seed, VARIANT, foundations_only).moves
+    if persona == "strong":
+        return players.determinized(seed, VARIANT, rng.randrange(1, 10**6), seconds=0.1).moves
     played = players.play_greedy(seed, VARIANT, rng_seed=rng.randrange(1, 10**6))
     if persona == "quitter":
         return played.moves[: rng.randint(3, 40)]
@@ -173,6 +177,8 @@ def household_day(
             rows.append(
                 {
                     "persona": persona if member in members else "new",
+                    "turned": moves.count("s"),
+                    "card_moves": len(moves) - moves.count("s"),
                     "won": result.won,
                     "held": result.review == Result.Review.HELD,
                     "reasons": check.reasons if check else [],
@@ -299,6 +305,12 @@ def report(rows: list[dict], caught: list[dict]) -> None:
     print("  results by persona (won/lost):", dict(sorted(by.items())))
     print("  reasons of the held:", Counter(x for r in rows if r["held"] for x in r["reasons"]))
     print("  scout signs seen on links:", Counter(s for r in rows for s in r["signs"]))
+    full = [r["card_moves"] for r in rows if r["turned"] >= 48]
+    if full:
+        print(
+            f"  honest games that turned >= 75 % of the stock: {len(full)}; fewest other"
+            f" moves {min(full)} (a scout sign needs <= 5); under 10: {sum(c < 10 for c in full)}"
+        )
     for kind in sorted({c["kind"] for c in caught}):
         verdicts = Counter(c["verdict"] for c in caught if c["kind"] == kind)
         print(f"evasion {kind:8s} {dict(verdicts)}")

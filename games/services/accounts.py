@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from games.errors import BadRequest
 from games.live import live_forget
 from games.models import Action, Deal, Game, User
-from games.services.identity import deleted_account_keep
+from games.services.identity import deleted_account_keep, deletion_keeps
 from games.signals import account_deleting, account_exporting
 
 EXPORT_FORMAT = 1
@@ -60,6 +60,8 @@ def account_export(*, user: User) -> dict[str, Any]:
             "last_login": user.last_login.isoformat() if user.last_login else None,
         },
         "games": _games(user),
+        # What a deletion now would keep for fair play, and for how long (issue 19).
+        "fair_play_after_deletion": deletion_keeps(user=user),
     }
     for _receiver, sections in account_exporting.send(sender=User, user_id=user.pk):
         data.update(sections or {})

@@ -108,6 +108,40 @@ def deleted_account_keep(*, user: User, now: datetime | None = None) -> DeletedA
     return kept
 
 
+def deletion_keeps(*, user: User, now: datetime | None = None) -> dict[str, Any]:
+    """What deleting ``user`` now would keep for fair play, for the data download's terms:
+    the open competition deals that would be kept (and until when), and of what kinds."""
+    now = now or timezone.now()
+    plays = _open_plays(user=user, now=now)
+    until = None
+    if plays:
+        last_close = max(p["deal"].closes_at or now for p in plays)
+        until = (max(last_close, now) + timedelta(days=settings.FT_SIGHTING_DAYS)).isoformat()
+    return {
+        "terms": (
+            "Deleting this account removes everything above. Only if it played a daily deal"
+            " or weekly challenge that is still open, fair play keeps, until the last of those"
+            " deals has closed plus the sightings' days: keyed hashes (HMAC) of the username"
+            " and of the browsers and networks it was seen on, and which of those deals it"
+            " played and how far (cards turned, other moves, when). No name, address, browser"
+            " string or move is kept. See /privacy/."
+        ),
+        "sighting_days": settings.FT_SIGHTING_DAYS,
+        "would_keep_until": until,
+        "open_deals": [
+            {
+                "kind": p["deal"].kind,
+                "day": p["deal"].day.isoformat() if p["deal"].day else None,
+                "variant": p["deal"].variant,
+                "mode": p["mode"],
+                "turned": p["turned"],
+                "card_moves": p["card_moves"],
+            }
+            for p in plays
+        ],
+    }
+
+
 def deleted_accounts_prune(*, now: datetime | None = None) -> int:
     """Delete what was kept of deleted accounts past ``keep_until``; returns how many."""
     now = now or timezone.now()

@@ -153,3 +153,31 @@ def test_a_reregistration_through_the_pages_gets_no_second_attempt(client: Clien
     page = client.post(reverse("play_daily"), HTTP_USER_AGENT=UA, follow=True)
     assert "already made from this browser or under this name" in page.content.decode()
     assert not Game.objects.filter(player__username="ada", mode="ranked").exists()
+
+
+def test_the_data_download_says_what_a_deletion_would_keep(user: User) -> None:
+    assert services.account_export(user=user)["fair_play_after_deletion"]["open_deals"] == []
+    game = scout_today(user)
+    kept = services.account_export(user=user)["fair_play_after_deletion"]
+    assert "keyed hashes" in kept["terms"] and kept["sighting_days"] == 30
+    assert kept["would_keep_until"] == (game.deal.closes_at + timedelta(days=30)).isoformat()
+    assert kept["open_deals"] == [
+        {
+            "kind": "daily",
+            "day": game.deal.day.isoformat(),
+            "variant": game.deal.variant,
+            "mode": "ranked",
+            "turned": 5,
+            "card_moves": 0,
+        }
+    ]
+
+
+def test_the_privacy_page_says_what_a_deletion_keeps_and_for_how_long(client: Client) -> None:
+    html = client.get(reverse("privacy")).content.decode()
+    assert 'data-testid="privacy-deletion-keeps"' in html
+    assert "30 days after\n      the last of those deals has closed" in html or (
+        "30 days after the last of those deals has closed" in " ".join(html.split())
+    )
+    italian = client.get(reverse("privacy"), headers={"accept-language": "it"}).content.decode()
+    assert "ultima di quelle smazzate" in italian
