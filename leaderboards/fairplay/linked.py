@@ -35,10 +35,10 @@ STRONG = frozenset({"device", "name"})
 #: What only a scout does, any one of which makes a network link hold:
 #: ``stock_only``: an attempt (ranked or practice) that turned most of the stock
 #: (``FT_SCOUT_PERCENT``) with almost no other move (``FT_SCOUT_CARD_MOVES``);
-#: ``deleted_while_open``: the account was deleted while the deal was open;
-#: ``fresh_scout``: the account was created while the deal was open and its attempt turned
-#: most of the stock and gave up within ``FT_SCOUT_SECONDS`` (the scouting pattern).
-SIGNS = ("stock_only", "deleted_while_open", "fresh_scout")
+#: ``deleted_while_open``: the account was deleted while the deal was open.
+#: An account *created* while the deal was open is shown (``joined_at``) but is no sign:
+#: every household gains newcomers, whose ordinary quick losses look like scouting.
+SIGNS = ("stock_only", "deleted_while_open")
 
 
 @dataclass(frozen=True)
@@ -235,15 +235,6 @@ def _signs(link: dict[str, Any], *, deal: Deal, stock: int) -> list[str]:
     deleted = link["deleted_at"]
     if deleted is not None and datetime.fromisoformat(deleted) >= opened:
         signs.append("deleted_while_open")
-    gave_up = any(
-        g["turned"] >= most
-        and g["status"] in (Game.Status.RESIGNED, Game.Status.LOST)
-        and g["seconds"] is not None
-        and g["seconds"] <= settings.FT_SCOUT_SECONDS
-        for g in games
-    )
-    if gave_up and datetime.fromisoformat(link["joined_at"]) >= opened:
-        signs.append("fresh_scout")
     return signs
 
 

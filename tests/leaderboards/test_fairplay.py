@@ -166,6 +166,24 @@ def test_it_does_not_hold_a_win_whose_network_neighbour_played_the_deal_like_a_p
     assert link["via"] == ["address", "network"] and link["signs"] == []
 
 
+def test_a_network_neighbour_deleted_while_the_deal_was_open_holds_the_win(
+    user: User, bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # The same neighbour as above, but bob deletes his account before ada plays.
+    deal = daily_of_won_log(now)
+    seen(bob, device="B" * 32)
+    seen(user, device="A" * 32)
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
+    game_services.account_delete(user=bob, password="correct horse battery staple")
+    game = _new_game(user=user, deal=deal, mode="ranked")
+    result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
+    assert result.review == "held"
+    (link,) = FairPlayCheck.objects.get(result=result).linked
+    assert link["user_id"] is None and link["via"] == ["address", "network"]
+    assert link["signs"] == ["deleted_while_open"] and link["turned"] > 0
+
+
 def test_a_network_link_without_a_sign_holds_with_the_players_own_evidence(settings) -> None:
     from leaderboards.fairplay.linked import link_verdict
 
