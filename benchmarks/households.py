@@ -41,6 +41,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -210,7 +211,14 @@ def household(
     rows = []
     for offset, deal in enumerate(deals):
         day = start + timedelta(days=offset)
-        rows += household_day(day=day, deal=deal, members=members, new=new, rng=rng)
+        today = household_day(day=day, deal=deal, members=members, new=new, rng=rng)
+        held = sum(r["held"] for r in today)
+        print(
+            f"  day {day}: {held}/{len(today)} held, {sum(r['won'] for r in today)} won",
+            file=sys.stderr,
+            flush=True,
+        )
+        rows += today
     return rows
 
 
@@ -286,6 +294,7 @@ def evasions(rounds: int, kinds: tuple[str, ...] = ("1", "2a", "2b", "3")) -> li
             deal = deals[(n * 7 + len(kind)) % len(deals)]
             day = date(2031, 1, 1) + timedelta(days=len(rows))
             rows.append(evasion(kind, day=day, deal={**deal, "day": day.isoformat()}, n=n))
+            print(f"  evasion {kind} #{n}: {rows[-1]['verdict']}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -327,8 +336,10 @@ def main(argv: list[str] | None = None) -> None:
     from fairplay_stack import _django
 
     _django()
-    rows = household(players_count=args.players, days=args.days, new=args.new, seed=args.seed)
+    began = time.process_time()
     caught = evasions(args.evasions, ("1", "2a", "2b", "3", "3-moves"))
+    rows = household(players_count=args.players, days=args.days, new=args.new, seed=args.seed)
+    print(f"CPU {time.process_time() - began:.0f} s")
     report(rows, caught)
 
 

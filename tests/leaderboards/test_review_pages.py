@@ -62,6 +62,7 @@ def test_a_reviewer_sees_the_evidence_and_records_a_decision(held: Result, staff
     url = reverse("leaderboards:review_detail", args=[held.pk])
     page = staff_client.get(url).content.decode()
     assert 'data-testid="linked-accounts"' in page and "bob" in page
+    assert 'data-testid="scout-signs"' in page and "stock_only" in page
     assert 'data-testid="timing"' in page and "automatic hold" in page
     response = staff_client.post(url, {"decision": "disqualified", "why": "scout account"})
     assert response.status_code == 302
