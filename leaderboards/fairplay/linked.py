@@ -141,12 +141,15 @@ def _live_links(
                 finished=row["game__finished_at"],
             )
         )
+    # Only the accounts worth showing: a carrier's network may link thousands that never
+    # touched this deal, and reading them all on every verification would cost for nothing.
+    shown = {uid for uid in links if uid in per_player or STRONG & links[uid]}
     scouting = dict(
-        ScoutingPattern.objects.filter(player_id__in=links)
+        ScoutingPattern.objects.filter(player_id__in=shown)
         .values_list("player_id")
         .annotate(n=Count("id"))
     )
-    people = User.objects.filter(pk__in=links).values_list("pk", "username", "date_joined")
+    people = User.objects.filter(pk__in=shown).values_list("pk", "username", "date_joined")
     return [
         {
             "user_id": uid,
