@@ -71,14 +71,20 @@ PACE_MEDIAN_S, PACE_SIGMA, PACE_MIN_S, PACE_MAX_S = 2.5, 0.35, 1.5, 5.0
 
 
 class Clock:
-    """``timezone.now`` for the services: each call is a person's think time later."""
+    """``timezone.now`` for the services. A player's think time passes once per move
+    (:meth:`think`, log-normal around 2.5 s, kept within 1.5-5 s); the services' own calls
+    within one action are a millisecond apart, so each action's stamp is one think time
+    after the last, as a person's would be whatever the services do inside."""
 
     def __init__(self, start: datetime, rng: random.Random) -> None:
         self.now, self.rng = start, rng
 
-    def __call__(self) -> datetime:
+    def think(self) -> None:
         gap = self.rng.lognormvariate(0, PACE_SIGMA) * PACE_MEDIAN_S
         self.now += timedelta(seconds=min(PACE_MAX_S, max(PACE_MIN_S, gap)))
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)
         return self.now
 
 
@@ -116,7 +122,7 @@ def _seen(user: Any, token: str, ua: str, rng: random.Random) -> None:
     services.sighting_record(user_id=user.pk, device_token=token, address=address, user_agent=ua)
 
 
-def _play(user: Any, moves: list[str], *, resign: bool = True) -> Any:
+def _play(user: Any, moves: list[str], clock: Clock, *, resign: bool = True) -> Any:
     """Today's ranked game of ``user``, played move by move (the services' clock is the
     person's pace); resigned at the end unless won or over."""
     from games import services
@@ -124,9 +130,11 @@ def _play(user: Any, moves: list[str], *, resign: bool = True) -> Any:
 
     game = services.game_start_daily(user=user)
     for move in moves:
+        clock.think()
         services.game_play(user=user, game_id=game.pk, move=move)
     game.refresh_from_db()
     if resign and game.status == Game.Status.ACTIVE:
+        clock.think()
         services.game_resign(user=user, game_id=game.pk)
     return game
 
@@ -172,7 +180,7 @@ def household_day(
             persona = member.get("persona") or rng.choice(PERSONAS)
             _seen(member["user"], member["token"], member["ua"], rng)
             moves = honest_moves(persona, deal_row.seed, rng)
-            game = _play(member["user"], moves)
+            game = _play(member["user"], moves, clock)
             result = Result.objects.get(game=game)
             check = FairPlayCheck.objects.filter(result=result).first()
             rows.append(
@@ -251,7 +259,7 @@ def evasion(kind: str, *, day: date, deal: dict, n: int) -> dict:
         scouting = ["s"] * 64
         if kind == "3-moves":
             scouting = _with_card_moves(deal_row.seed, 6)
-        _play(scout, scouting)
+        _play(scout, scouting, clock)
         started = None
         if kind == "2b":
             _seen(winner, winner_jar, ua, rng)
@@ -267,6 +275,7 @@ def evasion(kind: str, *, day: date, deal: dict, n: int) -> dict:
         except services.AttemptUsed:
             return {"kind": kind, "verdict": "refused"}
         for move in deal["line"].split():
+            clock.think()
             services.game_play(user=player, game_id=game.pk, move=move)
     result = Result.objects.get(game=game)
     assert Game.objects.get(pk=game.pk).status == Game.Status.WON
@@ -313,6 +322,8 @@ def report(rows: list[dict], caught: list[dict]) -> None:
     by = Counter((r["persona"], r["won"]) for r in rows)
     print("  results by persona (won/lost):", dict(sorted(by.items())))
     print("  reasons of the held:", Counter(x for r in rows if r["held"] for x in r["reasons"]))
+    linked = sum(r["held"] and "linked" in r["reasons"] for r in rows)
+    print(f"  held by the linked-account check: {linked}/{len(rows)}")
     print("  scout signs seen on links:", Counter(s for r in rows for s in r["signs"]))
     full = [r["card_moves"] for r in rows if r["turned"] >= 48]
     if full:
