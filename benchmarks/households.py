@@ -343,13 +343,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--new", type=int, default=1, help="accounts made each morning")
     parser.add_argument("--evasions", type=int, default=3, help="rounds of each evasion")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first-day", type=int, default=0, help="index of the first deal")
     args = parser.parse_args(argv)
     from fairplay_stack import _django
 
     _django()
     began = time.process_time()
     caught = evasions(args.evasions, ("1", "2a", "2b", "3", "3-moves"))
-    rows = household(players_count=args.players, days=args.days, new=args.new, seed=args.seed)
+    rows = household(
+        players_count=args.players,
+        days=args.days,
+        new=args.new,
+        seed=args.seed,
+        first_day=args.first_day,
+    )
     print(f"CPU {time.process_time() - began:.0f} s")
     report(rows, caught)
 
