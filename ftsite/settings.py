@@ -528,6 +528,12 @@ FT_EVIDENCE_WINDOW_DAYS = env_int("FT_EVIDENCE_WINDOW_DAYS", 60, minimum=1, maxi
 FT_PACE_CHECK = env_bool("FT_PACE_CHECK", True)
 FT_SCOUT_SHARE = env_int("FT_SCOUT_PERCENT", 75, minimum=1, maximum=100) / 100
 FT_SCOUT_SECONDS = env_int("FT_SCOUT_SECONDS", 600, minimum=1)
+# A network link (same /24 or /64, with or without the browser string) holds a result only
+# with a scout's sign: an attempt that turned most of the stock with at most this many other
+# moves, or an account deleted (or created and given up) while the deal was open; or with
+# the player's own evidence (an e-value) of at least FT_LINK_OWN_EVIDENCE. docs/fairplay.md.
+FT_SCOUT_CARD_MOVES = env_int("FT_SCOUT_CARD_MOVES", 5, minimum=0)
+FT_LINK_OWN_EVIDENCE = env_int("FT_LINK_OWN_EVIDENCE", 20, minimum=1)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -169,3 +169,33 @@ def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
     for other, kind in kept.filter(shared).exclude(user_id=user_id).values_list("user_id", "kind"):
         linked.setdefault(other, set()).add(kind)
     return linked
+
+
+def deleted_accounts_linked_to(*, user: User) -> dict[int, set[str]]:
+    """Deleted accounts still kept for fair play (``games.models.DeletedAccount``) that
+    share a sighting with ``user`` (``device``, ``network``, ``address``) or ``user``'s name
+    (``name``): their ids, with the kinds that link them. Two indexed queries."""
+    from games.models import DeletedAccount, DeletedSighting
+    from games.sightings import NAME, name_digest
+
+    now = timezone.now()
+    cutoff = now - timedelta(days=settings.FT_SIGHTING_DAYS)
+    mine: dict[str, list[str]] = {}
+    for kind, digest in Sighting.objects.filter(user_id=user.pk, last_seen__gte=cutoff).values_list(
+        "kind", "digest"
+    ):
+        mine.setdefault(kind, []).append(digest)
+    linked: dict[int, set[str]] = {}
+    if mine:
+        shared = Q()
+        for kind, digests in mine.items():
+            shared |= Q(kind=kind, digest__in=digests)
+        rows = DeletedSighting.objects.filter(shared, account__keep_until__gte=now)
+        for account_id, kind in rows.values_list("account_id", "kind"):
+            linked.setdefault(account_id, set()).add(kind)
+    same_name = DeletedAccount.objects.filter(
+        name_digest=name_digest(username=user.get_username()), keep_until__gte=now
+    ).values_list("pk", flat=True)
+    for account_id in same_name:
+        linked.setdefault(account_id, set()).add(NAME)
+    return linked

@@ -22,6 +22,9 @@ from django.http import HttpRequest
 # The kinds (the values of games.models.Sighting.Kind).
 DEVICE = "device"
 NETWORK = "network"
+ADDRESS = "address"
+# A deleted account's name (games.models.DeletedAccount): links a re-registration under it.
+NAME = "name"
 
 # A device token is secrets.token_urlsafe(24): 32 URL-safe characters.
 DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
@@ -30,6 +33,8 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 _DEVICE_DOMAIN = b"ft-sighting/device\x00"
 _NETWORK_DOMAIN = b"ft-sighting/network\x00"
+_ADDRESS_DOMAIN = b"ft-sighting/address\x00"
+_NAME_DOMAIN = b"ft-sighting/name\x00"
 # Addresses in one /24 (IPv4) or one /64 (IPv6, the usual home or office allocation) are one
 # network: a household's address changes within it, and another household is elsewhere.
 _IPV4_PREFIX = 24
@@ -122,6 +127,21 @@ def network_digest(*, address: str, user_agent: str) -> str | None:
     return _digest(_NETWORK_DOMAIN + message)
 
 
+def address_digest(*, address: str) -> str | None:
+    """The keyed digest of an address's network alone (every browser of a household);
+    ``None`` when the address is not an IP address."""
+    network = address_network(address=address)
+    if network is None:
+        return None
+    return _digest(_ADDRESS_DOMAIN + network.encode("ascii"))
+
+
+def name_digest(*, username: str) -> str:
+    """The keyed digest of a username as Django compares them at sign-up (case-folded), so
+    a re-registration under the same name in other capitals is the same name."""
+    return _digest(_NAME_DOMAIN + username.casefold().encode("utf-8", "surrogatepass"))
+
+
 def _digest(message: bytes) -> str:
     key = str(settings.FT_PRIVACY_SECRET).encode("utf-8")
     return hmac.new(key, message, hashlib.sha256).hexdigest()
@@ -131,13 +151,15 @@ def sighting_digests(
     *, device_token: str | None, address: str | None, user_agent: str
 ) -> dict[str, str]:
     """The digests one visit yields, by kind: ``device`` for a well-formed device token,
-    ``network`` for an IP address (with the user agent); either may be missing."""
+    ``network`` (with the user agent) and ``address`` (without) for an IP address; any may
+    be missing."""
     digests: dict[str, str] = {}
     if device_token is not None and device_token_valid(token=device_token):
         digests[DEVICE] = device_digest(token=device_token)
     network = network_digest(address=address, user_agent=user_agent) if address else None
     if network is not None:
         digests[NETWORK] = network
+        digests[ADDRESS] = address_digest(address=address or "") or ""
     return digests
 
 

@@ -77,7 +77,10 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return HttpResponse(text, content_type="text/plain; charset=utf-8")
     position = rank_of_game(user=request.user, game_id=game_id)  # type: ignore[arg-type]
     rank = position.rank if position else None
-    return JsonResponse({"text": text, "rank": rank, "size": position.size if rank else None})
+    review = position.review if position else None
+    return JsonResponse(
+        {"text": text, "rank": rank, "size": position.size if rank else None, "review": review}
+    )
 
 
 @require_GET

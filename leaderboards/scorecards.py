@@ -25,6 +25,7 @@ from games.errors import NotFound
 from games.models import Game, User
 from games.weekly import week_label
 from leaderboards import charts
+from leaderboards.fairplay.selectors import held_explanation
 from leaderboards.models import Result
 from leaderboards.share import format_duration, share_text, variant_title
 from leaderboards.streaks import day_outcomes, streaks
@@ -53,6 +54,10 @@ def scorecard(
     today = utc_today(now or timezone.now())
     is_owner = is_self(viewer=viewer, user_id=player.pk)
     verified = Result.objects.filter(player=player, status=Result.Status.VERIFIED)
+    if not (is_owner or getattr(viewer, "is_staff", False)):
+        # A held result is private until decided (issue 19): others see nothing of it, in
+        # the numbers as in the history; a disqualification is public.
+        verified = verified.exclude(review=Result.Review.HELD)
     # A disqualified result counts nowhere; one under review counts for its player (it is
     # theirs until a reviewer decides) and shows as "under review" in the history.
     # The daily numbers: ranked daily games only (the weekly challenge has its badges and
@@ -194,6 +199,8 @@ def history(
                 "won": result.won,
                 "review": result.review,
                 "review_label": result.get_review_display() if result.review else "",
+                # Its player is told why it is held and what happens next.
+                "review_note": held_explanation(result=result) if share_for_owner else None,
                 "score": result.score,
                 "moves": result.moves,
                 "time": format_duration(result.duration_ms),

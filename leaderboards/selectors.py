@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from django.db.models import Count, Min, Q
 
@@ -22,7 +22,7 @@ from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
 from games.weekly import weekly_variant
 from leaderboards.boards import Entry, board_for
-from leaderboards.fairplay.selectors import under_review_count
+from leaderboards.fairplay.selectors import held_explanation, under_review_count
 from leaderboards.models import Result
 from leaderboards.services import OFF_BOARD
 from leaderboards.share import format_duration
@@ -95,6 +95,8 @@ class Position:
     rank: int | None = None
     size: int = 0
     rows: list[Row] = field(default_factory=list)
+    # A held result: what its player is told (fairplay.selectors.held_explanation).
+    review: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,13 @@ def board_for_day(
         rows=_rows(board.page(0, limit), me=me),
         size=board.size(),
         position=board_rank_of(day=day, variant=variant, user=user, weekly=weekly),
-        under_review=under_review_count(day=day, variant=variant, weekly=weekly),
+        # How many results are held is the reviewers' business: a held result is private
+        # until decided (issue 19), so the public board says nothing of it.
+        under_review=(
+            under_review_count(day=day, variant=variant, weekly=weekly)
+            if user is not None and user.is_staff
+            else 0
+        ),
     )
 
 
@@ -205,7 +213,7 @@ def board_rank_of(
     if result.status != Result.Status.VERIFIED:
         return Position(status=result.status)
     if result.review == Result.Review.HELD:
-        return Position(status="under_review")
+        return Position(status="under_review", review=held_explanation(result=result))
     if result.review == Result.Review.DISQUALIFIED:
         return Position(status="disqualified")
     board = board_for(day, variant, weekly)

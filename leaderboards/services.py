@@ -129,6 +129,7 @@ def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:
     sql = (
         "SELECT g.*, d.seed_hex AS deal_seed_hex, d.variant AS deal_variant,"
         " d.day AS deal_day, d.kind AS deal_kind, d.closes_at AS deal_closes_at,"
+        " d.opens_at AS deal_opens_at,"
         " r.id AS result_pk"
         f" FROM {Game._meta.db_table} g JOIN {Deal._meta.db_table} d ON d.id = g.deal_id"
         f" LEFT JOIN {Result._meta.db_table} r ON r.game_id = g.id"
@@ -145,6 +146,8 @@ def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:
         day=Deal._meta.get_field("day").to_python(game.deal_day),  # a string from SQLite
         kind=game.deal_kind,
         closes_at=_to_datetime(game.deal_closes_at, connection),
+        # The fair-play screen's "deleted while the deal was open" (leaderboards.fairplay).
+        opens_at=_to_datetime(game.deal_opens_at, connection),
     )
     return game, game.result_pk
 

@@ -31,6 +31,12 @@ from games.services.deals import (
     deal_rate,
     difficulty_for,
 )
+from games.services.identity import (
+    AttemptUsed,
+    deleted_account_keep,
+    deleted_accounts_prune,
+    ranked_attempt_check,
+)
 from games.services.play import (
     ACTION_KINDS,
     game_act,
@@ -61,6 +67,10 @@ from games.services.tokens import (
 )
 
 __all__ = [
+    "AttemptUsed",
+    "deleted_account_keep",
+    "deleted_accounts_prune",
+    "ranked_attempt_check",
     "WrongPassword",
     "account_delete",
     "account_export",

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from games.errors import BadRequest
 from games.live import live_forget
 from games.models import Action, Deal, Game, User
+from games.services.identity import deleted_account_keep, deletion_keeps
 from games.signals import account_deleting, account_exporting
 
 EXPORT_FORMAT = 1
@@ -34,6 +35,8 @@ def account_delete(*, user: User, password: str) -> None:
     with transaction.atomic():
         game_ids = list(Game.objects.filter(player=user).values_list("pk", flat=True))
         account_deleting.send(sender=User, user_id=user.pk)
+        # Fair play keeps keyed hashes while an open competition deal needs them (identity).
+        deleted_account_keep(user=user)
         user.delete()
         # This process's engines of those games go too (games.live).
         transaction.on_commit(lambda: _forget(game_ids), robust=True)
@@ -58,6 +61,8 @@ def account_export(*, user: User) -> dict[str, Any]:
             "last_login": user.last_login.isoformat() if user.last_login else None,
         },
         "games": _games(user),
+        # What a deletion now would keep for fair play, and for how long (issue 19).
+        "fair_play_after_deletion": deletion_keeps(user=user),
     }
     for _receiver, sections in account_exporting.send(sender=User, user_id=user.pk):
         data.update(sections or {})

@@ -78,8 +78,12 @@ def sighting_record_due(
 
 
 def sightings_prune(*, now: datetime | None = None) -> int:
-    """Delete the sightings not seen for ``FT_SIGHTING_DAYS`` days; returns how many."""
+    """Delete the sightings not seen for ``FT_SIGHTING_DAYS`` days, and what was kept of
+    deleted accounts past its ``keep_until``; returns how many sightings went."""
+    from games.services.identity import deleted_accounts_prune
+
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.FT_SIGHTING_DAYS)
     deleted, _ = Sighting.objects.filter(last_seen__lt=cutoff).delete()
+    deleted_accounts_prune(now=now)
     return deleted

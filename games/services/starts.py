@@ -20,6 +20,7 @@ from games.services.deals import (
     deal_open_weekly,
     deal_random,
 )
+from games.services.identity import ranked_attempt_check
 from games.throttles import Rate, throttle_check, who
 from games.weekly import week_monday
 
@@ -61,6 +62,7 @@ def _ranked_game(*, user: User, deal: Deal, closed: bool, closed_reason: str) ->
         return game
     if closed:
         raise DayClosed(closed_reason)
+    ranked_attempt_check(user=user, deal=deal)
     try:
         with transaction.atomic():
             return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)

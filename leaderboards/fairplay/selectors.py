@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from games.errors import NotFound
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
@@ -105,3 +106,38 @@ def _decision_view(decision: dict[str, Any]) -> dict[str, Any]:
         "waste": [card_label(c) for c in board.get("waste", [])[-5:]],
         "stock": board.get("stock"),
     }
+
+
+def held_explanation(*, result: Result) -> dict[str, Any] | None:
+    """What the player of a held result is told, in their language: that it is being
+    checked, why in plain words (one sentence per check that held it) and what happens
+    next. ``None`` for a result that is not held. Only the player and reviewers see it."""
+    if result.review != Result.Review.HELD:
+        return None
+    check = FairPlayCheck.objects.filter(result=result).first()
+    reasons = check.reasons if check is not None else []
+    why = [_HELD_WHY[reason]() for reason in reasons if reason in _HELD_WHY]
+    if not why:
+        why = [_("A reviewer asked to look at this result.")]
+    return {
+        "state": "held",
+        "title": _("Your result is being checked"),
+        "why": why,
+        "next": _(
+            "A reviewer looks at it: if it is cleared it joins the board with its rank; if"
+            " not, it is disqualified and shown so. Until then nobody else sees it."
+        ),
+    }
+
+
+_HELD_WHY = {
+    "linked": lambda: _(
+        "Another account on the same browser or network had already turned this deal's"
+        " cards before you finished."
+    ),
+    "machine": lambda: _("Your moves came faster or more regularly than a person plays."),
+    "foresight": lambda: _(
+        "Your moves suited the cards still hidden in the stock more often than luck explains."
+    ),
+    "solver_copy": lambda: _("Your moves followed this site's solver's winning line."),
+}

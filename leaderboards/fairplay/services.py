@@ -21,7 +21,7 @@ from games.solver.fingerprint import CopyReport, solver_copy
 from games.solver.foresight import ForesightReport, analyse_foresight
 from leaderboards import broadcast
 from leaderboards.boards import board_of
-from leaderboards.fairplay.linked import linked_evidence, scouting_record
+from leaderboards.fairplay.linked import link_verdict, linked_evidence, scouting_record
 from leaderboards.fairplay.timing import timing_of
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
 
@@ -41,9 +41,13 @@ def fairplay_screen(*, result: Result, game: Game, log: list[tuple[str, datetime
     stamps = [int(at.timestamp() * 1000) for _, at in log]
     timing = timing_of(stamps)
     finished = game.finished_at or timezone.now()
-    linked = linked_evidence(player_id=game.player_id, deal_id=game.deal_id, before=finished)
+    stock = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
+    linked = linked_evidence(player_id=game.player_id, deal=game.deal, before=finished, stock=stock)
+    # The player's own evidence (an e-value of the per-player sequential test) is not
+    # known at verification yet: a network link with no scout sign does not hold here.
+    verdict = link_verdict(linked, own_evidence=None)
     reasons = []
-    if any(link["turned"] for link in linked):
+    if verdict.hold:
         reasons.append("linked")
     if timing.machine and settings.FT_PACE_CHECK:
         reasons.append("machine")
@@ -52,19 +56,23 @@ def fairplay_screen(*, result: Result, game: Game, log: list[tuple[str, datetime
             result=result,
             defaults={"reasons": reasons, "linked": linked, "timing": timing.to_dict()},
         )
-    stock = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
     scouting_record(
         game=game, turned=sum(move == "s" for move, _ in log), stock=stock, seconds=timing.seconds
     )
     if reasons:
-        _set_review(result, Review.HELD, by=None, why=_why(reasons, linked, timing.reason))
+        _set_review(result, Review.HELD, by=None, why=_why(reasons, verdict.holding, timing.reason))
     return reasons
 
 
 def _why(reasons: list[str], linked: list[dict], pace: str) -> str:
     parts = []
     if "linked" in reasons:
-        names = ", ".join(f"{x['username']} ({x['turned']} cards)" for x in linked if x["turned"])
+        names = ", ".join(
+            f"{x['username']} (same {'/'.join(x['via'])}; {x['turned']} cards"
+            + (f"; {', '.join(x['signs'])}" if x["signs"] else "")
+            + ")"
+            for x in linked
+        )
         parts.append(f"linked accounts had turned this deal's stock before the finish: {names}")
     if "machine" in reasons:
         parts.append(f"machine pace: {pace}")

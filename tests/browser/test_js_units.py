@@ -434,3 +434,22 @@ def test_an_archive_game_keeps_its_undo_like_practice(call: Call) -> None:
     archive = call("state.js", "normalise", game_state(mode="archive"))
     assert archive["can_undo"] is True
     assert call("state.js", "normalise", game_state(mode="ranked"))["can_undo"] is False
+
+
+def test_the_result_dialog_says_a_held_result_is_being_checked_and_why(call: Call) -> None:
+    held = {
+        "text": "Forty Thieves …",
+        "rank": None,
+        "review": {
+            "state": "held",
+            "title": "Your result is being checked",
+            "why": ["Another account had turned this deal's cards."],
+            "next": "A reviewer looks at it.",
+        },
+    }
+    assert call("finish.js", "reviewText", held) == (
+        "Your result is being checked Another account had turned this deal's cards."
+        " A reviewer looks at it."
+    )
+    assert call("finish.js", "reviewText", {"text": "x", "rank": 3, "review": None}) == ""
+    assert call("finish.js", "reviewText", None) == ""

@@ -20,7 +20,13 @@ from ftsite.asgi import application
 from games import middleware, selectors, services, tasks
 from games.middleware import DEVICE_COOKIE
 from games.models import Sighting, User
-from games.sightings import address_network, client_address, device_digest, network_digest
+from games.sightings import (
+    address_digest,
+    address_network,
+    client_address,
+    device_digest,
+    network_digest,
+)
 from tests.support.sockets import ORIGIN, ask, cookie_of, db, receive, run_async
 
 from .conftest import Api, practice_game, token_for
@@ -145,13 +151,13 @@ def test_it_reads_the_header_only_from_a_peer_in_a_trusted_network() -> None:
 def test_it_records_both_kinds_and_bumps_them_idempotently(user: User, now: datetime) -> None:
     token = a_token()
     seen = {"device_token": token, "address": "203.0.113.7", "user_agent": UA}
-    assert services.sighting_record(user_id=user.pk, now=now, **seen) == 2
+    assert services.sighting_record(user_id=user.pk, now=now, **seen) == 3
     later = now + timedelta(hours=1)
-    assert services.sighting_record(user_id=user.pk, now=later, **seen) == 2
+    assert services.sighting_record(user_id=user.pk, now=later, **seen) == 3
     rows = list(Sighting.objects.filter(user=user).order_by("kind"))
-    assert [row.kind for row in rows] == ["device", "network"]
+    assert [row.kind for row in rows] == ["address", "device", "network"]
     assert all(row.first_seen == now and row.last_seen == later for row in rows)
-    assert rows[0].digest == device_digest(token=token)
+    assert rows[1].digest == device_digest(token=token)
 
 
 @pytest.mark.django_db
@@ -229,7 +235,7 @@ def test_it_links_accounts_by_device(user: User, bob: User) -> None:
 
 
 @pytest.mark.django_db
-def test_it_links_by_network_and_browser_but_not_network_alone(user: User, bob: User) -> None:
+def test_it_links_by_network_and_browser_and_by_network_alone(user: User, bob: User) -> None:
     carol = User.objects.create_user(username="carol", password="x")
     services.sighting_record(
         user_id=user.pk, device_token=a_token(), address="203.0.113.7", user_agent=UA
@@ -240,7 +246,11 @@ def test_it_links_by_network_and_browser_but_not_network_alone(user: User, bob: 
     services.sighting_record(
         user_id=carol.pk, device_token=a_token(), address="203.0.113.9", user_agent=OTHER_UA
     )
-    assert selectors.accounts_linked_to(user_id=user.pk) == {bob.pk: {"network"}}
+    # carol shares only the network: a weak link ("address"), never a hold by itself.
+    assert selectors.accounts_linked_to(user_id=user.pk) == {
+        bob.pk: {"address", "network"},
+        carol.pk: {"address"},
+    }
 
 
 @pytest.mark.django_db
@@ -250,7 +260,9 @@ def test_it_names_every_kind_that_links_two_accounts(user: User, bob: User) -> N
         services.sighting_record(
             user_id=who.pk, device_token=token, address="203.0.113.7", user_agent=UA
         )
-    assert selectors.accounts_linked_to(user_id=user.pk) == {bob.pk: {"device", "network"}}
+    assert selectors.accounts_linked_to(user_id=user.pk) == {
+        bob.pk: {"address", "device", "network"}
+    }
 
 
 @pytest.mark.django_db
@@ -325,7 +337,7 @@ def test_it_records_a_signed_in_user_once_per_interval(
         assert client.get(reverse("rules"), HTTP_USER_AGENT=UA).status_code == 200
     assert len(records) == 1
     assert records[0]["device_token"] == token and records[0]["address"] == "127.0.0.1"
-    assert kinds_of(user) == ["device", "network"]
+    assert kinds_of(user) == ["address", "device", "network"]
 
     # Another browser on the same device is another (user, device, network): recorded.
     client.get(reverse("rules"), HTTP_USER_AGENT=OTHER_UA)
@@ -346,7 +358,7 @@ def test_it_records_the_user_who_just_logged_in(client: Client, user: User) -> N
         HTTP_USER_AGENT=UA,
     )
     assert response.status_code == 302
-    assert kinds_of(user) == ["device", "network"]
+    assert kinds_of(user) == ["address", "device", "network"]
 
 
 @pytest.mark.django_db
@@ -361,7 +373,7 @@ def test_it_records_an_api_tokens_user_once_per_interval(user: User, records: li
 @pytest.mark.django_db
 def test_a_client_without_cookies_is_recorded_by_network_only(user: User) -> None:
     Api(Client(), token_for(user)).get("/games")
-    assert kinds_of(user) == ["network"]
+    assert kinds_of(user) == ["address", "network"]
 
 
 @pytest.mark.django_db
@@ -434,6 +446,7 @@ async def test_the_game_socket_records_its_player(user: User) -> None:
     assert sightings == {
         "device": device_digest(token=token),
         "network": network_digest(address="203.0.113.7", user_agent=UA),
+        "address": address_digest(address="203.0.113.7"),
     }
     await ws.disconnect()
 

@@ -150,7 +150,16 @@ def test_a_scouted_win_is_held_end_to_end(servers, workers, user: User, bob: Use
     # bob's 64 draws came at a script's pace too: his resign is held as machine play.
     scouted = Result.objects.get(game=scout)
     assert FairPlayCheck.objects.get(result=scouted).reasons == ["machine"]
+    # Held results are private until decided (issue 19): the public board says nothing of
+    # them; staff see how many there are.
     page = requests.get(f"{first.http}/boards/daily/{deal.day}/", timeout=10).text
+    assert "under fair-play review" not in page and "under-review-count" not in page
+    staff = User.objects.create_user(username="referee", is_staff=True)
+    page = requests.get(
+        f"{first.http}/boards/daily/{deal.day}/",
+        headers={"Cookie": session_cookie(staff)},
+        timeout=10,
+    ).text
     assert "2 results are under fair-play review" in page, page[page.find("Top 100") :][:600]
     # The foresight analysis ran on its own worker and is kept with the evidence.
     analysed = wait_for(lambda: FairPlayCheck.objects.get(result=result).foresight, timeout=90)

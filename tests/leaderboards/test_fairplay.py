@@ -88,14 +88,14 @@ def test_it_holds_a_result_whose_linked_account_turned_the_deals_stock_first(
     assert check.reasons == ["linked"]
     (link,) = check.linked
     assert (link["username"], link["turned"], link["scouting"]) == ("bob", 64, 1)
-    assert link["via"] == ["device", "network"] and link["games"][0]["mode"] == "ranked"
+    assert link["via"] == ["address", "device", "network"] and link["games"][0]["mode"] == "ranked"
     # Off the public board, counted as under review, and its player is told.
     board = board_for(now.date(), WON.variant)
     assert board.rank(result) is None and board.size() == 1  # bob's resign is there
     assert under_review_count(day=now.date(), variant=WON.variant) == 1
     assert board_rank_of(day=now.date(), variant=WON.variant, user=user).status == "under_review"
     decision = ReviewDecision.objects.get(result=result)
-    assert decision.by is None and "bob (64 cards)" in decision.why
+    assert decision.by is None and "bob (same address/device/network; 64 cards" in decision.why
 
 
 def test_it_records_a_quick_ranked_attempt_that_turned_most_of_the_stock_as_scouting(
@@ -130,9 +130,10 @@ def test_it_does_not_hold_a_player_whose_link_never_saw_the_stock(
     assert check.reasons == [] and check.linked[0]["turned"] == 0
 
 
-def test_it_does_not_link_players_on_one_network_with_different_browsers(
+def test_it_holds_a_win_scouted_from_another_browser_on_the_network_by_stock_turns_alone(
     user: User, bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
+    # Issue 19's attack 3: a fresh cookie jar and another browser string, same address.
     deal = daily_of_won_log(now)
     seen(bob, device="B" * 32)
     game_services.sighting_record(
@@ -141,7 +142,59 @@ def test_it_does_not_link_players_on_one_network_with_different_browsers(
     scout = _new_game(user=bob, deal=deal, mode="ranked")
     play(bob, scout, ["s"] * 64 + ["resign"], django_capture_on_commit_callbacks)
     game = _new_game(user=user, deal=deal, mode="ranked")
-    assert play(user, game, WON.moves, django_capture_on_commit_callbacks).review == ""
+    result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
+    assert result.review == "held"
+    (link,) = FairPlayCheck.objects.get(result=result).linked
+    assert link["via"] == ["address"] and link["signs"] == ["stock_only"]
+
+
+def test_it_does_not_hold_a_win_whose_network_neighbour_played_the_deal_like_a_person(
+    user: User, bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # A household: bob, on another browser of the same network, turns the stock and plays
+    # the cards it shows (the first 40 moves of the winning line), then gives up.
+    deal = daily_of_won_log(now)
+    seen(bob, device="B" * 32)
+    seen(user, device="A" * 32)
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
+    assert Action.objects.filter(game=scout, move="s").exists()
+    game = _new_game(user=user, deal=deal, mode="ranked")
+    result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
+    assert result.review == ""
+    (link,) = FairPlayCheck.objects.get(result=result).linked
+    assert link["via"] == ["address", "network"] and link["signs"] == []
+
+
+def test_a_network_neighbour_deleted_while_the_deal_was_open_holds_the_win(
+    user: User, bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # The same neighbour as above, but bob deletes his account before ada plays.
+    deal = daily_of_won_log(now)
+    seen(bob, device="B" * 32)
+    seen(user, device="A" * 32)
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
+    game_services.account_delete(user=bob, password="correct horse battery staple")
+    game = _new_game(user=user, deal=deal, mode="ranked")
+    result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
+    assert result.review == "held"
+    (link,) = FairPlayCheck.objects.get(result=result).linked
+    assert link["user_id"] is None and link["via"] == ["address", "network"]
+    assert link["signs"] == ["deleted_while_open"] and link["turned"] > 0
+
+
+def test_a_network_link_without_a_sign_holds_with_the_players_own_evidence(settings) -> None:
+    from leaderboards.fairplay.linked import link_verdict
+
+    settings.FT_LINK_OWN_EVIDENCE = 20
+    weak = [{"via": ["address", "network"], "turned": 30, "signs": []}]
+    assert not link_verdict(weak).hold
+    assert not link_verdict(weak, own_evidence=19.9).hold
+    verdict = link_verdict(weak, own_evidence=20.0)
+    assert verdict.hold and verdict.weak == weak and verdict.holding == []
+    # A link that turned nothing never holds, whatever the evidence.
+    assert not link_verdict([{"via": ["device"], "turned": 0, "signs": []}], own_evidence=1e6).hold
 
 
 # Machine pace -------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ def test_a_reviewer_sees_the_evidence_and_records_a_decision(held: Result, staff
     url = reverse("leaderboards:review_detail", args=[held.pk])
     page = staff_client.get(url).content.decode()
     assert 'data-testid="linked-accounts"' in page and "bob" in page
+    assert 'data-testid="scout-signs"' in page and "stock_only" in page
     assert 'data-testid="timing"' in page and "automatic hold" in page
     response = staff_client.post(url, {"decision": "disqualified", "why": "scout account"})
     assert response.status_code == 302
@@ -87,16 +88,52 @@ def test_an_unknown_result_is_a_404(staff_client) -> None:
     assert staff_client.get(reverse("leaderboards:review_detail", args=[999999])).status_code == 404
 
 
-def test_the_daily_board_says_how_many_results_are_under_review(
-    held: Result, user: User, client: Client, now: datetime
+def test_a_held_result_is_private_until_decided(
+    held: Result, user: User, client: Client, staff_client: Client, now: datetime
 ) -> None:
+    # Issue 19: the public board and scorecard show nothing of a held result ...
     url = reverse("leaderboards:daily", args=[now.date().isoformat()])
+    card_url = reverse("leaderboards:scorecard", args=[user.username])
     page = client.get(url).content.decode()
-    assert 'data-testid="under-review-count"' in page and "1 result is under" in page
+    assert "under-review" not in page and "under review" not in page
+    public_card = client.get(card_url).content.decode()
+    assert "review-held" not in public_card and "kind-daily" not in public_card
+    # ... reviewers see how many are held ...
+    staff_page = staff_client.get(url).content.decode()
+    assert 'data-testid="under-review-count"' in staff_page and "1 result is under" in staff_page
+    # ... and the player is told at once that it is being checked, why and what next.
     client.force_login(user)
-    assert 'data-testid="under-review"' in client.get(url).content.decode()
+    mine = client.get(url).content.decode()
+    assert 'data-testid="under-review"' in mine and "Your result is being checked" in mine
+    assert "had already turned this deal&#x27;s cards" in mine and "A reviewer looks" in mine
+    card = client.get(card_url).content.decode()
+    assert 'data-testid="review-held"' in card and 'data-testid="review-note"' in card
+    share = client.get(
+        reverse("leaderboards:share", args=[held.game_id]), headers={"accept": "application/json"}
+    ).json()
+    assert share["rank"] is None and share["review"]["state"] == "held"
+    assert share["review"]["why"] and share["review"]["next"]
+
+
+def test_the_player_is_told_in_italian(held: Result, user: User, client: Client) -> None:
+    client.force_login(user)
+    share = client.get(
+        reverse("leaderboards:share", args=[held.game_id]),
+        headers={"accept": "application/json", "accept-language": "it"},
+    ).json()
+    assert share["review"]["title"] == "Il tuo risultato è in verifica"
+
+
+def test_a_disqualification_is_public(
+    held: Result, user: User, client: Client, staff_client: Client
+) -> None:
+    from leaderboards.fairplay.services import result_review_decide
+
+    result_review_decide(
+        result_id=held.pk, decision="disqualified", by=User.objects.get(is_staff=True), why="scout"
+    )
     card = client.get(reverse("leaderboards:scorecard", args=[user.username])).content.decode()
-    assert 'data-testid="review-held"' in card
+    assert 'data-testid="review-disqualified"' in card
 
 
 def test_the_fair_play_page_explains_the_checks(client: Client) -> None:

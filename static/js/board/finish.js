@@ -96,6 +96,16 @@ export function rankLine(share) {
   return t("You are ranked %(rank)s of %(size)s today.", { rank: share.rank, size: share.size });
 }
 
+/**
+ * What the result dialog says of a result held for a fair-play check, or "" when it is not
+ * held: the server's words, already in the player's language (title, why, what next).
+ */
+export function reviewText(share) {
+  const review = share && share.review;
+  if (!review || review.state !== "held") return "";
+  return [review.title, ...(review.why || []), review.next].filter(Boolean).join(" ");
+}
+
 /** How many pieces of confetti fall: none when the player asks for reduced motion. */
 export function confettiCount(reducedMotion) {
   return reducedMotion ? 0 : 36;

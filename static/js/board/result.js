@@ -3,7 +3,7 @@
 // Copy button (a daily game's from the server, spoiler-free, with the player's rank once
 // it is known; a practice game's from here, with a link to the same deal).
 
-import { confettiCount, practiceShareText, rankLine } from "./finish.js";
+import { confettiCount, practiceShareText, rankLine, reviewText } from "./finish.js";
 import { t } from "./i18n.js";
 import { clock } from "./state.js";
 
@@ -92,10 +92,10 @@ export class ResultDialog {
     for (let tries = 1; tries <= SHARE_TRIES; tries += 1) {
       const share = await this.fetchShare();
       if (share?.text) this.showShare(share.text);
-      const line = rankLine(share);
+      const line = reviewText(share) || rankLine(share);
       if (line) this.field("rank").textContent = line;
-      // Not verified yet (409), or verified but not on the board yet: ask again shortly.
-      const waiting = share === "pending" || (share?.text && !share.rank);
+      // Not verified yet (409), or verified but not on the board (nor held) yet: ask again.
+      const waiting = share === "pending" || (share?.text && !share.rank && !share?.review);
       if (!waiting) return;
       await new Promise((resolve) => setTimeout(resolve, SHARE_RETRY_MS));
     }
