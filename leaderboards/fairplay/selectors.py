@@ -108,6 +108,15 @@ def _decision_view(decision: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def player_evidence_wealth(*, player_id: int) -> float | None:
+    """The player's wealth in the sequential test (an e-value: its evidence so far), or
+    ``None`` while the test is off (``FT_EVIDENCE``) or has not seen the player."""
+    if not settings.FT_EVIDENCE:
+        return None
+    row = PlayerEvidence.objects.filter(player_id=player_id).values_list("wealth").first()
+    return row[0] if row is not None else None
+
+
 def held_explanation(*, result: Result) -> dict[str, Any] | None:
     """What the player of a held result is told, in their language: that it is being
     checked, why in plain words (one sentence per check that held it) and what happens
@@ -140,4 +149,8 @@ _HELD_WHY = {
         "Your moves suited the cards still hidden in the stock more often than luck explains."
     ),
     "solver_copy": lambda: _("Your moves followed this site's solver's winning line."),
+    "evidence": lambda: _(
+        "Over your recent ranked games your winning moves suited the hidden cards more often"
+        " than luck explains, so your wins of those days are checked together."
+    ),
 }

@@ -22,6 +22,7 @@ from games.solver.foresight import ForesightReport, analyse_foresight
 from leaderboards import broadcast
 from leaderboards.boards import board_of
 from leaderboards.fairplay.linked import link_verdict, linked_evidence, scouting_record
+from leaderboards.fairplay.selectors import player_evidence_wealth
 from leaderboards.fairplay.timing import timing_of
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
 
@@ -43,9 +44,10 @@ def fairplay_screen(*, result: Result, game: Game, log: list[tuple[str, datetime
     finished = game.finished_at or timezone.now()
     stock = GameState.from_seed(game.deal.seed, game.deal.variant, undo_limit=0).stock_count
     linked = linked_evidence(player_id=game.player_id, deal=game.deal, before=finished, stock=stock)
-    # The player's own evidence (an e-value of the per-player sequential test) is not
-    # known at verification yet: a network link with no scout sign does not hold here.
-    verdict = link_verdict(linked, own_evidence=None)
+    # The player's own evidence so far (the sequential test's wealth before this game, which
+    # steps only after verification): with it a network link without a scout sign can hold.
+    own = player_evidence_wealth(player_id=game.player_id) if linked else None
+    verdict = link_verdict(linked, own_evidence=own)
     reasons = []
     if verdict.hold:
         reasons.append("linked")

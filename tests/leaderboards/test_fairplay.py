@@ -24,7 +24,13 @@ from leaderboards import services
 from leaderboards.boards import board_for
 from leaderboards.fairplay import services as fairplay
 from leaderboards.fairplay.selectors import review_case, under_review_count
-from leaderboards.models import FairPlayCheck, Result, ReviewDecision, ScoutingPattern
+from leaderboards.models import (
+    FairPlayCheck,
+    PlayerEvidence,
+    Result,
+    ReviewDecision,
+    ScoutingPattern,
+)
 from leaderboards.scorecards import scorecard
 from leaderboards.selectors import board_rank_of
 
@@ -195,6 +201,38 @@ def test_a_network_link_without_a_sign_holds_with_the_players_own_evidence(setti
     assert verdict.hold and verdict.weak == weak and verdict.holding == []
     # A link that turned nothing never holds, whatever the evidence.
     assert not link_verdict([{"via": ["device"], "turned": 0, "signs": []}], own_evidence=1e6).hold
+
+
+@pytest.mark.parametrize(
+    ("on", "wealth", "held"), [(True, 25.0, True), (True, 3.0, False), (False, 25.0, False)]
+)
+def test_a_network_neighbour_without_a_sign_holds_a_win_once_the_players_evidence_is_high(
+    user: User,
+    bob: User,
+    now: datetime,
+    django_capture_on_commit_callbacks: Capture,
+    settings,
+    monkeypatch: pytest.MonkeyPatch,
+    on: bool,
+    wealth: float,
+    held: bool,
+) -> None:
+    # The household of the test above, but the player's own sequential test has already
+    # built evidence: the screen reads it, and only with the test on and past the bar.
+    settings.FT_EVIDENCE, settings.FT_LINK_OWN_EVIDENCE = on, 20
+    # Only the evidence before this game counts at the screen; its own step (on the fairplay
+    # queue, after the commit) is another test's.
+    monkeypatch.setattr(services, "_enqueue_evidence", lambda result_id: None)
+    PlayerEvidence.objects.create(player=user, wealth=wealth, peak=wealth, started_at=now)
+    deal = daily_of_won_log(now)
+    seen(bob, device="B" * 32)
+    seen(user, device="A" * 32)
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
+    game = _new_game(user=user, deal=deal, mode="ranked")
+    result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
+    assert (result.review == "held") is held
+    assert ("linked" in FairPlayCheck.objects.get(result=result).reasons) is held
 
 
 # Machine pace -------------------------------------------------------------------------------
