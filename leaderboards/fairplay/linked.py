@@ -236,7 +236,11 @@ def _signs(link: dict[str, Any], *, deal: Deal, stock: int) -> list[str]:
     if opened is None or not games:
         return signs
     deleted = link["deleted_at"]
-    if deleted is not None and datetime.fromisoformat(deleted) >= opened:
+    # Only a deleted account that had seen most of the stock: a neighbour who turned a card
+    # or two and then left the site the same day told nobody anything, and holding every
+    # later player of a shared network for it would be a false hold.
+    saw_most = any(g["turned"] >= most for g in games)
+    if deleted is not None and saw_most and datetime.fromisoformat(deleted) >= opened:
         signs.append("deleted_while_open")
     return signs
 

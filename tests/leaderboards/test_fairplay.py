@@ -175,12 +175,15 @@ def test_it_does_not_hold_a_win_whose_network_neighbour_played_the_deal_like_a_p
 def test_a_network_neighbour_deleted_while_the_deal_was_open_holds_the_win(
     user: User, bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    # The same neighbour as above, but bob deletes his account before ada plays.
+    # The same neighbour as above, but bob turns most of the stock, then deletes his
+    # account before ada plays.
     deal = daily_of_won_log(now)
     seen(bob, device="B" * 32)
     seen(user, device="A" * 32)
     scout = _new_game(user=bob, deal=deal, mode="ranked")
-    play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
+    opening = WON.moves[:40]
+    more = ["s"] * (48 - opening.count("s"))
+    play(bob, scout, opening + more + ["resign"], django_capture_on_commit_callbacks)
     game_services.account_delete(user=bob, password="correct horse battery staple")
     game = _new_game(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
@@ -188,6 +191,24 @@ def test_a_network_neighbour_deleted_while_the_deal_was_open_holds_the_win(
     (link,) = FairPlayCheck.objects.get(result=result).linked
     assert link["user_id"] is None and link["via"] == ["address", "network"]
     assert link["signs"] == ["deleted_while_open"] and link["turned"] > 0
+
+
+def test_a_network_neighbour_who_turned_a_card_and_left_holds_nothing(
+    user: User, bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
+) -> None:
+    # An honest neighbour looks at one card of the daily, then deletes the account the same
+    # day: that told nobody the stock, so the later players of the network stay ranked.
+    deal = daily_of_won_log(now)
+    seen(bob, device="B" * 32)
+    seen(user, device="A" * 32)
+    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    play(bob, scout, ["s", "resign"], django_capture_on_commit_callbacks)
+    game_services.account_delete(user=bob, password="correct horse battery staple")
+    game = _new_game(user=user, deal=deal, mode="ranked")
+    result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
+    assert result.review == ""
+    (link,) = FairPlayCheck.objects.get(result=result).linked
+    assert link["user_id"] is None and link["signs"] == [] and link["turned"] == 1
 
 
 def test_a_network_link_without_a_sign_holds_with_the_players_own_evidence(settings) -> None:
