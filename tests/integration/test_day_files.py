@@ -84,6 +84,12 @@ def test_a_closed_days_file_is_served_and_verifies_clean(
     Game.objects.filter(pk=won.pk).update(first_action_at=timezone.now())
     answers += play(second, won, user, moves[10:], "b")
     assert answers[-1]["status"] == "won"
+    # Bob plays on ada's browser (one device cookie for both): a device link, which holds
+    # (a shared network alone would not, issue 19 part B).
+    for player in (user, bob):
+        services.sighting_record(
+            user_id=player.pk, device_token="d" * 32, address="127.0.0.1", user_agent="tests"
+        )
     left_open = services.game_start_daily(user=bob)
     assert play(first, left_open, bob, ["s", "s"], "c")[-1]["type"] == "accepted"
 
@@ -100,8 +106,8 @@ def test_a_closed_days_file_is_served_and_verifies_clean(
     assert win.duration_ms == (stamps[-1] - stamps[0]) // timedelta(milliseconds=1)
     assert win.duration_ms >= 1000 + 10 * 140  # the ten moves and the pause before the edit
 
-    # Bob shares ada's network and client (this machine), and ada turned the stock: his
-    # result is held, so the file leaves it out until a reviewer decides.
+    # Bob shares ada's browser, and ada turned the stock: his result is held, so the file
+    # leaves it out until a reviewer decides.
     resigned = next(r for r in results if not r.won)
     assert resigned.review == "held"
     assert [
