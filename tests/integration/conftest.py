@@ -76,17 +76,23 @@ def server_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def servers(
-    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Server, Server]]:
-    """Two ASGI server processes, as compose.yaml runs web1 and web2."""
-    env = server_env()
+def static_collected() -> None:
+    """The static files collected once, as a deploy does: with DEBUG off every page's
+    ``{% static %}`` reads the manifest, so a server started without it answers 500."""
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=ROOT,
-        env=env,
+        env=server_env(),
         check=True,
     )
+
+
+@pytest.fixture(scope="session")
+def servers(
+    django_db_setup: None, static_collected: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server]]:
+    """Two ASGI server processes, as compose.yaml runs web1 and web2."""
+    env = server_env()
     log_dir = tmp_path_factory.mktemp("servers")
     started = [start_server(env, log_dir, ready_path="/rules/") for _ in range(2)]
     try:

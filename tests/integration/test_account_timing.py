@@ -45,7 +45,7 @@ def _reset(http: requests.Session, url: str, email: str) -> float:
 
 
 def test_a_reset_request_takes_as_long_for_a_known_address_as_for_an_unknown_one(
-    user: User, workers, tmp_path: Path
+    user: User, workers, static_collected: None, tmp_path: Path
 ) -> None:
     user.email = "ada@example.org"
     user.save()
