@@ -23,6 +23,7 @@ from ftsite.env import (
     env_networks,
     env_rate,
     env_seconds,
+    env_secret,
     env_str,
 )
 from ftsite.schedule import BEAT_SCHEDULE, TASK_ROUTES
@@ -44,22 +45,16 @@ _DEV_DAILY_SECRET = "dev-only-daily-secret-do-not-use-in-production"
 
 _WHY_SECRET = "when DEBUG is off (set DJANGO_DEBUG=true for local development)"
 
-SECRET_KEY = env_str(
-    "DJANGO_SECRET_KEY",
-    _DEV_SECRET_KEY if DEBUG else None,
-    required=not DEBUG,
-    why=_WHY_SECRET,
+SECRET_KEY = env_secret(
+    "DJANGO_SECRET_KEY", dev_default=_DEV_SECRET_KEY, debug=DEBUG, why=_WHY_SECRET
 )
 # Former secret keys, newest first, still accepted for what they signed (sessions, password
 # reset links) while DJANGO_SECRET_KEY is rotated: docs/operations.md, "Rotate secrets".
 SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS")
 
 # HMAC key for deriving the daily deal seeds.
-FT_DAILY_SECRET = env_str(
-    "FT_DAILY_SECRET",
-    _DEV_DAILY_SECRET if DEBUG else None,
-    required=not DEBUG,
-    why=_WHY_SECRET,
+FT_DAILY_SECRET = env_secret(
+    "FT_DAILY_SECRET", dev_default=_DEV_DAILY_SECRET, debug=DEBUG, why=_WHY_SECRET
 )
 
 # HMAC key of the fair-play sightings (games.sightings): device cookies and network+browser
@@ -261,7 +256,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": str(BASE_DIR / "db.sqlite3"),
         }
     }
 
@@ -454,7 +449,7 @@ else:
 
 if REDIS_URL is not None:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_BACKEND: str | None = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CELERY_BROKER_URL = "memory://"

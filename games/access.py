@@ -60,6 +60,15 @@ def check_game_access(*, user: User | AnonymousUser | None, game: Game, purpose:
     raise Forbidden("a daily game can be watched once you have finished your own attempt")
 
 
+def signed_in(user: User | AnonymousUser | None) -> User:
+    """The account behind an interface that requires signing in (``login_required``, a
+    staff page, an API token): the one narrowing of a request's user to a ``User``;
+    :class:`NotAuthenticated` if there is none."""
+    if isinstance(user, User) and user.is_authenticated:
+        return user
+    raise NotAuthenticated("sign in first")
+
+
 def is_self(*, viewer: User | AnonymousUser | None, user_id: int | None) -> bool:
     """Whether ``viewer`` is the signed-in user ``user_id`` (the owner of a game, a
     scorecard, a result)."""

@@ -11,7 +11,7 @@ import json
 import logging
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,7 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.access import access_game
+from games.access import access_game, signed_in
 from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
 from games.engine import VARIANTS, GameState, RuleSet
@@ -42,6 +42,9 @@ from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import Game, User
 from games.templatetags.games_tags import variant_title
 from games.throttles import RateLimited
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +96,7 @@ def _countdown(until: datetime, now: datetime) -> str:
 #: What the rules page says about a variant besides its facts, which come from its
 #: ``RuleSet``: its name in the page's language and how it plays. A variant missing here
 #: still gets its row, under the engine's title.
-VARIANT_NOTES: dict[str, tuple[str, str]] = {
+VARIANT_NOTES: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
     "forty-thieves": (
         gettext_lazy("Forty Thieves (classic)"),
         gettext_lazy("The yardstick: strict building and no run moves make every space precious."),
@@ -276,9 +279,7 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     form stays in a collapsed block for players without JavaScript.
     """
     try:
-        # The request's user, anonymous or not: to the access funnel, None means
-        # "the system" and would skip every check.
-        state = selectors.game_state(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+        state = selectors.game_state(user=request.user, game_id=game_id)
     except NotAuthenticated:
         return redirect_to_login(request.get_full_path())
     except ServiceError as err:
@@ -369,12 +370,12 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("game", game_id=game_id)
     data = form.cleaned_data
     try:
         result = services.game_act(
-            user=request.user,
+            user=signed_in(request.user),
             game_id=game_id,
             kind=data["type"],
             move=data["move"],
@@ -411,7 +412,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
-    listing = selectors.game_list_for_player(user=request.user, page=page)
+    listing = selectors.game_list_for_player(user=signed_in(request.user), page=page)
     return render(request, "games/my_games.html", {"listing": listing})
 
 
@@ -419,7 +420,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 def _user(request: HttpRequest) -> User | None:
-    return request.user if request.user.is_authenticated else None  # type: ignore[return-value]
+    return request.user if request.user.is_authenticated else None
 
 
 def _refusal_page(request: HttpRequest, err: ServiceError) -> HttpResponse:

@@ -60,8 +60,11 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Nothing to act on: answer a ping (keep-alive through proxies), ignore the rest
         # without decoding it, so no input can make this socket fail.
-        small = text_data is not None and len(text_data) <= MAX_FRAME_BYTES
-        if small and text_data.replace(" ", "") == '{"type":"ping"}':  # type: ignore[union-attr]
+        if (
+            text_data is not None
+            and len(text_data) <= MAX_FRAME_BYTES
+            and text_data.replace(" ", "") == '{"type":"ping"}'
+        ):
             await self.send_json({"type": "pong"})
 
     async def board_changed(self, event: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services
+from games.access import signed_in
 from games.errors import NotAuthenticated, ServiceError
 from leaderboards.replays import analysis_frames, replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
@@ -43,7 +44,7 @@ def scorecard(request: HttpRequest, username: str) -> HttpResponse:
     try:
         card = scorecard_data(
             username=username,
-            viewer=request.user,  # type: ignore[arg-type]
+            viewer=request.user,
             page=request.GET.get("page", "1"),
             site_url=_site_url(request),
         )
@@ -65,7 +66,7 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         text = share_text_for_game(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             game_id=game_id,
             site_url=_site_url(request),
         )
@@ -75,11 +76,17 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return HttpResponse(err.reason, status=err.status, content_type="text/plain; charset=utf-8")
     if not wants_json:
         return HttpResponse(text, content_type="text/plain; charset=utf-8")
-    position = rank_of_game(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+    # Only the game's player gets this far (share_text_for_game asks the funnel).
+    position = rank_of_game(user=signed_in(request.user), game_id=game_id)
     rank = position.rank if position else None
     review = position.review if position else None
     return JsonResponse(
-        {"text": text, "rank": rank, "size": position.size if rank else None, "review": review}
+        {
+            "text": text,
+            "rank": rank,
+            "size": position.size if position and rank else None,
+            "review": review,
+        }
     )
 
 
@@ -88,8 +95,8 @@ def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Step through a finished, verified game on the board; the frames and the post-game
     analysis (its state, or its result) are embedded as JSON."""
     try:
-        frames = replay_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
-        analysis = analysis_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+        frames = replay_frames(user=request.user, game_id=game_id)
+        analysis = analysis_frames(user=request.user, game_id=game_id)
     except NotAuthenticated:
         return redirect_to_login(request.get_full_path())
     except VerificationPending as err:
@@ -125,8 +132,8 @@ def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         if request.method == "POST":
-            services.analysis_request(user=request.user, game_id=game_id)  # type: ignore[arg-type]
-        data = analysis_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+            services.analysis_request(user=request.user, game_id=game_id)
+        data = analysis_frames(user=request.user, game_id=game_id)
     except ServiceError as err:
         if not wants_json:
             return _refusal(request, err)

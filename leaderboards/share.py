@@ -7,6 +7,7 @@ posted while the day is still open.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -85,7 +86,7 @@ def daily_board_path(day: str) -> str:
         return DAILY_BOARD_PATH.format(day=day)
 
 
-def share_text_for_game(*, user: User, game_id: object, site_url: str = "") -> str:
+def share_text_for_game(*, user: User | AnonymousUser, game_id: object, site_url: str = "") -> str:
     """The share text of the player's own verified daily result; else a refusal."""
     # The "play" purpose is the funnel's ownership check: only the game's player.
     game = access_game(user=user, game_id=game_id, purpose="play")

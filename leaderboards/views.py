@@ -40,7 +40,7 @@ def _day_or_404(text: str) -> date:
 
 
 def _user(request: HttpRequest) -> User | None:
-    return request.user if request.user.is_authenticated else None  # type: ignore[return-value]
+    return request.user if request.user.is_authenticated else None
 
 
 # Daily boards ----------------------------------------------------------------------------
@@ -256,7 +256,7 @@ def period(request: HttpRequest, kind: selectors.PeriodKind) -> HttpResponse:
     start = today
     if kind != "all" and "start" in request.GET:
         start = _day_or_404(request.GET["start"])
-    board = selectors.period_board(kind=kind, start=start, by=by)  # type: ignore[arg-type]
+    board = selectors.period_board(kind=kind, start=start, by=by)
     previous, following = board.period.previous(), board.period.following(today=today)
     return render(
         request,

@@ -35,7 +35,8 @@ class Move(NamedTuple):
     kind: int
     src: int = 0
     dst: int = 0
-    count: int = 1
+    # Shadows tuple.count, which no caller uses: a move's card count reads as move.count.
+    count: int = 1  # type: ignore[assignment]
 
 
 DRAW_MOVE = Move(DRAW)
