@@ -20,7 +20,6 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections
 
 from games import metrics
 from games.engine import GameState
@@ -173,18 +172,3 @@ def dead_end_queue() -> DeadEndQueue:
             running = max(1, settings.FT_SOLVER_PROCESSES)
             _queue = DeadEndQueue(running=running, waiting=settings.FT_DEAD_END_WAITING)
         return _queue
-
-
-def dead_end_in_background(check: DeadEndCheck) -> None:
-    """Decide ``check`` in the pool and record the verdict from a pool thread (for actions
-    that came without a socket: the API, the plain form, the server's own)."""
-    dead_end_queue().submit(check, _record_here)
-
-
-def _record_here(check: DeadEndCheck, verdict: Verdict) -> None:
-    from games.services import game_dead_end_record  # the services use this module
-
-    try:
-        game_dead_end_record(check=check, dead=verdict)
-    finally:
-        close_old_connections()  # this thread is not a request's: nothing closes it else

@@ -7,6 +7,7 @@ version in one transaction; watchers are told only after it commits.
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -40,9 +41,9 @@ from games.models import Game, User
 from games.payloads import board_changes
 from games.results import ActResult, DeadEndCheck
 from games.services.log import Entry, log_append
+from games.services.solver_help import game_dead_end_check
 from games.signals import announce_game_finished
 from games.solver import dead_end_decidable
-from games.solver_pool import dead_end_in_background
 
 #: The actions a player sends (websocket ``type``, API ``type``, the plain form's choice).
 ACTION_KINDS = ("move", "undo", "resign")
@@ -60,39 +61,46 @@ def game_act(
 ) -> ActResult:
     """One action of a player, whichever interface it came through: a ``move`` (in the
     notation), an ``undo`` or a ``resign``. A socket says ``from_socket`` (see ``_act``)."""
-    ids = {"user": user, "game_id": game_id, "client_id": client_id, "version": version}
-    socket = {"from_socket": from_socket}
     if kind == "move":
         if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
             # undo and resign are actions of their own, never moves in the notation.
             raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
-        return _act(action=move, **ids, **socket)
-    if kind in (UNDO, RESIGN):
-        return _act(action=kind, **ids, **socket)
-    raise BadRequest(f"{kind!r} is not an action: one of {', '.join(ACTION_KINDS)}")
+        action = move
+    elif kind in (UNDO, RESIGN):
+        action = kind
+    else:
+        raise BadRequest(f"{kind!r} is not an action: one of {', '.join(ACTION_KINDS)}")
+    return _act(
+        game_id=game_id,
+        user=user,
+        action=action,
+        client_id=client_id,
+        version=version,
+        from_socket=from_socket,
+    )
 
 
 def game_play(
-    *, user: User, game_id: str, move: str, client_id: str = "", version: int | None = None
+    *, user: User, game_id: object, move: str, client_id: str = "", version: int | None = None
 ) -> ActResult:
-    """Play one move in the engine's notation."""
+    """Play one move in the engine's notation (:func:`game_act`, kind ``move``)."""
     return game_act(
         user=user, game_id=game_id, kind="move", move=move, client_id=client_id, version=version
     )
 
 
 def game_undo(
-    *, user: User, game_id: str, client_id: str = "", version: int | None = None
+    *, user: User, game_id: object, client_id: str = "", version: int | None = None
 ) -> ActResult:
-    """Take back the last action (practice games only)."""
-    return _act(game_id=game_id, user=user, action=UNDO, client_id=client_id, version=version)
+    """Take back the last action, practice games only (:func:`game_act`, kind ``undo``)."""
+    return game_act(user=user, game_id=game_id, kind=UNDO, client_id=client_id, version=version)
 
 
 def game_resign(
-    *, user: User, game_id: str, client_id: str = "", version: int | None = None
+    *, user: User, game_id: object, client_id: str = "", version: int | None = None
 ) -> ActResult:
-    """End the game; it counts as a loss."""
-    return _act(game_id=game_id, user=user, action=RESIGN, client_id=client_id, version=version)
+    """End the game; it counts as a loss (:func:`game_act`, kind ``resign``)."""
+    return game_act(user=user, game_id=game_id, kind=RESIGN, client_id=client_id, version=version)
 
 
 def game_resign_at_close(*, game_id: object) -> ActResult | None:
@@ -229,7 +237,7 @@ def _behind_the_log(entry: LiveGame) -> bool:
     return _row_version(entry.game.pk) != entry.game.version
 
 
-def _row_version(pk: object) -> int | None:
+def _row_version(pk: uuid.UUID) -> int | None:
     """The game's version as the database has it now (``None`` if it is gone)."""
     return Game.objects.filter(pk=pk).values_list("version", flat=True).first()
 
@@ -330,7 +338,7 @@ def _announce_after_commit(game: Game, result: ActResult, *, from_socket: bool) 
         # No socket to run the check on its own loop (the API, a form, the server): the
         # solver pool decides it in the background and the verdict is broadcast.
         check = result.dead_end_check
-        transaction.on_commit(lambda: dead_end_in_background(check), robust=True)
+        transaction.on_commit(lambda: game_dead_end_check(check=check), robust=True)
 
 
 def _dead_end_check(game: Game, engine: GameState) -> DeadEndCheck | None:

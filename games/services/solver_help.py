@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import close_old_connections, transaction
 from django.db.models import F
 
 from games import broadcast
@@ -20,7 +20,7 @@ from games.errors import Forbidden, GameOver, SolverLocked
 from games.live import engine_for, live_mark_dead_end
 from games.models import Game, User
 from games.results import DeadEndCheck, HintResult
-from games.solver_pool import hint_in_pool
+from games.solver_pool import dead_end_queue, hint_in_pool
 from games.throttles import Rate, throttle_check, who
 
 
@@ -37,6 +37,19 @@ def game_dead_end_record(*, check: DeadEndCheck, dead: bool | None) -> bool:
         live_mark_dead_end(game_id=check.game_id, version=check.version)
         transaction.on_commit(lambda: broadcast.game_dead_end(check), robust=True)
     return bool(marked)
+
+
+def game_dead_end_check(*, check: DeadEndCheck) -> None:
+    """Have the solver pool decide whether ``check``'s position is lost, after the action
+    was answered; the verdict is recorded (and broadcast) from a pool thread."""
+    dead_end_queue().submit(check, _record_from_pool)
+
+
+def _record_from_pool(check: DeadEndCheck, verdict: bool | None) -> None:
+    try:
+        game_dead_end_record(check=check, dead=verdict)
+    finally:
+        close_old_connections()  # this thread is not a request's: nothing closes it else
 
 
 @dataclass(frozen=True)
