@@ -7,7 +7,6 @@ service results (or refusals) into frames, and protects the socket (size, rate, 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -32,8 +31,8 @@ from games.input_guard import text_problem
 from games.models import User
 from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
+from games.results import Origin
 from games.sightings import client_address
-from games.solver_pool import dead_end_queue, hint_async
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
@@ -170,8 +169,7 @@ def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
     return role_in(user=user, game=game), str(game.pk)
 
 
-def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult:
-    # The socket tells the game's other sockets itself, from its own event loop.
+def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActResult:
     return services.game_act(
         user=user,
         game_id=game_id,
@@ -179,7 +177,7 @@ def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult
         move=message.move,
         client_id=message.id or "",
         version=message.version,
-        from_socket=True,
+        origin=origin,
     )
 
 
@@ -397,14 +395,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                 message.id,
             )
         if message.type == "hint":
-            # The solver runs for up to FT_HINT_SECONDS in the solver pool: never on the
-            # event loop, nor on the one thread every socket's database calls share.
-            # Nothing is played, so nothing is broadcast.
-            job = await database_sync_to_async(services.game_hint_begin)(
-                user=self.user, game_id=self.game_id
-            )
-            move = await hint_async(job.state, settings.FT_HINT_SECONDS)
-            hinted = await database_sync_to_async(services.game_hint_finish)(job=job, move=move)
+            # The one hint service, as the API's: it waits up to FT_HINT_SECONDS for the
+            # solver pool, so on a thread of its own, never on the event loop nor on the one
+            # thread every socket's database calls share. Nothing is played or broadcast.
+            hint = database_sync_to_async(services.game_hint, thread_sensitive=False)
+            hinted = await hint(user=self.user, game_id=self.game_id)
             await self.send_message(
                 {
                     "type": "hint",
@@ -416,36 +411,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             return
         # On an action thread (games.move_threads), not the one database thread shared by
-        # every socket: writes overlap and share their disk flushes.
-        result = await on_move_thread(_act, self.user, self.game_id, message)
+        # every socket: writes overlap and share their disk flushes. What follows the action
+        # (the other sockets, a finish, a dead end) the service does after the commit, as
+        # for the API and the form; this socket is its origin, so its copy skips it here.
+        origin = Origin(channel=self.channel_name, peers=bool(self.peers))
+        result = await on_move_thread(_act, self.user, self.game_id, message, origin)
         await self.send_message(accepted_message(result, message.id))
         if not result.duplicate:
-            copy = action_message(result)
-            self.sent_actions.append(copy)
-            if self.peers:
-                # Committed: the others may hear of it (this socket answered its sender).
-                event = {"type": "game.action", "message": copy, "origin": self.channel_name}
-                await self.channel_layer.group_send(self.group, event)
-        if result.dead_end_check is not None:
-            self.check_dead_end(result.dead_end_check)
-
-    def check_dead_end(self, check: services.DeadEndCheck) -> None:
-        """Have the solver pool decide whether the new position is lost; the verdict comes
-        after the acknowledgement, in its own ``dead_end`` message to the game's sockets
-        (recorded from this loop, so the broadcast leaves from the server's own loop)."""
-        loop = asyncio.get_running_loop()
-
-        def then(check: services.DeadEndCheck, verdict: bool | None) -> None:
-            if verdict is True:
-                loop.call_soon_threadsafe(loop.create_task, self.record_dead_end(check))
-
-        dead_end_queue().submit(check, then)
-
-    async def record_dead_end(self, check: services.DeadEndCheck) -> None:
-        try:
-            await database_sync_to_async(services.game_dead_end_record)(check=check, dead=True)
-        except Exception:
-            logger.exception("recording the dead end of game %s failed", self.game_id)
+            self.sent_actions.append(action_message(result))
 
     def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
         code = err.code

@@ -10,7 +10,6 @@ embedded defaults), in a worker thread that is not the database thread.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import multiprocessing
 import os
@@ -63,16 +62,9 @@ def solver_executor() -> Executor:
 
 
 def hint_in_pool(state: dict[str, Any], seconds: float) -> str | None:
-    """Solve a hint in the pool, waiting for it (a request's thread: the API, a form)."""
+    """Solve a hint in the pool, waiting for it (``game_hint``, on a thread of its own)."""
     with metrics.SOLVER_JOBS.labels("hint").track_inprogress():
         return solver_executor().submit(hint_for_state, state, seconds).result()
-
-
-async def hint_async(state: dict[str, Any], seconds: float) -> str | None:
-    """Solve a hint in the pool without blocking the event loop or the database thread."""
-    loop = asyncio.get_running_loop()
-    with metrics.SOLVER_JOBS.labels("hint").track_inprogress():
-        return await loop.run_in_executor(solver_executor(), hint_for_state, state, seconds)
 
 
 # Dead-end checks -------------------------------------------------------------------------

@@ -7,9 +7,13 @@ neither runs on the move path: the socket runs the search in the solver pool
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.db.models import F
@@ -22,6 +26,9 @@ from games.models import Game, User
 from games.results import DeadEndCheck, HintResult
 from games.solver_pool import dead_end_queue, hint_in_pool
 from games.throttles import Rate, throttle_check, who
+
+
+logger = logging.getLogger(__name__)
 
 
 def game_dead_end_record(*, check: DeadEndCheck, dead: bool | None) -> bool:
@@ -41,15 +48,34 @@ def game_dead_end_record(*, check: DeadEndCheck, dead: bool | None) -> bool:
 
 def game_dead_end_check(*, check: DeadEndCheck) -> None:
     """Have the solver pool decide whether ``check``'s position is lost, after the action
-    was answered; the verdict is recorded (and broadcast) from a pool thread."""
-    dead_end_queue().submit(check, _record_from_pool)
+    was answered. A proof is recorded (and broadcast) from the server's event loop when the
+    action came through one (a socket, a request under ASGI), so the broadcast leaves from
+    the loop its sockets listen on; else (a worker, a plain WSGI request) from the pool's
+    thread."""
+    loop = broadcast.server_loop()
+
+    def then(check: DeadEndCheck, verdict: bool | None) -> None:
+        if verdict is not True:
+            return
+        if loop is None or loop.is_closed():
+            _record(check)
+        else:
+            record = sync_to_async(_record)(check)
+            asyncio.run_coroutine_threadsafe(record, loop).add_done_callback(_log_failure)
+
+    dead_end_queue().submit(check, then)
 
 
-def _record_from_pool(check: DeadEndCheck, verdict: bool | None) -> None:
+def _record(check: DeadEndCheck) -> None:
     try:
-        game_dead_end_record(check=check, dead=verdict)
+        game_dead_end_record(check=check, dead=True)
     finally:
-        close_old_connections()  # this thread is not a request's: nothing closes it else
+        close_old_connections()  # not a request's thread: nothing closes it else
+
+
+def _log_failure(done: concurrent.futures.Future[None]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        logger.error("recording a dead end failed", exc_info=done.exception())
 
 
 @dataclass(frozen=True)
