@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Literal
 
 from django.contrib.auth.models import AnonymousUser
@@ -12,6 +13,23 @@ from games.models import Deal, Game, User
 
 Purpose = Literal["play", "watch"]
 Role = Literal["player", "watcher"]
+
+
+@dataclass(frozen=True)
+class GameAccess:
+    """What the funnel admitted: the game, as read then, and the visitor's role in it."""
+
+    game: Game
+    role: Role
+
+
+def access_game_role(
+    *, user: User | AnonymousUser | None, game_id: object, purpose: Purpose
+) -> GameAccess:
+    """:func:`access_game`, with the role the visitor was admitted in, so no caller asks
+    the funnel twice."""
+    game = access_game(user=user, game_id=game_id, purpose=purpose)
+    return GameAccess(game=game, role=role_in(user=user, game=game))
 
 
 def access_game(

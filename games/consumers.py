@@ -23,7 +23,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from games import metrics, selectors, services
-from games.access import access_game, role_in
+from games.access import GameAccess, access_game_role
 from games.broadcast import game_group
 from games.connect_threads import on_connect_thread
 from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
@@ -163,10 +163,10 @@ def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, A
 # The sync halves, run in a worker thread through database_sync_to_async ----------------
 
 
-def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
-    """The role of ``user`` in the game and the game's canonical id (for the group name)."""
-    game = access_game(user=user, game_id=game_id, purpose="watch")
-    return role_in(user=user, game=game), str(game.pk)
+def _open(user: User | AnonymousUser, game_id: str) -> GameAccess:
+    """The one access check of a connect: the game (its canonical id names the group) and
+    the visitor's role in it."""
+    return access_game_role(user=user, game_id=game_id, purpose="watch")
 
 
 def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActResult:
@@ -244,12 +244,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
-            role, game_id = await on_connect_thread(_open, self.user, self.game_id)
+            access = await on_connect_thread(_open, self.user, self.game_id)
+            role, game_id = access.role, str(access.game.pk)
             # Join before reading the state, so no action falls between hello and the feed.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.announce_self()
-            game = await on_connect_thread(selectors.game_state, user=self.user, game_id=game_id)
+            game = await on_connect_thread(selectors.game_state_admitted, access=access)
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return

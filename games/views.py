@@ -32,7 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.access import access_game, signed_in
+from games.access import signed_in
 from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
 from games.engine import VARIANTS, GameState, RuleSet
@@ -284,7 +284,8 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     except ServiceError as err:
         return _refusal_page(request, err)
-    may_play = state["status"] == "active" and _may_play(request, game_id)
+    # The funnel gave the viewer's role with the state: only the player may play.
+    may_play = state["status"] == "active" and state["role"] == "player"
     form = ActForm(initial={"version": state["version"], "client_id": uuid.uuid4().hex})
     code = state["deal"]["code"]  # a practice deal's, or a daily's once its day has closed
     practice_link = (
@@ -345,21 +346,6 @@ def _board_config(state: dict[str, Any], practice_link: str | None = None) -> di
             else None
         ),
     }
-
-
-def _may_play(request: HttpRequest, game_id: uuid.UUID) -> bool:
-    """Whether the viewer is the game's player (the access funnel decides, not the view).
-
-    ``game_state`` does not say whether the viewer is the player or a watcher,
-    so this asks the funnel a second time.
-    """
-    if not request.user.is_authenticated:
-        return False
-    try:
-        access_game(user=request.user, game_id=game_id, purpose="play")
-    except ServiceError:
-        return False
-    return True
 
 
 @login_required

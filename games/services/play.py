@@ -8,10 +8,11 @@ action, :func:`game_act_follow_up`, runs only after that write commits.
 
 from __future__ import annotations
 
-import uuid
 import logging
+import uuid
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -178,7 +179,7 @@ def _act(
             # Robust: a broker or layer hiccup must not undo an accepted move (the
             # verification sweep re-enqueues anything that was lost).
             transaction.on_commit(
-                lambda: game_act_follow_up(result=result, origin=origin), robust=True
+                partial(game_act_follow_up, result=result, origin=origin), robust=True
             )
         return result
     raise StaleVersion(

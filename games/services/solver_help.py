@@ -27,7 +27,6 @@ from games.results import DeadEndCheck, HintResult
 from games.solver_pool import dead_end_queue, hint_in_pool
 from games.throttles import Rate, throttle_check, who
 
-
 logger = logging.getLogger(__name__)
 
 

@@ -35,7 +35,7 @@ from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors as board_selectors
 from leaderboards.consumers import parse_board_day, parse_board_week
 from leaderboards.leagues import selectors, services
-from leaderboards.leagues.access import Purpose, access_league, is_member
+from leaderboards.leagues.access import Purpose, access_league, is_member, may_manage
 from leaderboards.leagues.models import League
 
 View = Callable[..., HttpResponse]
@@ -103,8 +103,9 @@ def league_create(request: HttpRequest) -> HttpResponse:
 @_refusals
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
+    is_owner = may_manage(user=request.user, league=league)
     invite = None
-    if league.owner_id == request.user.pk:
+    if is_owner:
         token = selectors.invite_token(league=league)
         invite = request.build_absolute_uri(reverse("leaderboards:league_join", args=[token]))
     members = selectors.league_members(league=league)
@@ -112,7 +113,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "league": league,
         "members": members,
         "invite": invite,
-        "is_owner": league.owner_id == request.user.pk,
+        "is_owner": is_owner,
     }
     return render(request, "leaderboards/leagues/detail.html", context)
 
