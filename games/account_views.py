@@ -30,6 +30,7 @@ from games import services, tasks
 from games.access import signed_in
 from games.forms import AccountDeleteForm, ProfileForm
 from games.middleware import DEVICE_COOKIE
+from games.responses import with_retry_after
 from games.sightings import device_digest, device_token_valid, request_address
 from games.throttles import Rate, RateLimited, throttle_check, who
 
@@ -49,8 +50,7 @@ def limited(
     """The form again, saying when to retry: 429 with ``Retry-After``."""
     form.add_error(None, _refusal(err))
     response = render(request, template, {"form": form, **context}, status=429)
-    response["Retry-After"] = str(err.retry_after)
-    return response
+    return with_retry_after(response, err.retry_after)
 
 
 def signup_count(*, request: HttpRequest) -> None:

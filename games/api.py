@@ -51,6 +51,7 @@ from games.api_throttles import ApiThrottle
 from games.errors import NotAuthenticated, ServiceError
 from games.models import User
 from games.payloads import accepted_message
+from games.responses import retry_after_of, with_retry_after
 
 # Authentication ---------------------------------------------------------------------------
 
@@ -166,16 +167,14 @@ def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
         f"too many API calls; try again in {retry} s",
         retry_after=retry,
     )
-    response["Retry-After"] = str(retry)
-    return response
+    return with_retry_after(response, retry)
 
 
 @api.exception_handler(ServiceError)
 def _service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
     response = _error(request, exc.status, exc.code, exc.reason, **exc.extra)
-    if "retry_after" in exc.extra:  # a rate limit of the services (hints, practice starts)
-        response["Retry-After"] = str(exc.extra["retry_after"])
-    return response
+    # A rate limit of the services (hints, practice starts) names its wait.
+    return with_retry_after(response, retry_after_of(exc))
 
 
 @api.exception_handler(ValidationError)

@@ -35,12 +35,14 @@ from games import selectors, services
 from games.access import signed_in
 from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
+from games.display import variant_title
 from games.engine import VARIANTS, GameState, RuleSet
+from games.engine.rules import OPTION_LETTERS
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import Game, User
-from games.templatetags.games_tags import variant_title
+from games.responses import refusal_page, with_retry_after
 from games.throttles import RateLimited
 
 if TYPE_CHECKING:
@@ -178,11 +180,43 @@ BUILD_WORDS = {
 }
 
 
+#: The options in words, keyed by the option's family (``redeal1`` and ``redeal2`` are the
+#: redeals): its name, its rule and what it does to the game.
+OPTION_NOTES: dict[str, tuple[StrOrPromise, StrOrPromise, StrOrPromise]] = {
+    "kings": (
+        gettext_lazy("Kings only in spaces"),
+        gettext_lazy("Only a king, or a run headed by a king, may fill an empty column."),
+        gettext_lazy("Harder: a space can no longer serve as a parking place for any card."),
+    ),
+    "redeal": (
+        gettext_lazy("Redeals"),
+        gettext_lazy(
+            "Once the stock is empty, the waste may be turned back over as a new stock, once"
+            " or twice (notation r)."
+        ),
+        gettext_lazy(
+            "Easier: cards buried in the waste get another chance, at the expense of tradition."
+        ),
+    ),
+    "takeback": (
+        gettext_lazy("Foundation take-back"),
+        gettext_lazy(
+            "The top card of a foundation may be moved back to a column, for −15 points each time."
+        ),
+        gettext_lazy(
+            "Slightly easier: a card sent up too early can come back to serve as a landing place."
+        ),
+    ),
+}
+
+
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rules; the variants table is the engine's ``VARIANTS``, so a new variant
-    appears on the page by itself. The analysis's budget comes from the settings."""
+    """The rules; the variants and options tables are the engine's ``VARIANTS`` and
+    ``OPTION_LETTERS``, so a new variant or option appears on the page by itself. The
+    analysis's budget comes from the settings."""
     context = {
         "variants": [_variant_row(r) for r in VARIANTS.values()],
+        "options": _option_rows(),
         "analysis_seconds": f"{settings.FT_ANALYSIS_SECONDS:g}",
         "analysis_position_seconds": f"{settings.FT_ANALYSIS_POSITION_SECONDS:g}",
     }
@@ -199,6 +233,17 @@ def _variant_row(rules: RuleSet) -> dict[str, Any]:
         # The stock as the engine deals it (after the layout and any aces put out).
         "stock": GameState.from_seed(0, rules.spec).view()["stock"],
     }
+
+
+def _option_rows() -> list[dict[str, Any]]:
+    """One row per family of the engine's options, in its order; an option without words
+    here still gets its row, under its own name."""
+    families = dict.fromkeys(option.rstrip("0123456789") for option in OPTION_LETTERS)
+    rows = []
+    for family in families:
+        name, rule, effect = OPTION_NOTES.get(family, (family, "", ""))
+        rows.append({"option": family, "name": name, "rule": rule, "effect": effect})
+    return rows
 
 
 def privacy(request: HttpRequest) -> HttpResponse:
@@ -283,7 +328,7 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except NotAuthenticated:
         return redirect_to_login(request.get_full_path())
     except ServiceError as err:
-        return _refusal_page(request, err)
+        return refusal_page(request, err)
     # The funnel gave the viewer's role with the state: only the player may play.
     may_play = state["status"] == "active" and state["role"] == "player"
     form = ActForm(initial={"version": state["version"], "client_id": uuid.uuid4().hex})
@@ -369,7 +414,7 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             version=data["version"],
         )
     except NotFound as err:
-        return _refusal_page(request, err)
+        return refusal_page(request, err)
     except ServiceError as err:
         # A refused move, undo in a ranked game, a stale page, a finished game...
         messages.error(request, err.reason)
@@ -409,14 +454,6 @@ def _user(request: HttpRequest) -> User | None:
     return request.user if request.user.is_authenticated else None
 
 
-def _refusal_page(request: HttpRequest, err: ServiceError) -> HttpResponse:
-    """A 4xx page carrying the service's reason."""
-    status = err.status if 400 <= err.status < 500 else 400
-    return render(
-        request, "games/refused.html", {"reason": err.reason, "error": err}, status=status
-    )
-
-
 def login_locked_out(
     request: HttpRequest, original_response: object = None, credentials: object = None
 ) -> HttpResponse:
@@ -424,5 +461,4 @@ def login_locked_out(
     the wait in minutes, on the page and in ``Retry-After``."""
     minutes = settings.FT_LOGIN_COOLOFF_MINUTES
     response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
-    response["Retry-After"] = str(minutes * 60)
-    return response
+    return with_retry_after(response, minutes * 60)

@@ -20,9 +20,9 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.display import format_duration
 from leaderboards.leagues.models import League, Membership
 from leaderboards.models import Result
-from leaderboards.share import format_duration
 
 
 class ReadOnly:

@@ -24,13 +24,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.access import access_replay
+from games.display import variant_title
 from games.engine import RESIGN, UNDO, EngineError, GameState
 from games.engine.cards import RANK_NAMES, RANKS, SUITS
 from games.errors import NotFound
 from games.models import Deal, Game, GameAnalysis, User
 from games.payloads import board_changes
 from leaderboards.models import Result
-from leaderboards.share import VerificationPending, variant_title
+from leaderboards.share import VerificationPending
 
 _SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 

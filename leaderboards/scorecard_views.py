@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import services
 from games.access import signed_in
 from games.errors import NotAuthenticated, ServiceError
+from games.responses import refusal_page, retry_after_of, with_retry_after
 from leaderboards.replays import analysis_frames, replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.selectors import rank_of_game
@@ -29,13 +30,6 @@ from leaderboards.share import VerificationPending, share_text_for_game
 def _site_url(request: HttpRequest) -> str:
     """The site's root URL as this request reached it, for links in share text."""
     return request.build_absolute_uri("/").rstrip("/")
-
-
-def _refusal(request: HttpRequest, err: ServiceError) -> HttpResponse:
-    status = err.status if 400 <= err.status < 500 else 400
-    return render(
-        request, "games/refused.html", {"reason": err.reason, "error": err}, status=status
-    )
 
 
 @require_GET
@@ -49,7 +43,7 @@ def scorecard(request: HttpRequest, username: str) -> HttpResponse:
             site_url=_site_url(request),
         )
     except ServiceError as err:
-        return _refusal(request, err)
+        return refusal_page(request, err)
     response = render(request, "scorecards/scorecard.html", {"card": card})
     if card["is_owner"]:
         # The owner's page carries share texts: keep it out of shared caches.
@@ -102,7 +96,7 @@ def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except VerificationPending as err:
         return render(request, "replays/pending.html", {"reason": err.reason}, status=err.status)
     except ServiceError as err:
-        return _refusal(request, err)
+        return refusal_page(request, err)
     return render(
         request,
         "replays/replay.html",
@@ -136,13 +130,11 @@ def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         data = analysis_frames(user=request.user, game_id=game_id)
     except ServiceError as err:
         if not wants_json:
-            return _refusal(request, err)
+            return refusal_page(request, err)
         response = JsonResponse(
             {"code": err.code, "reason": err.reason, **err.extra}, status=err.status
         )
-        if "retry_after" in err.extra:
-            response["Retry-After"] = str(err.extra["retry_after"])
-        return response
+        return with_retry_after(response, retry_after_of(err))
     if request.method == "POST" and not wants_json:
         return redirect(reverse("leaderboards:replay", args=[game_id]) + "#analysis")
     return JsonResponse(data)
@@ -154,7 +146,7 @@ def deal_solution(request: HttpRequest, deal_id: int) -> HttpResponse:
     try:
         frames = solution_frames(deal_id=deal_id)
     except ServiceError as err:
-        return _refusal(request, err)
+        return refusal_page(request, err)
     return render(
         request,
         "replays/solution.html",

@@ -22,13 +22,14 @@ from django.utils.translation import gettext as _
 
 from games.access import is_self
 from games.daily import utc_today
+from games.display import format_duration, variant_title
 from games.errors import NotFound
 from games.models import Game, User
 from games.weekly import week_label
 from leaderboards import charts
 from leaderboards.fairplay.selectors import held_explanation
 from leaderboards.models import Result
-from leaderboards.share import format_duration, share_text, variant_title
+from leaderboards.share import share_text
 from leaderboards.streaks import day_outcomes, streaks
 
 HISTORY_PER_PAGE = 20

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from django.db.models import Count, Min, Q
 
 from games.dates import FIRST_DAY
+from games.display import format_duration
 from games.models import Deal, Game, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
@@ -26,7 +27,6 @@ from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import held_explanation, under_review_count
 from leaderboards.models import Result
 from leaderboards.placement import OFF_BOARD
-from leaderboards.share import format_duration
 
 BOARD_LIMIT = 100
 # Fewer games than this say little about a player's win rate: shown as "–" and ranked last.

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 from games.daily import utc_today
 from games.dates import FIRST_DAY, parse_month
 from games.models import Deal, User
+from games.responses import with_retry_after
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
 from games.sightings import request_address
@@ -199,16 +200,12 @@ def _day_file(request: HttpRequest, deal: Deal | None) -> HttpResponse:
         )
     except RateLimited as err:
         refusal = {"code": err.code, "reason": err.reason, "retry_after": err.retry_after}
-        limited = JsonResponse(refusal, status=429)
-        limited["Retry-After"] = str(err.retry_after)
-        return limited
+        return with_retry_after(JsonResponse(refusal, status=429), err.retry_after)
     answer = day_file_of(deal=deal)
     if answer.pending:
         reason = "the day's file is being prepared; try again in a moment"
         refusal = {"code": "day_file_pending", "reason": reason, "retry_after": answer.retry_after}
-        pending = JsonResponse(refusal, status=503)
-        pending["Retry-After"] = str(answer.retry_after)
-        return pending
+        return with_retry_after(JsonResponse(refusal, status=503), answer.retry_after)
     found = answer.file
     if found is None:
         reason = "a day's games are published once its deal has closed"

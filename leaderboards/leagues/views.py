@@ -30,7 +30,8 @@ from games.access import signed_in
 from games.daily import utc_today
 from games.dates import FIRST_DAY
 from games.errors import ServiceError
-from games.throttles import Rate, RateLimited, throttle_check, who
+from games.responses import refusal_page
+from games.throttles import Rate, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors as board_selectors
 from leaderboards.consumers import parse_board_day, parse_board_week
@@ -49,12 +50,7 @@ def _refusals(view: View) -> View:
         try:
             return view(request, *args, **kwargs)
         except ServiceError as err:
-            status = err.status if 400 <= err.status < 500 else 400
-            context = {"reason": err.reason, "error": err}
-            response = render(request, "leaderboards/leagues/refused.html", context, status=status)
-            if isinstance(err, RateLimited):
-                response["Retry-After"] = str(err.retry_after)
-            return response
+            return refusal_page(request, err, template="leaderboards/leagues/refused.html")
 
     return wrapped
 
