@@ -26,7 +26,7 @@ from games import metrics, selectors, services
 from games.access import GameAccess, access_game_role
 from games.broadcast import game_group
 from games.connect_threads import on_connect_thread
-from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
+from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.input_guard import text_problem
 from games.models import User
 from games.move_threads import on_move_thread
@@ -422,15 +422,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.sent_actions.append(action_message(result))
 
     def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
-        code = err.code
-        # game_play says bad_request for a move that is no move at all ("", "undo"):
-        # the protocol calls that invalid_move.
-        if isinstance(err, BadRequest) and message.type == "move":
-            code = "invalid_move"
+        # The service's own code: a move that is no move at all ("", "undo") is refused by
+        # game_act as the engine's invalid_move, as docs/protocol.md names it.
         extra = {
             k: err.extra[k] for k in ("version", "retry_after", "rule", "params") if k in err.extra
         }
-        return refusal(code, err.reason, message.id, **extra)
+        return refusal(err.code, err.reason, message.id, **extra)
 
     async def game_action(self, event: dict[str, Any]) -> None:
         """An action the services committed: to every socket of the game but the one that

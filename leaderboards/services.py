@@ -98,7 +98,7 @@ def _screen_and_rank(result: Result, game: Game, log: list[tuple]) -> None:
 
 
 def _enqueue_foresight(result_id: int) -> None:
-    from leaderboards.tasks import analyse_foresight  # the tasks call the services
+    from leaderboards.tasks import analyse_foresight  # here: the tasks import the services
 
     analyse_foresight.delay(result_id)
 

@@ -106,7 +106,7 @@ def _queue(game: Game, now: datetime) -> GameAnalysis:
 
 
 def _enqueue(game_id: str) -> None:
-    from games.tasks import analyse_game  # the tasks call the services
+    from games.tasks import analyse_game  # here: games.tasks imports the services
 
     analyse_game.delay(game_id)
 

@@ -154,7 +154,7 @@ def game_start_archive(*, user: User, day: date, now: datetime | None = None) ->
 
 
 def _enqueue_rating(deal_id: int) -> None:
-    from games.tasks import rate_deal  # the tasks call the services, not the reverse
+    from games.tasks import rate_deal  # here: games.tasks imports the services
 
     rate_deal.delay(deal_id)
 
