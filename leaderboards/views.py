@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.daily import utc_today
-from games.dates import FIRST_DAY, parse_month
+from games.dates import FIRST_DAY, parse_day, parse_month, parse_week
 from games.models import Deal, User
 from games.responses import with_retry_after
 from games.selectors import deal_daily_for_day
@@ -25,7 +25,6 @@ from games.throttles import Rate, RateLimited, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors
 from leaderboards.archive import archive_month
-from leaderboards.consumers import parse_board_day, parse_board_week
 from leaderboards.dayfiles import day_file_of
 
 
@@ -34,7 +33,7 @@ def _today() -> date:
 
 
 def _day_or_404(text: str) -> date:
-    day = parse_board_day(text, today=_today())
+    day = parse_day(text, today=_today())
     if day is None:
         raise Http404("no board for that date")
     return day
@@ -109,7 +108,7 @@ def _revealed(day: date) -> bool:
 
 
 def _week_or_404(text: str) -> date:
-    monday = parse_board_week(text, today=_today())
+    monday = parse_week(text, today=_today())
     if monday is None:
         raise Http404("no weekly board for that week")
     return monday

@@ -28,13 +28,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.access import signed_in
 from games.daily import utc_today
-from games.dates import FIRST_DAY
+from games.dates import FIRST_DAY, parse_day, parse_week
 from games.errors import ServiceError
 from games.responses import refusal_page
 from games.throttles import Rate, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors as board_selectors
-from leaderboards.consumers import parse_board_day, parse_board_week
 from leaderboards.leagues import selectors, services
 from leaderboards.leagues.access import Purpose, access_league, is_member, may_manage
 from leaderboards.leagues.models import League
@@ -180,7 +179,7 @@ def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 def _day(text: str | None) -> date:
-    day = _today() if text is None else parse_board_day(text, today=_today())
+    day = _today() if text is None else parse_day(text, today=_today())
     if day is None:
         raise Http404("no board for that date")
     return day
@@ -228,7 +227,7 @@ def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpRes
 def league_weekly(request: HttpRequest, league_id: int, week: str | None = None) -> HttpResponse:
     """The league's board of a week's challenge; another spelling of the week redirects."""
     league, this_week = _league(request, league_id), week_monday(_today())
-    monday = this_week if week is None else parse_board_week(week, today=_today())
+    monday = this_week if week is None else parse_week(week, today=_today())
     if monday is None:
         raise Http404("no weekly board for that week")
     if week is not None and week != week_label(monday):
