@@ -1,8 +1,8 @@
 """The solver's help to a player: hints, and the notice that no win is left.
 
 Both cost solver time (up to a second for a hint, ``FT_DEAD_END_MS`` for a dead end), so
-neither runs on the move path: the socket runs the search in the solver pool
-(``games.solver_pool``) and these services only check, count and record.
+neither searches on the move path nor in the calling thread: the search runs in the solver
+pool (``games.solver_pool``) and these services check, count, wait and record.
 """
 
 from __future__ import annotations
@@ -89,8 +89,8 @@ class HintJob:
 def game_hint(*, user: User, game_id: object) -> HintResult:
     """A hint for the player's practice game: the next move of a winning line the solver
     finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
-    is no move). Each hint given is counted on the game. (The websocket runs the same three
-    steps with the search in the solver pool: ``games.solver_pool``.)
+    is no move). Each hint given is counted on the game. The one hint service of the API
+    and the socket (which runs it on a thread of its own: it waits for the pool).
     """
     job = game_hint_begin(user=user, game_id=game_id)
     # In the solver pool: a second of solving in this thread would hold the interpreter's
