@@ -261,5 +261,5 @@ def _known_device(request: HttpRequest) -> str | None:
             known = digest
     # Cached on the request: axes asks several times per sign-in. HttpRequest declares no
     # such attribute, and a module-level cache keyed by request would outlive it.
-    request._ft_known_device = known  # type: ignore[attr-defined]
+    request._ft_known_device = known  # type: ignore[attr-defined]  # a per-request cache
     return known

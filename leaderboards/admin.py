@@ -117,4 +117,4 @@ class LeagueAdmin(ReadOnly, admin.ModelAdmin):
     @admin.display(description=_("members"), ordering="member_count")
     def members(self, league: League) -> int:
         # Annotated by get_queryset above; the model has no such field for mypy to see.
-        return league.member_count  # type: ignore[attr-defined]
+        return league.member_count  # type: ignore[attr-defined]  # get_queryset annotates it
