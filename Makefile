@@ -75,4 +75,5 @@ messages: venv
 	$(BIN)/python manage.py compilemessages -l it $(MESSAGES_IGNORE)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis .mypy_cache \
+		.import_linter_cache
