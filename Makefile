@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-integration lint fmt clean messages
+.PHONY: venv run test test-integration lint typecheck fmt clean messages
 
 venv: $(STAMP)
 
@@ -44,6 +44,12 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# mypy with django-stubs over games/, leaderboards/ and ftsite/ (strict on the engine and
+# the solver), then the import contracts ([tool.importlinter] in pyproject.toml).
+typecheck: venv
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
 fmt: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
@@ -72,4 +78,5 @@ messages: venv
 	$(BIN)/python manage.py compilemessages -l it $(MESSAGES_IGNORE)
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis .mypy_cache \
+		.import_linter_cache

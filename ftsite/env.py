@@ -7,6 +7,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+from typing import overload
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -22,6 +23,16 @@ def _raw(name: str) -> str | None:
     return value.strip()
 
 
+@overload
+def env_str(name: str, default: str, *, required: bool = False, why: str = "") -> str: ...
+
+
+@overload
+def env_str(
+    name: str, default: None = None, *, required: bool = False, why: str = ""
+) -> str | None: ...
+
+
 def env_str(
     name: str, default: str | None = None, *, required: bool = False, why: str = ""
 ) -> str | None:
@@ -33,6 +44,16 @@ def env_str(
             raise ImproperlyConfigured(f"{name} is not set; it is required {reason}")
         return default
     return value
+
+
+def env_secret(name: str, *, dev_default: str, debug: bool, why: str) -> str:
+    """A secret: required unless ``debug``, where ``dev_default`` stands in for it."""
+    value = _raw(name)
+    if value is not None:
+        return value
+    if not debug:
+        raise ImproperlyConfigured(f"{name} is not set; it is required {why}")
+    return dev_default
 
 
 def env_bool(name: str, default: bool) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from ftsite.blocks import CSP, caches, channel_layers, logging_config
 from ftsite.env import (
     env_bool,
     env_int,
@@ -23,6 +24,7 @@ from ftsite.env import (
     env_networks,
     env_rate,
     env_seconds,
+    env_secret,
     env_str,
 )
 from ftsite.schedule import BEAT_SCHEDULE, TASK_ROUTES
@@ -44,22 +46,16 @@ _DEV_DAILY_SECRET = "dev-only-daily-secret-do-not-use-in-production"
 
 _WHY_SECRET = "when DEBUG is off (set DJANGO_DEBUG=true for local development)"
 
-SECRET_KEY = env_str(
-    "DJANGO_SECRET_KEY",
-    _DEV_SECRET_KEY if DEBUG else None,
-    required=not DEBUG,
-    why=_WHY_SECRET,
+SECRET_KEY = env_secret(
+    "DJANGO_SECRET_KEY", dev_default=_DEV_SECRET_KEY, debug=DEBUG, why=_WHY_SECRET
 )
 # Former secret keys, newest first, still accepted for what they signed (sessions, password
 # reset links) while DJANGO_SECRET_KEY is rotated: docs/operations.md, "Rotate secrets".
 SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS")
 
 # HMAC key for deriving the daily deal seeds.
-FT_DAILY_SECRET = env_str(
-    "FT_DAILY_SECRET",
-    _DEV_DAILY_SECRET if DEBUG else None,
-    required=not DEBUG,
-    why=_WHY_SECRET,
+FT_DAILY_SECRET = env_secret(
+    "FT_DAILY_SECRET", dev_default=_DEV_DAILY_SECRET, debug=DEBUG, why=_WHY_SECRET
 )
 
 # HMAC key of the fair-play sightings (games.sightings): device cookies and network+browser
@@ -199,24 +195,8 @@ if REDIS_URL is None:
     # the check warns because several processes would each count their own.
     SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
-# Content-Security-Policy (django-csp): scripts only from this site, never inline; the
-# board's socket to its own origin; no framing. The API's interactive docs (ninja's Swagger
-# page, which is inline script by design) are left out of it.
-CONTENT_SECURITY_POLICY = {
-    "EXCLUDE_URL_PREFIXES": ["/api/v1/docs"],
-    "DIRECTIVES": {
-        "default-src": ["'self'"],
-        "script-src": ["'self'"],
-        "style-src": ["'self'"],
-        "img-src": ["'self'", "data:"],
-        "connect-src": ["'self'"],
-        "font-src": ["'self'"],
-        "object-src": ["'none'"],
-        "base-uri": ["'self'"],
-        "form-action": ["'self'"],
-        "frame-ancestors": ["'none'"],
-    },
-}
+# Content-Security-Policy (django-csp): scripts only from this site, never inline (blocks.py).
+CONTENT_SECURITY_POLICY = CSP
 
 ROOT_URLCONF = "ftsite.urls"
 
@@ -261,7 +241,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": str(BASE_DIR / "db.sqlite3"),
         }
     }
 
@@ -352,16 +332,7 @@ if DEBUG:
 # across every server process; each process's own memory otherwise (make run).
 # ---------------------------------------------------------------------------
 
-if REDIS_URL is not None:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "ftc",
-        }
-    }
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = caches(REDIS_URL)
 
 # Rate limits (count/period: 100/20s, 30/min, 5/h), each refusal documented in
 # docs/protocol.md with a retry hint. Socket messages count across all of a user's sockets;
@@ -402,51 +373,7 @@ FT_LEAGUE_MEMBERS = env_int("FT_LEAGUE_MEMBERS", 50, minimum=2, maximum=500)
 # Channels
 # ---------------------------------------------------------------------------
 
-if REDIS_URL is not None:
-    from redis.asyncio.retry import Retry as _Retry  # noqa: E402
-    from redis.backoff import ExponentialBackoff as _ExponentialBackoff  # noqa: E402
-    from redis.exceptions import ConnectionError as _RedisConnectionError  # noqa: E402
-
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # A socket that waits for group messages blocks in BZPOPMIN for 5 s
-            # (channels_redis) while redis-py 8 reads with a 5 s socket timeout by default:
-            # every idle socket then died with "Timeout reading" (close 1011) after ~5 s.
-            # The read timeout must stay well above the blocking pop's.
-            # health_check_interval: a connection idle that long is pinged before use, so
-            # the pool's connections from before a Redis restart are replaced, not handed
-            # to a new socket's group_add (which failed, close 4500, for minutes after).
-            # max_connections: redis-py's pool allows 100 by default, and 300 sockets
-            # closing at once (a page reload storm, a process restart) ran out of them.
-            # retry: redis-py retries nothing by default, so after a Redis restart every
-            # pooled connection failed its first use ("Connection closed by server"), the
-            # health check's own PING included, and a new socket was closed 4500 up to
-            # ~10 s after Redis was back (the fault suite's redis fault). A connection error
-            # now drops the connection and tries again on a new one, up to three times
-            # within ~0.5 s: a stale connection costs one reconnect, a Redis that is down
-            # still fails fast. A command whose connection broke after Redis applied it
-            # may run twice; the layer's commands tolerate that (a group message twice is
-            # one the clients already have by its version; a group add is idempotent).
-            # capacity: messages a channel (and so a server process's sockets together)
-            # may have waiting; at the default 100 a busy process dropped broadcasts.
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "socket_timeout": 30,
-                        "health_check_interval": 10,
-                        "max_connections": 1000,
-                        "retry": _Retry(_ExponentialBackoff(cap=0.2, base=0.05), 3),
-                        "retry_on_error": [_RedisConnectionError],
-                    }
-                ],
-                "capacity": 1500,
-            },
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
 # ---------------------------------------------------------------------------
 # Celery (read by ftsite/celery.py with namespace "CELERY")
@@ -454,7 +381,7 @@ else:
 
 if REDIS_URL is not None:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_RESULT_BACKEND: str | None = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CELERY_BROKER_URL = "memory://"
@@ -566,11 +493,4 @@ if not DEBUG:
         SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0)
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-    # Django's own loggers print through the root handler only (no duplicate lines).
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
-}
+LOGGING = logging_config(level=env_str("DJANGO_LOG_LEVEL", "INFO"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Literal
 
 from django.contrib.auth.models import AnonymousUser
@@ -12,6 +13,23 @@ from games.models import Deal, Game, User
 
 Purpose = Literal["play", "watch"]
 Role = Literal["player", "watcher"]
+
+
+@dataclass(frozen=True)
+class GameAccess:
+    """What the funnel admitted: the game, as read then, and the visitor's role in it."""
+
+    game: Game
+    role: Role
+
+
+def access_game_role(
+    *, user: User | AnonymousUser | None, game_id: object, purpose: Purpose
+) -> GameAccess:
+    """:func:`access_game`, with the role the visitor was admitted in, so no caller asks
+    the funnel twice."""
+    game = access_game(user=user, game_id=game_id, purpose=purpose)
+    return GameAccess(game=game, role=role_in(user=user, game=game))
 
 
 def access_game(
@@ -58,6 +76,15 @@ def check_game_access(*, user: User | AnonymousUser | None, game: Game, purpose:
     if not user.is_authenticated:
         raise NotAuthenticated("sign in: a daily game can be watched once you have played it")
     raise Forbidden("a daily game can be watched once you have finished your own attempt")
+
+
+def signed_in(user: User | AnonymousUser | None) -> User:
+    """The account behind an interface that requires signing in (``login_required``, a
+    staff page, an API token): the one narrowing of a request's user to a ``User``;
+    :class:`NotAuthenticated` if there is none."""
+    if isinstance(user, User) and user.is_authenticated:
+        return user
+    raise NotAuthenticated("sign in first")
 
 
 def is_self(*, viewer: User | AnonymousUser | None, user_id: int | None) -> bool:

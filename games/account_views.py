@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.forms import Form
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -27,8 +27,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services, tasks
+from games.access import signed_in
 from games.forms import AccountDeleteForm, ProfileForm
 from games.middleware import DEVICE_COOKIE
+from games.responses import with_retry_after
 from games.sightings import device_digest, device_token_valid, request_address
 from games.throttles import Rate, RateLimited, throttle_check, who
 
@@ -43,13 +45,12 @@ def _refusal(err: RateLimited) -> str:
 
 
 def limited(
-    request: HttpRequest, form: Form, err: RateLimited, template: str, **context: object
+    request: HttpRequest, form: BaseForm, err: RateLimited, template: str, **context: object
 ) -> HttpResponse:
     """The form again, saying when to retry: 429 with ``Retry-After``."""
     form.add_error(None, _refusal(err))
     response = render(request, template, {"form": form, **context}, status=429)
-    response["Retry-After"] = str(err.retry_after)
-    return response
+    return with_retry_after(response, err.retry_after)
 
 
 def signup_count(*, request: HttpRequest) -> None:
@@ -78,6 +79,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's change-password form, counted per user (``FT_RATE_PASSWORD_CHANGES``):
     each try says whether the old password is right, so a stolen session must not make
     it an oracle. The count is taken before the form is checked."""
+
+    # Django's own template, named here so the throttle's answer renders it too.
+    template_name = "registration/password_change_form.html"
 
     def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         try:
@@ -123,7 +127,10 @@ class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset request, counted per address and per e-mail address asked about
     (whether or not an account has it) before any mail is sent."""
 
-    def form_valid(self, form: Form) -> HttpResponse:
+    # Django's own template, named here so the throttle's answer renders it too.
+    template_name = "registration/password_reset_form.html"
+
+    def form_valid(self, form: BaseForm) -> HttpResponse:
         rate = Rate.parse(settings.FT_RATE_PASSWORD_RESETS)
         email = form.cleaned_data["email"].strip().lower()
         address = request_address(request=self.request)
@@ -160,7 +167,9 @@ def account_delete(request: HttpRequest) -> HttpResponse:
             return limited(request, form, err, template)
         if form.is_valid():
             try:
-                services.account_delete(user=request.user, password=form.cleaned_data["password"])
+                services.account_delete(
+                    user=signed_in(request.user), password=form.cleaned_data["password"]
+                )
             except services.WrongPassword as err:
                 form.add_error("password", err.reason)
                 return render(request, template, {"form": form}, status=err.status)
@@ -181,7 +190,7 @@ def account_export(request: HttpRequest) -> HttpResponse:
     except RateLimited as err:
         messages.error(request, _refusal(err))
         return redirect("profile")
-    data = services.account_export(user=request.user)
+    data = services.account_export(user=signed_in(request.user))
     name = f"forty-thieves-{request.user.get_username()}-{timezone.now():%Y%m%d}.json"
     response = HttpResponse(
         json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"

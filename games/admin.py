@@ -25,7 +25,7 @@ class UserAdmin(BaseUserAdmin):
     list_display = ("username", "display_name", "email", "is_staff", "is_active", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         ("Public profile", {"fields": ("display_name",)}),
     )
     add_fieldsets = (
@@ -130,30 +130,23 @@ class GameAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "player__username", "player__display_name")
     ordering = ("-created_at",)
     inlines = (ActionInline,)
-    fieldsets = (
-        (
-            None,
-            {
-                "fields": (
-                    "id",
-                    "player",
-                    "deal",
-                    "mode",
-                    "status",
-                    "score",
-                    "moves",
-                    "version",
-                    "hints",
-                    "dead_end",
-                    "created_at",
-                    "first_action_at",
-                    "finished_at",
-                )
-            },
-        ),
-    )
     # Everything is read-only: games change only through the services.
-    readonly_fields = fieldsets[0][1]["fields"]
+    readonly_fields = (
+        "id",
+        "player",
+        "deal",
+        "mode",
+        "status",
+        "score",
+        "moves",
+        "version",
+        "hints",
+        "dead_end",
+        "created_at",
+        "first_action_at",
+        "finished_at",
+    )
+    fieldsets = ((None, {"fields": readonly_fields}),)
 
 
 @admin.register(Action)

@@ -51,6 +51,7 @@ from games.api_throttles import ApiThrottle
 from games.errors import NotAuthenticated, ServiceError
 from games.models import User
 from games.payloads import accepted_message
+from games.responses import retry_after_of, with_retry_after
 
 # Authentication ---------------------------------------------------------------------------
 
@@ -87,7 +88,7 @@ token_auth = TokenAuth()
 session_auth = SessionAuth()
 AUTH = [token_auth, session_auth]
 # Public operations still say how to sign in; the empty requirement makes it optional.
-OPTIONAL_AUTH = {"security": [{"TokenAuth": []}, {"SessionAuth": []}, {}]}
+OPTIONAL_AUTH: dict[str, Any] = {"security": [{"TokenAuth": []}, {"SessionAuth": []}, {}]}
 
 DESCRIPTION = """\
 Play the patience **Forty Thieves** over HTTP: the daily ranked deal and practice deals.
@@ -128,7 +129,10 @@ PLAY_ERRORS = {**ERRORS, 409: ErrorOut}
 
 def _user(request: HttpRequest) -> User:
     """The caller of an authenticated operation (ninja put it in ``request.auth``)."""
-    return request.auth  # type: ignore[attr-defined,no-any-return]
+    user = getattr(request, "auth", None)  # set by django-ninja's authentication
+    if not isinstance(user, User):
+        raise NotAuthenticated("sign in, or send an API token")
+    return user
 
 
 def _caller(request: HttpRequest) -> User | AnonymousUser:
@@ -138,7 +142,7 @@ def _caller(request: HttpRequest) -> User | AnonymousUser:
     Never ``None``: to ``games.access``, ``user=None`` is the system, which may see anything.
     """
     user = token_auth(request) if request.headers.get("Authorization") else None
-    return user if user is not None else request.user  # type: ignore[return-value]
+    return user if user is not None else request.user
 
 
 # Errors -----------------------------------------------------------------------------------
@@ -163,16 +167,14 @@ def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
         f"too many API calls; try again in {retry} s",
         retry_after=retry,
     )
-    response["Retry-After"] = str(retry)
-    return response
+    return with_retry_after(response, retry)
 
 
 @api.exception_handler(ServiceError)
 def _service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
     response = _error(request, exc.status, exc.code, exc.reason, **exc.extra)
-    if "retry_after" in exc.extra:  # a rate limit of the services (hints, practice starts)
-        response["Retry-After"] = str(exc.extra["retry_after"])
-    return response
+    # A rate limit of the services (hints, practice starts) names its wait.
+    return with_retry_after(response, retry_after_of(exc))
 
 
 @api.exception_handler(ValidationError)
@@ -380,11 +382,15 @@ def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> dict[str
 def game_resign(
     request: HttpRequest, game_id: UUID, payload: ResignOnlyIn | None = None
 ) -> dict[str, Any]:
-    payload = payload or ResignOnlyIn()
-    result = services.game_resign(
-        user=_user(request), game_id=game_id, client_id=payload.id, version=payload.version
+    client_id = payload.id if payload else ""
+    result = services.game_act(
+        user=_user(request),
+        game_id=game_id,
+        kind="resign",
+        client_id=client_id,
+        version=payload.version if payload else None,
     )
-    return accepted_message(result, payload.id)
+    return accepted_message(result, client_id)
 
 
 @api.post(

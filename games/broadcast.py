@@ -22,15 +22,22 @@ if TYPE_CHECKING:
     from games.results import ActResult, DeadEndCheck
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop when this thread runs for it (a socket's action thread, a
+    request's thread under ASGI: asgiref marks them), else ``None``."""
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+
+
 def game_group(game_id: str) -> str:
     """The channel-layer group of everyone connected to a game."""
     return f"game-{game_id}"
 
 
-def game_action(result: ActResult) -> None:
-    """An accepted action (from the API, a form, the server) to every socket of the game.
-    (A socket's own actions it sends itself: ``games.consumers``.)"""
-    event = {"type": "game.action", "message": action_message(result)}
+def game_action(result: ActResult, *, origin: str = "") -> None:
+    """An accepted action to every socket of the game but ``origin``, the channel of the
+    socket it came from (which answered its sender itself); "" for the API, a form, the
+    server."""
+    event = {"type": "game.action", "message": action_message(result), "origin": origin}
     group_send(game_group(result.game_id), event)
 
 

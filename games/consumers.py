@@ -7,7 +7,6 @@ service results (or refusals) into frames, and protects the socket (size, rate, 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -24,16 +23,16 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from games import metrics, selectors, services
-from games.access import access_game, role_in
+from games.access import GameAccess, access_game_role
 from games.broadcast import game_group
 from games.connect_threads import on_connect_thread
-from games.errors import BadRequest, NotAuthenticated, NotFound, ServiceError
+from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.input_guard import text_problem
 from games.models import User
 from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
+from games.results import Origin
 from games.sightings import client_address
-from games.solver_pool import dead_end_queue, hint_async
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
@@ -164,14 +163,13 @@ def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, A
 # The sync halves, run in a worker thread through database_sync_to_async ----------------
 
 
-def _open(user: User | AnonymousUser, game_id: str) -> tuple[str, str]:
-    """The role of ``user`` in the game and the game's canonical id (for the group name)."""
-    game = access_game(user=user, game_id=game_id, purpose="watch")
-    return role_in(user=user, game=game), str(game.pk)
+def _open(user: User | AnonymousUser, game_id: str) -> GameAccess:
+    """The one access check of a connect: the game (its canonical id names the group) and
+    the visitor's role in it."""
+    return access_game_role(user=user, game_id=game_id, purpose="watch")
 
 
-def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult:
-    # The socket tells the game's other sockets itself, from its own event loop.
+def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActResult:
     return services.game_act(
         user=user,
         game_id=game_id,
@@ -179,7 +177,7 @@ def _act(user: User, game_id: str, message: ClientMessage) -> services.ActResult
         move=message.move,
         client_id=message.id or "",
         version=message.version,
-        from_socket=True,
+        origin=origin,
     )
 
 
@@ -246,12 +244,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
-            role, game_id = await on_connect_thread(_open, self.user, self.game_id)
+            access = await on_connect_thread(_open, self.user, self.game_id)
+            role, game_id = access.role, str(access.game.pk)
             # Join before reading the state, so no action falls between hello and the feed.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             await self.announce_self()
-            game = await on_connect_thread(selectors.game_state, user=self.user, game_id=game_id)
+            game = await on_connect_thread(selectors.game_state_admitted, access=access)
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return
@@ -397,14 +396,11 @@ class GameConsumer(AsyncWebsocketConsumer):
                 message.id,
             )
         if message.type == "hint":
-            # The solver runs for up to FT_HINT_SECONDS in the solver pool: never on the
-            # event loop, nor on the one thread every socket's database calls share.
-            # Nothing is played, so nothing is broadcast.
-            job = await database_sync_to_async(services.game_hint_begin)(
-                user=self.user, game_id=self.game_id
-            )
-            move = await hint_async(job.state, settings.FT_HINT_SECONDS)
-            hinted = await database_sync_to_async(services.game_hint_finish)(job=job, move=move)
+            # The one hint service, as the API's: it waits up to FT_HINT_SECONDS for the
+            # solver pool, so on a thread of its own, never on the event loop nor on the one
+            # thread every socket's database calls share. Nothing is played or broadcast.
+            hint = database_sync_to_async(services.game_hint, thread_sensitive=False)
+            hinted = await hint(user=self.user, game_id=self.game_id)
             await self.send_message(
                 {
                     "type": "hint",
@@ -416,47 +412,22 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             return
         # On an action thread (games.move_threads), not the one database thread shared by
-        # every socket: writes overlap and share their disk flushes.
-        result = await on_move_thread(_act, self.user, self.game_id, message)
+        # every socket: writes overlap and share their disk flushes. What follows the action
+        # (the other sockets, a finish, a dead end) the service does after the commit, as
+        # for the API and the form; this socket is its origin, so its copy skips it here.
+        origin = Origin(channel=self.channel_name, peers=bool(self.peers))
+        result = await on_move_thread(_act, self.user, self.game_id, message, origin)
         await self.send_message(accepted_message(result, message.id))
         if not result.duplicate:
-            copy = action_message(result)
-            self.sent_actions.append(copy)
-            if self.peers:
-                # Committed: the others may hear of it (this socket answered its sender).
-                event = {"type": "game.action", "message": copy, "origin": self.channel_name}
-                await self.channel_layer.group_send(self.group, event)
-        if result.dead_end_check is not None:
-            self.check_dead_end(result.dead_end_check)
-
-    def check_dead_end(self, check: services.DeadEndCheck) -> None:
-        """Have the solver pool decide whether the new position is lost; the verdict comes
-        after the acknowledgement, in its own ``dead_end`` message to the game's sockets
-        (recorded from this loop, so the broadcast leaves from the server's own loop)."""
-        loop = asyncio.get_running_loop()
-
-        def then(check: services.DeadEndCheck, verdict: bool | None) -> None:
-            if verdict is True:
-                loop.call_soon_threadsafe(loop.create_task, self.record_dead_end(check))
-
-        dead_end_queue().submit(check, then)
-
-    async def record_dead_end(self, check: services.DeadEndCheck) -> None:
-        try:
-            await database_sync_to_async(services.game_dead_end_record)(check=check, dead=True)
-        except Exception:
-            logger.exception("recording the dead end of game %s failed", self.game_id)
+            self.sent_actions.append(action_message(result))
 
     def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
-        code = err.code
-        # game_play says bad_request for a move that is no move at all ("", "undo"):
-        # the protocol calls that invalid_move.
-        if isinstance(err, BadRequest) and message.type == "move":
-            code = "invalid_move"
+        # The service's own code: a move that is no move at all ("", "undo") is refused by
+        # game_act as the engine's invalid_move, as docs/protocol.md names it.
         extra = {
             k: err.extra[k] for k in ("version", "retry_after", "rule", "params") if k in err.extra
         }
-        return refusal(code, err.reason, message.id, **extra)
+        return refusal(err.code, err.reason, message.id, **extra)
 
     async def game_action(self, event: dict[str, Any]) -> None:
         """An action the services committed: to every socket of the game but the one that

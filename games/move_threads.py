@@ -13,7 +13,6 @@ SQLite (the embedded default) has one writer at a time: one thread there
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import threading
@@ -21,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
@@ -45,7 +45,9 @@ def move_executor() -> ThreadPoolExecutor:
 async def on_move_thread(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
     """Run ``fn`` (a service call that writes) on an action thread."""
     call = functools.partial(_retrying_once, fn, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(move_executor(), call)
+    # Through asgiref, so the thread knows the server's event loop: what follows the action
+    # (games.services.play.game_act_follow_up) sends on that loop, as a request's thread does.
+    return await sync_to_async(call, thread_sensitive=False, executor=move_executor())()
 
 
 def _retrying_once(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:

@@ -19,6 +19,18 @@ class DeadEndCheck:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where an action came from, for what follows it (``game_act_follow_up``): the
+    socket's channel, which answered its sender itself and never gets its own action back
+    from the game's group, and whether any other socket listens (a socket alone on its
+    game saves the group's round trip). The API and the form have no channel: everyone
+    listening hears of their actions."""
+
+    channel: str = ""
+    peers: bool = True
+
+
+@dataclass(frozen=True)
 class ActResult:
     """What an accepted action did, for the player's acknowledgement and the watchers."""
 

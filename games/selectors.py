@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
 from django.utils import timezone
 
-from games.access import access_game, role_in
+from games.access import GameAccess, access_game_role
 from games.daily import utc_today
 from games.engine import EngineError, format_code, parse_code
+from games.errors import NotFound
 from games.models import Deal, Game, User
 from games.payloads import deal_payload, game_payload
 from games.weekly import week_label, week_monday
@@ -27,7 +29,9 @@ def deal_weekly_for_week(*, monday: date) -> Deal | None:
     return Deal.objects.filter(kind=Deal.Kind.WEEKLY, day=monday).first()
 
 
-def weekly_summary(*, user: User | None, now: datetime | None = None) -> dict[str, Any]:
+def weekly_summary(
+    *, user: User | AnonymousUser | None, now: datetime | None = None
+) -> dict[str, Any]:
     """This ISO week's challenge as the home page shows it, with the player's game."""
     now = now or timezone.now()
     monday = week_monday(utc_today(now))
@@ -58,7 +62,9 @@ def practice_deal_by_code(*, code: str) -> dict[str, Any] | None:
     return deal_payload(deal) if deal is not None else None
 
 
-def daily_summary(*, user: User | None, now: datetime | None = None) -> dict[str, Any]:
+def daily_summary(
+    *, user: User | AnonymousUser | None, now: datetime | None = None
+) -> dict[str, Any]:
     """Today's deal as the home page and the API show it, with the player's status."""
     now = now or timezone.now()
     deal = deal_daily_for_day(day=utc_today(now))
@@ -70,7 +76,7 @@ def daily_summary(*, user: User | None, now: datetime | None = None) -> dict[str
     return summary
 
 
-def _ranked_game_summary(*, user: User | None, deal: Deal) -> dict[str, Any] | None:
+def _ranked_game_summary(*, user: User | AnonymousUser | None, deal: Deal) -> dict[str, Any] | None:
     """The player's ranked game of a competition deal, as the summaries show it."""
     if user is None or not user.is_authenticated:
         return None
@@ -80,12 +86,24 @@ def _ranked_game_summary(*, user: User | None, deal: Deal) -> dict[str, Any] | N
     return {"id": str(game.pk), "status": game.status, "score": game.score, "moves": game.moves}
 
 
-def game_state(*, user: User | None, game_id: object) -> dict[str, Any]:
-    """A game's full visible state, for its player or a permitted watcher."""
-    game = access_game(user=user, game_id=game_id, purpose="watch")
-    payload = game_payload(game)
-    # The page and the API show the viewer's role; the funnel already decided it.
-    payload["role"] = role_in(user=user, game=game)
+def game_state(*, user: User | AnonymousUser | None, game_id: object) -> dict[str, Any]:
+    """A game's full visible state, for its player or a permitted watcher; ``role`` says
+    which (the funnel decided it: the page offers play to the player on it alone)."""
+    return _state(access_game_role(user=user, game_id=game_id, purpose="watch"))
+
+
+def game_state_admitted(*, access: GameAccess) -> dict[str, Any]:
+    """The state of a game the funnel admitted a moment ago (a socket's connect, which
+    joins the game's group in between), read again without asking the funnel twice."""
+    game = Game.objects.select_related("deal", "player").filter(pk=access.game.pk).first()
+    if game is None:
+        raise NotFound("there is no such game")
+    return _state(GameAccess(game=game, role=access.role))
+
+
+def _state(access: GameAccess) -> dict[str, Any]:
+    payload = game_payload(access.game)
+    payload["role"] = access.role
     return payload
 
 

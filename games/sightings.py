@@ -167,7 +167,8 @@ def signed_in_user(*, request: HttpRequest) -> Any | None:
     """The user an API token authenticated (``request.auth``, set by django-ninja), else the
     session's signed-in user; ``None`` for an anonymous visitor."""
     for candidate in (getattr(request, "auth", None), getattr(request, "user", None)):
-        if getattr(candidate, "is_authenticated", False) is True and candidate.pk is not None:
+        authenticated = getattr(candidate, "is_authenticated", False) is True
+        if candidate is not None and authenticated and candidate.pk is not None:
             return candidate
     return None
 

@@ -10,7 +10,6 @@ embedded defaults), in a worker thread that is not the database thread.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import multiprocessing
 import os
@@ -20,7 +19,6 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections
 
 from games import metrics
 from games.engine import GameState
@@ -64,16 +62,9 @@ def solver_executor() -> Executor:
 
 
 def hint_in_pool(state: dict[str, Any], seconds: float) -> str | None:
-    """Solve a hint in the pool, waiting for it (a request's thread: the API, a form)."""
+    """Solve a hint in the pool, waiting for it (``game_hint``, on a thread of its own)."""
     with metrics.SOLVER_JOBS.labels("hint").track_inprogress():
         return solver_executor().submit(hint_for_state, state, seconds).result()
-
-
-async def hint_async(state: dict[str, Any], seconds: float) -> str | None:
-    """Solve a hint in the pool without blocking the event loop or the database thread."""
-    loop = asyncio.get_running_loop()
-    with metrics.SOLVER_JOBS.labels("hint").track_inprogress():
-        return await loop.run_in_executor(solver_executor(), hint_for_state, state, seconds)
 
 
 # Dead-end checks -------------------------------------------------------------------------
@@ -173,18 +164,3 @@ def dead_end_queue() -> DeadEndQueue:
             running = max(1, settings.FT_SOLVER_PROCESSES)
             _queue = DeadEndQueue(running=running, waiting=settings.FT_DEAD_END_WAITING)
         return _queue
-
-
-def dead_end_in_background(check: DeadEndCheck) -> None:
-    """Decide ``check`` in the pool and record the verdict from a pool thread (for actions
-    that came without a socket: the API, the plain form, the server's own)."""
-    dead_end_queue().submit(check, _record_here)
-
-
-def _record_here(check: DeadEndCheck, verdict: Verdict) -> None:
-    from games.services import game_dead_end_record  # the services use this module
-
-    try:
-        game_dead_end_record(check=check, dead=verdict)
-    finally:
-        close_old_connections()  # this thread is not a request's: nothing closes it else

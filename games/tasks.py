@@ -37,11 +37,11 @@ def open_upcoming_deals() -> list[str]:
     opened = []
     for day in (today, today + timedelta(days=1)):
         try:
-            deal = services.deal_open_daily(day=day)
+            services.deal_open_daily(day=day)
         except services.DealNotCertified as err:
             logger.error("could not open the deal of %s: %s", day, err.reason)
             continue
-        opened.append(deal.day.isoformat())
+        opened.append(day.isoformat())
     return opened
 
 
@@ -57,11 +57,11 @@ def open_weekly_deals() -> list[str]:
     opened = []
     for monday in (this_week, this_week + timedelta(days=7)):
         try:
-            deal = services.deal_open_weekly(monday=monday)
+            services.deal_open_weekly(monday=monday)
         except services.DealNotCertified as err:
             logger.error("could not open the weekly deal of %s: %s", monday, err.reason)
             continue
-        opened.append(deal.day.isoformat())
+        opened.append(monday.isoformat())
     return opened
 
 
@@ -175,7 +175,7 @@ def close_due_deals() -> dict[str, int]:
         .distinct()
     )
     closed: dict[str, int] = {}
-    for day in due_days:
+    for day in (d for d in due_days if d is not None):  # a daily deal always has its day
         try:
             closed[day.isoformat()] = services.deal_close_daily(day=day, now=now)
         except ServiceError as err:
@@ -184,7 +184,7 @@ def close_due_deals() -> dict[str, int]:
     due_weeks = Deal.objects.filter(
         kind=Deal.Kind.WEEKLY, revealed_at__isnull=True, closes_at__lte=now
     ).values_list("day", flat=True)
-    for monday in due_weeks:
+    for monday in (m for m in due_weeks if m is not None):  # a weekly deal has its Monday
         try:
             closed[week_label(monday)] = services.deal_close_weekly(monday=monday, now=now)
         except ServiceError as err:

@@ -235,7 +235,7 @@ def login_lockout_parameters(request: HttpRequest, credentials: dict | None) -> 
     if _known_device(request) is not None:
         return [["username", "ip_address"]]
     user = getattr(request, "user", None)
-    if getattr(user, "is_authenticated", False) and user.get_username() == username:  # type: ignore[union-attr]
+    if user is not None and user.is_authenticated and user.get_username() == username:
         return [["username", "ip_address"], "username"]  # axes resets these on success
     return [["username", "ip_address"], "username", "ip_address"]
 
@@ -243,9 +243,9 @@ def login_lockout_parameters(request: HttpRequest, credentials: dict | None) -> 
 def _known_device(request: HttpRequest) -> str | None:
     """The digest of the request's device cookie if the account whose username the sign-in
     names has been seen on it (``Sighting``, kept ``FT_SIGHTING_DAYS``), else ``None``."""
-    cached = getattr(request, "_ft_known_device", False)
-    if cached is not False:
-        return cached  # type: ignore[no-any-return]
+    cached = getattr(request, "_ft_known_device", False)  # False: not asked yet
+    if cached is None or isinstance(cached, str):
+        return cached
     from games.models import Sighting  # the settings import this module
 
     cookies = getattr(request, "COOKIES", None) or {}
@@ -259,5 +259,7 @@ def _known_device(request: HttpRequest) -> str | None:
             user__username=username, kind=Sighting.Kind.DEVICE, digest=digest
         ).exists():
             known = digest
-    request._ft_known_device = known  # type: ignore[attr-defined]
+    # Cached on the request: axes asks several times per sign-in. HttpRequest declares no
+    # such attribute, and a module-level cache keyed by request would outlive it.
+    request._ft_known_device = known  # type: ignore[attr-defined]  # a per-request cache
     return known

@@ -11,7 +11,7 @@ import json
 import logging
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,16 +32,21 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.access import access_game
+from games.access import signed_in
 from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
+from games.display import variant_title
 from games.engine import VARIANTS, GameState, RuleSet
+from games.engine.rules import OPTION_LETTERS
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import Game, User
-from games.templatetags.games_tags import variant_title
+from games.responses import refusal_page, with_retry_after
 from games.throttles import RateLimited
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +98,7 @@ def _countdown(until: datetime, now: datetime) -> str:
 #: What the rules page says about a variant besides its facts, which come from its
 #: ``RuleSet``: its name in the page's language and how it plays. A variant missing here
 #: still gets its row, under the engine's title.
-VARIANT_NOTES: dict[str, tuple[str, str]] = {
+VARIANT_NOTES: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
     "forty-thieves": (
         gettext_lazy("Forty Thieves (classic)"),
         gettext_lazy("The yardstick: strict building and no run moves make every space precious."),
@@ -175,11 +180,43 @@ BUILD_WORDS = {
 }
 
 
+#: The options in words, keyed by the option's family (``redeal1`` and ``redeal2`` are the
+#: redeals): its name, its rule and what it does to the game.
+OPTION_NOTES: dict[str, tuple[StrOrPromise, StrOrPromise, StrOrPromise]] = {
+    "kings": (
+        gettext_lazy("Kings only in spaces"),
+        gettext_lazy("Only a king, or a run headed by a king, may fill an empty column."),
+        gettext_lazy("Harder: a space can no longer serve as a parking place for any card."),
+    ),
+    "redeal": (
+        gettext_lazy("Redeals"),
+        gettext_lazy(
+            "Once the stock is empty, the waste may be turned back over as a new stock, once"
+            " or twice (notation r)."
+        ),
+        gettext_lazy(
+            "Easier: cards buried in the waste get another chance, at the expense of tradition."
+        ),
+    ),
+    "takeback": (
+        gettext_lazy("Foundation take-back"),
+        gettext_lazy(
+            "The top card of a foundation may be moved back to a column, for −15 points each time."
+        ),
+        gettext_lazy(
+            "Slightly easier: a card sent up too early can come back to serve as a landing place."
+        ),
+    ),
+}
+
+
 def rules(request: HttpRequest) -> HttpResponse:
-    """The rules; the variants table is the engine's ``VARIANTS``, so a new variant
-    appears on the page by itself. The analysis's budget comes from the settings."""
+    """The rules; the variants and options tables are the engine's ``VARIANTS`` and
+    ``OPTION_LETTERS``, so a new variant or option appears on the page by itself. The
+    analysis's budget comes from the settings."""
     context = {
         "variants": [_variant_row(r) for r in VARIANTS.values()],
+        "options": _option_rows(),
         "analysis_seconds": f"{settings.FT_ANALYSIS_SECONDS:g}",
         "analysis_position_seconds": f"{settings.FT_ANALYSIS_POSITION_SECONDS:g}",
     }
@@ -196,6 +233,17 @@ def _variant_row(rules: RuleSet) -> dict[str, Any]:
         # The stock as the engine deals it (after the layout and any aces put out).
         "stock": GameState.from_seed(0, rules.spec).view()["stock"],
     }
+
+
+def _option_rows() -> list[dict[str, Any]]:
+    """One row per family of the engine's options, in its order; an option without words
+    here still gets its row, under its own name."""
+    families = dict.fromkeys(option.rstrip("0123456789") for option in OPTION_LETTERS)
+    rows = []
+    for family in families:
+        name, rule, effect = OPTION_NOTES.get(family, (family, "", ""))
+        rows.append({"option": family, "name": name, "rule": rule, "effect": effect})
+    return rows
 
 
 def privacy(request: HttpRequest) -> HttpResponse:
@@ -276,14 +324,13 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     form stays in a collapsed block for players without JavaScript.
     """
     try:
-        # The request's user, anonymous or not: to the access funnel, None means
-        # "the system" and would skip every check.
-        state = selectors.game_state(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+        state = selectors.game_state(user=request.user, game_id=game_id)
     except NotAuthenticated:
         return redirect_to_login(request.get_full_path())
     except ServiceError as err:
-        return _refusal_page(request, err)
-    may_play = state["status"] == "active" and _may_play(request, game_id)
+        return refusal_page(request, err)
+    # The funnel gave the viewer's role with the state: only the player may play.
+    may_play = state["status"] == "active" and state["role"] == "player"
     form = ActForm(initial={"version": state["version"], "client_id": uuid.uuid4().hex})
     code = state["deal"]["code"]  # a practice deal's, or a daily's once its day has closed
     practice_link = (
@@ -346,21 +393,6 @@ def _board_config(state: dict[str, Any], practice_link: str | None = None) -> di
     }
 
 
-def _may_play(request: HttpRequest, game_id: uuid.UUID) -> bool:
-    """Whether the viewer is the game's player (the access funnel decides, not the view).
-
-    ``game_state`` does not say whether the viewer is the player or a watcher,
-    so this asks the funnel a second time.
-    """
-    if not request.user.is_authenticated:
-        return False
-    try:
-        access_game(user=request.user, game_id=game_id, purpose="play")
-    except ServiceError:
-        return False
-    return True
-
-
 @login_required
 @require_POST
 def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
@@ -369,12 +401,12 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("game", game_id=game_id)
     data = form.cleaned_data
     try:
         result = services.game_act(
-            user=request.user,
+            user=signed_in(request.user),
             game_id=game_id,
             kind=data["type"],
             move=data["move"],
@@ -382,7 +414,7 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             version=data["version"],
         )
     except NotFound as err:
-        return _refusal_page(request, err)
+        return refusal_page(request, err)
     except ServiceError as err:
         # A refused move, undo in a ranked game, a stale page, a finished game...
         messages.error(request, err.reason)
@@ -411,7 +443,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
-    listing = selectors.game_list_for_player(user=request.user, page=page)
+    listing = selectors.game_list_for_player(user=signed_in(request.user), page=page)
     return render(request, "games/my_games.html", {"listing": listing})
 
 
@@ -419,15 +451,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 def _user(request: HttpRequest) -> User | None:
-    return request.user if request.user.is_authenticated else None  # type: ignore[return-value]
-
-
-def _refusal_page(request: HttpRequest, err: ServiceError) -> HttpResponse:
-    """A 4xx page carrying the service's reason."""
-    status = err.status if 400 <= err.status < 500 else 400
-    return render(
-        request, "games/refused.html", {"reason": err.reason, "error": err}, status=status
-    )
+    return request.user if request.user.is_authenticated else None
 
 
 def login_locked_out(
@@ -437,5 +461,4 @@ def login_locked_out(
     the wait in minutes, on the page and in ``Retry-After``."""
     minutes = settings.FT_LOGIN_COOLOFF_MINUTES
     response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
-    response["Retry-After"] = str(minutes * 60)
-    return response
+    return with_retry_after(response, minutes * 60)

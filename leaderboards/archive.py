@@ -19,7 +19,7 @@ from games.daily import utc_today
 from games.models import Deal, Game, User
 from games.services import DAILY_VARIANT
 from leaderboards.models import Result
-from leaderboards.services import OFF_BOARD
+from leaderboards.placement import OFF_BOARD
 
 
 @dataclass(frozen=True)

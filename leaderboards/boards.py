@@ -17,6 +17,7 @@ from functools import cache
 from typing import Protocol
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Q, QuerySet
 
 from leaderboards.models import Result
@@ -205,7 +206,10 @@ def entry_member(result: Result) -> str:
 def redis_client():  # noqa: ANN201 - redis.Redis, imported lazily for the embedded default
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL)
+    url = settings.REDIS_URL
+    if url is None:  # redis_boards() is asked first
+        raise ImproperlyConfigured("the Redis boards need REDIS_URL")
+    return redis.Redis.from_url(url)
 
 
 def redis_boards() -> bool:
@@ -221,4 +225,5 @@ def board_for(day: date, variant: str, weekly: bool = False) -> Board:
 
 def board_of(result: Result) -> Board:
     """The board a result belongs on: its day's, or its week's for the weekly challenge."""
+    assert result.day is not None, "a ranked result has its day (or its week's Monday)"
     return board_for(result.day, result.variant, result.weekly)

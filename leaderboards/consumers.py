@@ -7,7 +7,6 @@ carries board data and needs no database access. Boards are public: anyone may c
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -24,19 +23,6 @@ CLOSE_NOT_FOUND = 4404
 MAX_FRAME_BYTES = 256  # the only message a client may send is a ping
 
 
-def parse_board_day(text: str, *, today: date) -> date | None:
-    """A board's day from a URL (:func:`games.dates.parse_day`: ``YYYY-MM-DD``, from the
-    site's first day to today)."""
-    return dates.parse_day(text, today=today)
-
-
-def parse_board_week(text: str, *, today: date) -> date | None:
-    """The Monday of a weekly board's week from a URL: any spelling
-    :func:`games.dates.parse_week` takes (pages redirect the others to ``2026-W49``), not
-    a week still to come."""
-    return dates.parse_week(text, today=today)
-
-
 class BoardConsumer(AsyncJsonWebsocketConsumer):
     """One viewer of one day's board."""
 
@@ -46,7 +32,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         text = self.scope["url_route"]["kwargs"]["day"]
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
-        day = parse_board_day(text, today=utc_today(timezone.now()))
+        day = dates.parse_day(text, today=utc_today(timezone.now()))
         if day is None:
             await self.close(CLOSE_NOT_FOUND)
             return
@@ -60,8 +46,11 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Nothing to act on: answer a ping (keep-alive through proxies), ignore the rest
         # without decoding it, so no input can make this socket fail.
-        small = text_data is not None and len(text_data) <= MAX_FRAME_BYTES
-        if small and text_data.replace(" ", "") == '{"type":"ping"}':  # type: ignore[union-attr]
+        if (
+            text_data is not None
+            and len(text_data) <= MAX_FRAME_BYTES
+            and text_data.replace(" ", "") == '{"type":"ping"}'
+        ):
             await self.send_json({"type": "pong"})
 
     async def board_changed(self, event: dict[str, Any]) -> None:
@@ -75,7 +64,7 @@ class WeeklyBoardConsumer(BoardConsumer):
     async def connect(self) -> None:
         text = self.scope["url_route"]["kwargs"]["week"]
         await self.accept()
-        monday = parse_board_week(text, today=utc_today(timezone.now()))
+        monday = dates.parse_week(text, today=utc_today(timezone.now()))
         if monday is None or week_label(monday) != text:
             await self.close(CLOSE_NOT_FOUND)
             return

@@ -26,7 +26,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.core.cache import cache
 from django.db import connection
@@ -119,7 +119,7 @@ def day_files_due(*, now: datetime | None = None) -> list[int]:
     return [deal.pk for deal in recent if cache.get(_key(deal)) is None]
 
 
-def _published(deal: Deal | None) -> bool:
+def _published(deal: Deal | None) -> TypeGuard[Deal]:
     return deal is not None and deal.is_competition and deal.revealed_at is not None
 
 
@@ -158,6 +158,8 @@ def _queue_build(deal: Deal) -> None:
 def day_file_data(*, deal: Deal) -> dict[str, Any]:
     """The file as a dict: the deal, then its games in the board's order, then the
     disqualified ones (unranked)."""
+    # Published: a competition's deal (it has its day), opened and closed.
+    assert deal.day and deal.opens_at and deal.closes_at, "only a published deal has a file"
     board = ranked_results(deal.day, deal.variant, deal.is_weekly).select_related("player")
     disqualified = _results(deal).filter(review=Result.Review.DISQUALIFIED).order_by("id")
     games: list[dict[str, Any]] = []
@@ -269,4 +271,5 @@ def _game(result: Result, actions: list[tuple], *, rank: int | None) -> dict[str
 
 
 def _filename(deal: Deal) -> str:
+    assert deal.day is not None, "only a competition's deal (which has its day) has a file"
     return f"forty-thieves-{deal.kind}-{deal.day.isoformat()}-{deal.variant}.json"

@@ -16,6 +16,7 @@ replay someone's better line before the day ends).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -23,13 +24,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.access import access_replay
+from games.display import variant_title
 from games.engine import RESIGN, UNDO, EngineError, GameState
 from games.engine.cards import RANK_NAMES, RANKS, SUITS
 from games.errors import NotFound
 from games.models import Deal, Game, GameAnalysis, User
 from games.payloads import board_changes
 from leaderboards.models import Result
-from leaderboards.share import VerificationPending, variant_title
+from leaderboards.share import VerificationPending
 
 _SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 
@@ -101,7 +103,7 @@ def action_words(action: str, before: dict[str, Any]) -> str:
 
 
 def build_steps(
-    engine: GameState, log: list[tuple[int, str, int | None]], *, broken: str
+    engine: GameState, log: Sequence[tuple[int, str, int | None]], *, broken: str
 ) -> list[dict[str, Any]]:
     """Play ``log`` (``(seq, move, score)``; a ``None`` score is the engine's own after the
     move) on ``engine`` from its current position: the replay viewer's steps. A log the
@@ -166,7 +168,7 @@ def solution_frames(*, deal_id: object) -> dict[str, Any]:
     }
 
 
-def replay_frames(*, user: User, game_id: object) -> dict[str, Any]:
+def replay_frames(*, user: User | AnonymousUser, game_id: object) -> dict[str, Any]:
     """The game's initial view and its steps ``{seq, action, words, score, changes}``.
 
     Refusals: the funnel's (not found, sign in, not allowed); an unfinished or

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from games.access import signed_in
 from games.errors import NotFound, ServiceError
 from leaderboards.fairplay import selectors
 from leaderboards.fairplay.services import result_review_decide
@@ -43,7 +44,9 @@ def review_detail(request: HttpRequest, result_id: int) -> HttpResponse:
     form = DecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            result_review_decide(result_id=result_id, by=request.user, **form.cleaned_data)
+            result_review_decide(
+                result_id=result_id, by=signed_in(request.user), **form.cleaned_data
+            )
         except ServiceError as err:
             form.add_error(None, err.reason)
         else:

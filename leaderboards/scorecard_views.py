@@ -18,7 +18,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services
+from games.access import signed_in
 from games.errors import NotAuthenticated, ServiceError
+from games.responses import refusal_page, retry_after_of, with_retry_after
 from leaderboards.replays import analysis_frames, replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.selectors import rank_of_game
@@ -30,25 +32,18 @@ def _site_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
 
-def _refusal(request: HttpRequest, err: ServiceError) -> HttpResponse:
-    status = err.status if 400 <= err.status < 500 else 400
-    return render(
-        request, "games/refused.html", {"reason": err.reason, "error": err}, status=status
-    )
-
-
 @require_GET
 def scorecard(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public scorecard; their own share texts when they look at it."""
     try:
         card = scorecard_data(
             username=username,
-            viewer=request.user,  # type: ignore[arg-type]
+            viewer=request.user,
             page=request.GET.get("page", "1"),
             site_url=_site_url(request),
         )
     except ServiceError as err:
-        return _refusal(request, err)
+        return refusal_page(request, err)
     response = render(request, "scorecards/scorecard.html", {"card": card})
     if card["is_owner"]:
         # The owner's page carries share texts: keep it out of shared caches.
@@ -65,7 +60,7 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         text = share_text_for_game(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             game_id=game_id,
             site_url=_site_url(request),
         )
@@ -75,11 +70,17 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return HttpResponse(err.reason, status=err.status, content_type="text/plain; charset=utf-8")
     if not wants_json:
         return HttpResponse(text, content_type="text/plain; charset=utf-8")
-    position = rank_of_game(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+    # Only the game's player gets this far (share_text_for_game asks the funnel).
+    position = rank_of_game(user=signed_in(request.user), game_id=game_id)
     rank = position.rank if position else None
     review = position.review if position else None
     return JsonResponse(
-        {"text": text, "rank": rank, "size": position.size if rank else None, "review": review}
+        {
+            "text": text,
+            "rank": rank,
+            "size": position.size if position and rank else None,
+            "review": review,
+        }
     )
 
 
@@ -88,14 +89,14 @@ def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Step through a finished, verified game on the board; the frames and the post-game
     analysis (its state, or its result) are embedded as JSON."""
     try:
-        frames = replay_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
-        analysis = analysis_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+        frames = replay_frames(user=request.user, game_id=game_id)
+        analysis = analysis_frames(user=request.user, game_id=game_id)
     except NotAuthenticated:
         return redirect_to_login(request.get_full_path())
     except VerificationPending as err:
         return render(request, "replays/pending.html", {"reason": err.reason}, status=err.status)
     except ServiceError as err:
-        return _refusal(request, err)
+        return refusal_page(request, err)
     return render(
         request,
         "replays/replay.html",
@@ -125,17 +126,15 @@ def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     wants_json = "application/json" in request.headers.get("Accept", "")
     try:
         if request.method == "POST":
-            services.analysis_request(user=request.user, game_id=game_id)  # type: ignore[arg-type]
-        data = analysis_frames(user=request.user, game_id=game_id)  # type: ignore[arg-type]
+            services.analysis_request(user=request.user, game_id=game_id)
+        data = analysis_frames(user=request.user, game_id=game_id)
     except ServiceError as err:
         if not wants_json:
-            return _refusal(request, err)
+            return refusal_page(request, err)
         response = JsonResponse(
             {"code": err.code, "reason": err.reason, **err.extra}, status=err.status
         )
-        if "retry_after" in err.extra:
-            response["Retry-After"] = str(err.extra["retry_after"])
-        return response
+        return with_retry_after(response, retry_after_of(err))
     if request.method == "POST" and not wants_json:
         return redirect(reverse("leaderboards:replay", args=[game_id]) + "#analysis")
     return JsonResponse(data)
@@ -147,7 +146,7 @@ def deal_solution(request: HttpRequest, deal_id: int) -> HttpResponse:
     try:
         frames = solution_frames(deal_id=deal_id)
     except ServiceError as err:
-        return _refusal(request, err)
+        return refusal_page(request, err)
     return render(
         request,
         "replays/solution.html",

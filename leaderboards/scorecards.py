@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
 from django.db.models import Avg, Count, Max, Q
 from django.urls import reverse
@@ -21,13 +22,14 @@ from django.utils.translation import gettext as _
 
 from games.access import is_self
 from games.daily import utc_today
+from games.display import format_duration, variant_title
 from games.errors import NotFound
 from games.models import Game, User
 from games.weekly import week_label
 from leaderboards import charts
 from leaderboards.fairplay.selectors import held_explanation
 from leaderboards.models import Result
-from leaderboards.share import format_duration, share_text, variant_title
+from leaderboards.share import share_text
 from leaderboards.streaks import day_outcomes, streaks
 
 HISTORY_PER_PAGE = 20
@@ -39,7 +41,7 @@ CHART_GAMES = 90
 def scorecard(
     *,
     username: str,
-    viewer: User | None = None,
+    viewer: User | AnonymousUser | None = None,
     page: int | str = 1,
     now: datetime | None = None,
     site_url: str = "",
@@ -71,7 +73,8 @@ def scorecard(
         average=Avg("score"),
         best=Max("score"),
     )
-    days = list(ranked.values_list("day", "won"))
+    # A ranked result always has its day (or its week's Monday).
+    days = [(day, won) for day, won in ranked.values_list("day", "won") if day is not None]
     current, best = streaks(days, today=today)
     played, won = totals["played"], totals["won"]
     return {

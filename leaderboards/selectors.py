@@ -8,6 +8,7 @@ Period boards (week, month, all time) are computed from the database on each req
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import Any, Literal
 from django.db.models import Count, Min, Q
 
 from games.dates import FIRST_DAY
+from games.display import format_duration
 from games.models import Deal, Game, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
@@ -24,8 +26,7 @@ from games.weekly import weekly_variant
 from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import held_explanation, under_review_count
 from leaderboards.models import Result
-from leaderboards.services import OFF_BOARD
-from leaderboards.share import format_duration
+from leaderboards.placement import OFF_BOARD
 
 BOARD_LIMIT = 100
 # Fewer games than this say little about a player's win rate: shown as "–" and ranked last.
@@ -232,7 +233,7 @@ def board_rank_of(
     )
 
 
-def rank_of_game(*, user: User, game_id: object) -> Position | None:
+def rank_of_game(*, user: User, game_id: uuid.UUID | str) -> Position | None:
     """The player's position on the board of the day their ranked daily game ``game_id``
     was played (the result dialog's rank); ``None`` without such a result."""
     result = Result.objects.filter(game_id=game_id, ranked=True).first()
@@ -376,7 +377,8 @@ def period_board(
     )
     won_days: dict[int, list[date]] = defaultdict(list)
     for player_id, day in results.filter(won=True).values_list("player_id", "day").iterator():
-        won_days[player_id].append(day)
+        if day is not None:  # a ranked result has its day
+            won_days[player_id].append(day)
     names = {
         u.pk: u.public_name
         for u in User.objects.filter(pk__in=[c["player_id"] for c in counts]).only(
@@ -425,7 +427,11 @@ def verification_lag_recent(*, now: datetime, window: timedelta, limit: int = 10
         .order_by("-ranked_at")
         .values_list("finished_at", "ranked_at")[:limit]
     )
-    lags = sorted(max(0.0, (ranked - finished).total_seconds()) for finished, ranked in pairs)
+    lags = sorted(
+        max(0.0, (ranked - finished).total_seconds())
+        for finished, ranked in pairs
+        if ranked is not None  # filtered on ranked_at above
+    )
     if not lags:
         return Lag(0, 0.0, 0.0, 0.0)
 

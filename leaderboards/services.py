@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -25,17 +26,17 @@ from games.engine.audit import (
     replay_claim,
 )
 from games.models import Action, Deal, Game
-from leaderboards import broadcast
 from leaderboards.boards import (
     board_for,
     board_key,
-    board_of,
     ranked_results,
     redis_boards,
     remove_redis_boards_except,
 )
 from leaderboards.fairplay.services import fairplay_screen
 from leaderboards.models import Result
+from leaderboards.placement import OFF_BOARD, board_place, skip_commit_flush
+from leaderboards.placement import result_rank as result_rank  # the verdict's next step
 
 SWEEP_AGE = timedelta(minutes=1)
 
@@ -54,7 +55,7 @@ def result_verify(*, game_id: object) -> Result | None:
         return None  # not a game id: nothing to verify
     try:
         with transaction.atomic():
-            _skip_commit_flush()
+            skip_commit_flush()
             locked = _lock_game(game_id)
             if locked is None or not locked[0].is_finished:
                 return None
@@ -87,7 +88,7 @@ def _screen_and_rank(result: Result, game: Game, log: list[tuple]) -> None:
     game a step of the player's sequential test (the same queue)."""
     held = fairplay_screen(result=result, game=game, log=log)
     if not held:
-        transaction.on_commit(lambda: _rank(result))
+        transaction.on_commit(lambda: board_place(result))
     if result.won and settings.FT_FORESIGHT_SECONDS > 0:
         result_id = result.pk
         transaction.on_commit(lambda: _enqueue_foresight(result_id), robust=True)
@@ -97,7 +98,7 @@ def _screen_and_rank(result: Result, game: Game, log: list[tuple]) -> None:
 
 
 def _enqueue_foresight(result_id: int) -> None:
-    from leaderboards.tasks import analyse_foresight  # the tasks call the services
+    from leaderboards.tasks import analyse_foresight  # here: the tasks import the services
 
     analyse_foresight.delay(result_id)
 
@@ -136,7 +137,9 @@ def _lock_game(game_id: uuid.UUID) -> tuple[Game, int | None] | None:
         f" WHERE g.id = %s{lock}"
     )
     param = Game._meta.pk.get_db_prep_value(game_id, connection)
-    game = next(iter(Game.objects.raw(sql, [param])), None)
+    # Any: the raw row carries the joined columns (deal_*, result_pk) as attributes the
+    # Game model does not declare.
+    game: Any = next(iter(Game.objects.raw(sql, [param])), None)
     if game is None:
         return None
     game.deal = Deal(
@@ -159,20 +162,6 @@ def _to_datetime(value: object, connection) -> datetime | None:
     if value is None or (isinstance(value, datetime) and value.tzinfo is not None):
         return value
     return connection.ops.convert_datetimefield_value(value, None, connection)
-
-
-def _skip_commit_flush() -> None:
-    """Let this transaction commit without waiting for its WAL flush (PostgreSQL).
-
-    A verdict is recomputable: if the database crashed before the flush, the
-    result would be missing and the sweep would verify the game again. The
-    moves themselves are never committed this way. It saves the fsync, which
-    on a disk that takes milliseconds to flush would outweigh the verification.
-    """
-    connection = transaction.get_connection()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit = off")
 
 
 def _check(game: Game, rows: list[tuple]) -> tuple[str, str]:
@@ -278,35 +267,6 @@ def _new_result(game: Game, rows: list[tuple], *, status: str, reason: str) -> R
     )
 
 
-def result_rank(*, result_id: int) -> bool:
-    """Put a verified ranked result on its board (once); True if it was added now."""
-    result = Result.objects.filter(pk=result_id, status=Result.Status.VERIFIED, ranked=True).first()
-    return False if result is None else _rank(result)
-
-
-OFF_BOARD = (Result.Review.HELD, Result.Review.DISQUALIFIED)
-
-
-def _rank(result: Result) -> bool:
-    """The sorted-set add is idempotent (same member, same score), and
-    ``ranked_at`` is set by a conditional update, so however often this runs
-    the result is on its board once and announced once. Like a verdict, the
-    stamp is recomputable (the sweep re-ranks), so its commit skips the flush. A result
-    held for review (or disqualified) is not added: clearing it ranks it then.
-    """
-    if not result.on_board:
-        return False
-    board_of(result).add(result)
-    with transaction.atomic():
-        _skip_commit_flush()
-        added = Result.objects.filter(pk=result.pk, ranked_at__isnull=True).update(
-            ranked_at=timezone.now()
-        )
-        if added:
-            transaction.on_commit(lambda: broadcast.board_changed(result))
-    return bool(added)
-
-
 def results_needing_work(*, now=None) -> tuple[list[str], list[int]]:
     """What the sweep re-enqueues: finished games without a decided result and
     verified ranked results not yet on their board, older than a minute."""
@@ -353,6 +313,7 @@ def boards_rebuild(*, progress: Callable[[int, int], None] | None = None, batch:
 
     keep = set()
     for day, variant, weekly in days:
+        assert day is not None, "a ranked result has its day"
         board_for(day, variant, weekly).replace(
             ranked_results(day, variant, weekly).iterator(chunk_size=batch), each
         )

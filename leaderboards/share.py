@@ -7,12 +7,13 @@ posted while the day is still open.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.access import access_game
-from games.engine import EngineError, parse_variant
+from games.display import format_duration, variant_title
 from games.errors import NotFound, ServiceError
 from games.models import User
 from leaderboards.models import Result
@@ -32,29 +33,6 @@ class VerificationPending(ServiceError):
     """The game is finished but its log has not been checked yet: try again shortly."""
 
     code, status = "verification_pending", 409
-
-
-def format_duration(ms: int) -> str:
-    """``M:SS`` under an hour, ``H:MM:SS`` from an hour on (rounded down to the second): the
-    one format of a game's time, on boards, scorecards, share texts and the board's clock.
-
-    >>> format_duration(1_122_999), format_duration(3_723_000), format_duration(0)
-    ('18:42', '1:02:03', '0:00')
-    """
-    seconds = max(0, int(ms)) // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{seconds:02d}"
-    return f"{minutes}:{seconds:02d}"
-
-
-def variant_title(variant: str) -> str:
-    """The variant's name as people read it (``Forty Thieves``), else its spec."""
-    try:
-        return parse_variant(variant).title
-    except EngineError:
-        return variant
 
 
 def share_text(result: Result, *, site_url: str = "") -> str:
@@ -85,7 +63,7 @@ def daily_board_path(day: str) -> str:
         return DAILY_BOARD_PATH.format(day=day)
 
 
-def share_text_for_game(*, user: User, game_id: object, site_url: str = "") -> str:
+def share_text_for_game(*, user: User | AnonymousUser, game_id: object, site_url: str = "") -> str:
     """The share text of the player's own verified daily result; else a refusal."""
     # The "play" purpose is the funnel's ownership check: only the game's player.
     game = access_game(user=user, game_id=game_id, purpose="play")

@@ -15,8 +15,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.daily import utc_today
-from games.dates import FIRST_DAY, parse_month
+from games.dates import FIRST_DAY, parse_day, parse_month, parse_week
 from games.models import Deal, User
+from games.responses import with_retry_after
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
 from games.sightings import request_address
@@ -24,7 +25,6 @@ from games.throttles import Rate, RateLimited, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors
 from leaderboards.archive import archive_month
-from leaderboards.consumers import parse_board_day, parse_board_week
 from leaderboards.dayfiles import day_file_of
 
 
@@ -33,14 +33,14 @@ def _today() -> date:
 
 
 def _day_or_404(text: str) -> date:
-    day = parse_board_day(text, today=_today())
+    day = parse_day(text, today=_today())
     if day is None:
         raise Http404("no board for that date")
     return day
 
 
 def _user(request: HttpRequest) -> User | None:
-    return request.user if request.user.is_authenticated else None  # type: ignore[return-value]
+    return request.user if request.user.is_authenticated else None
 
 
 # Daily boards ----------------------------------------------------------------------------
@@ -108,7 +108,7 @@ def _revealed(day: date) -> bool:
 
 
 def _week_or_404(text: str) -> date:
-    monday = parse_board_week(text, today=_today())
+    monday = parse_week(text, today=_today())
     if monday is None:
         raise Http404("no weekly board for that week")
     return monday
@@ -199,16 +199,12 @@ def _day_file(request: HttpRequest, deal: Deal | None) -> HttpResponse:
         )
     except RateLimited as err:
         refusal = {"code": err.code, "reason": err.reason, "retry_after": err.retry_after}
-        limited = JsonResponse(refusal, status=429)
-        limited["Retry-After"] = str(err.retry_after)
-        return limited
+        return with_retry_after(JsonResponse(refusal, status=429), err.retry_after)
     answer = day_file_of(deal=deal)
     if answer.pending:
         reason = "the day's file is being prepared; try again in a moment"
         refusal = {"code": "day_file_pending", "reason": reason, "retry_after": answer.retry_after}
-        pending = JsonResponse(refusal, status=503)
-        pending["Retry-After"] = str(answer.retry_after)
-        return pending
+        return with_retry_after(JsonResponse(refusal, status=503), answer.retry_after)
     found = answer.file
     if found is None:
         reason = "a day's games are published once its deal has closed"
@@ -256,7 +252,7 @@ def period(request: HttpRequest, kind: selectors.PeriodKind) -> HttpResponse:
     start = today
     if kind != "all" and "start" in request.GET:
         start = _day_or_404(request.GET["start"])
-    board = selectors.period_board(kind=kind, start=start, by=by)  # type: ignore[arg-type]
+    board = selectors.period_board(kind=kind, start=start, by=by)
     previous, following = board.period.previous(), board.period.following(today=today)
     return render(
         request,

@@ -68,7 +68,7 @@ def test_every_page_links_the_site_icon_and_favicon_ico_finds_it(client: Client)
 
 
 def test_variants_show_by_the_engines_names_and_a_resignation_as_a_loss() -> None:
-    from games.templatetags.games_tags import outcome, variant_title
+    from games.templatetags.games_tags import outcome, variant_title  # the filters
 
     assert variant_title("josephine") == "Josephine"
     assert variant_title("forty-thieves") == "Forty Thieves"

@@ -209,7 +209,7 @@ def _check_game(
     claim = Claim(seed=seed, variant=variant, undo_limit=0, status=status, score=score, moves=moves)
     log = [Logged(a.seq, a.move, None) for a in stamped]
     try:
-        engine = replay_claim(claim, log)  # type: ignore[arg-type]
+        engine = replay_claim(claim, log)
         true_score, true_moves, true_won = engine.score, engine.moves, engine.is_won()
     except Rejected as rejected:
         mine.append(rejected.reason)

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 
 from .cards import full_deck
 from .errors import InvalidCode
@@ -45,7 +46,7 @@ def _check_seed(seed: int) -> None:
         raise InvalidCode(f"a seed is a whole number from 0 to 2**128 - 1, not {seed!r}")
 
 
-def random_words(seed: int):
+def random_words(seed: int) -> Iterator[int]:
     """The generator's output: 32-bit words from SHA-256 in counter mode.
 
     Block ``i`` is ``SHA-256(b"FT1" || seed as 16 bytes big-endian || i as 8

@@ -30,6 +30,8 @@ class EngineError(ValueError):
         self.reason = reason
         self.rule = rule
         self.params: dict[str, Any] = params
+        #: Where in a replayed log the refused entry stands (0-based; ``GameState.replay``).
+        self.index: int | None = None
 
 
 class InvalidMove(EngineError):

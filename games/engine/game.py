@@ -16,14 +16,14 @@ games.engine.errors.IllegalMove: foundation f1 builds spades only, and column 1 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from . import moves as _moves
 from .cards import KING, describe_card, format_card, parse_card
 from .deal import deal_cards, format_code, parse_code
-from .errors import IllegalMove, InvalidLayout, InvalidMove
+from .errors import EngineError, IllegalMove, InvalidLayout, InvalidMove
 from .notation import _CACHE as _PARSED
 from .notation import (
     DRAW,
@@ -68,8 +68,8 @@ class GameState:
     def __init__(
         self,
         rules: RuleSet,
-        columns: list[list[int]],
-        stock: list[int],
+        columns: Sequence[Sequence[int]],
+        stock: Sequence[int],
         *,
         waste: Iterable[int] = (),
         foundations: list[int] | None = None,
@@ -95,7 +95,9 @@ class GameState:
         self._score = 0
         self._moves = 0
         self._redeals_left = rules.redeals
-        self._history: deque[tuple] | None = deque(maxlen=undo_limit) if undo_limit else None
+        self._history: deque[_moves.Record] | None = (
+            deque(maxlen=undo_limit) if undo_limit else None
+        )
         _check_layout(self)
 
     # Construction ----------------------------------------------------------
@@ -132,7 +134,7 @@ class GameState:
         stock: list[str],
         variant: str = "forty-thieves",
         *,
-        waste: list[str] = (),  # type: ignore[assignment]
+        waste: Sequence[str] = (),
         foundations: list[str | None] | None = None,
         undo_limit: int = UNDO_LIMIT,
     ) -> GameState:
@@ -319,15 +321,15 @@ class GameState:
                 if record_to is not None:
                     record_to(record)
         except IndexError:
-            error: ValueError = InvalidMove(_out_of_range(self, parse_move(text)))
-            error.index = index  # type: ignore[attr-defined]
+            error = InvalidMove(_out_of_range(self, parse_move(text)))
+            error.index = index
             raise error from None
         except TypeError:  # an unhashable entry in the log
             error = InvalidMove(f"{text!r} is not a move in the notation")
-            error.index = index  # type: ignore[attr-defined]
+            error.index = index
             raise error from None
-        except ValueError as err:
-            err.index = index  # type: ignore[attr-defined]
+        except EngineError as err:
+            err.index = index
             raise
         finally:
             self._moves += done

@@ -256,7 +256,7 @@ def _foundation_refusal(game: GameState, move: Move) -> IllegalMove:
     _, src, dst, count = move
     pile = game._piles[src]
     name = f"foundation f{dst + 1}"
-    where = {"foundation": _foundation(game, dst), "pile": _pile(src)}
+    where: dict[str, Any] = {"foundation": _foundation(game, dst), "pile": _pile(src)}
     if not pile:
         return IllegalMove(f"{pile_name(src)} is empty", "pile_empty", pile=_pile(src))
     if count != 1:

@@ -35,7 +35,8 @@ class Move(NamedTuple):
     kind: int
     src: int = 0
     dst: int = 0
-    count: int = 1
+    # A move's card count reads as move.count (tuple.count, shadowed, is never used).
+    count: int = 1  # type: ignore[assignment]  # shadows tuple.count on purpose
 
 
 DRAW_MOVE = Move(DRAW)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from .cards import KING, is_red, make_card, rank_of, suit_of
 from .errors import UnknownVariant
@@ -216,7 +217,7 @@ def parse_variant(spec: str) -> RuleSet:
 def apply_options(base: RuleSet, options: list[str]) -> RuleSet:
     """``base`` with options applied; each option at most once."""
     seen: set[str] = set()
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for option in options:
         key = "redeal" if option in ("redeal1", "redeal2") else option
         if option not in OPTION_LETTERS:
@@ -252,7 +253,7 @@ def variant_options(rules: RuleSet) -> list[str]:
     return options
 
 
-def _option_fields(rules: RuleSet) -> dict[str, object]:
+def _option_fields(rules: RuleSet) -> dict[str, Any]:
     return {"space": rules.space, "redeals": rules.redeals, "takeback": rules.takeback}
 
 

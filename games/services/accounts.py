@@ -65,7 +65,9 @@ def account_export(*, user: User) -> dict[str, Any]:
         "fair_play_after_deletion": deletion_keeps(user=user),
     }
     for _receiver, sections in account_exporting.send(sender=User, user_id=user.pk):
-        data.update(sections or {})
+        # Each listener answers a dict of sections (or nothing).
+        if isinstance(sections, dict):
+            data.update(sections)
     return data
 
 

@@ -10,6 +10,7 @@ study the day's deal). Whoever may replay the game may ask, signed in; one row p
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -105,18 +106,18 @@ def _queue(game: Game, now: datetime) -> GameAnalysis:
 
 
 def _enqueue(game_id: str) -> None:
-    from games.tasks import analyse_game  # the tasks call the services
+    from games.tasks import analyse_game  # here: games.tasks imports the services
 
     analyse_game.delay(game_id)
 
 
-def analysis_run(*, game_id: object) -> GameAnalysis | None:
+def analysis_run(*, game_id: uuid.UUID | str) -> GameAnalysis | None:
     """Run a queued analysis (the task's body): replay the game's log from its deal, let
     the solver look for the last winnable position within ``FT_ANALYSIS_SECONDS`` (at most
     ``FT_ANALYSIS_POSITION_SECONDS`` a position), store the result. Progress goes to the
     row as it runs. ``None`` for a game with no analysis asked; a done one is returned as
     it is (a redelivered task does nothing)."""
-    row = GameAnalysis.objects.select_related("game__deal").filter(pk=game_id).first()
+    row = GameAnalysis.objects.select_related("game__deal").filter(game_id=game_id).first()
     if row is None or row.status == GameAnalysis.Status.DONE:
         return row
     rows = GameAnalysis.objects.filter(pk=row.pk)

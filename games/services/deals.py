@@ -84,11 +84,11 @@ def certify_daily_seed(
     ``seed_of(candidate)`` replaces the daily seeds (the weekly challenge's own, see
     :func:`deal_open_weekly`); ``label`` names the deal in the log and the refusal.
     """
-    secret = settings.FT_DAILY_SECRET if secret is None else secret
+    key: str = settings.FT_DAILY_SECRET if secret is None else secret
     if seed_of is None:
 
         def seed_of(candidate: int) -> int:
-            return daily_seed(secret, day, variant, candidate)
+            return daily_seed(key, day, variant, candidate)
 
     if seconds <= 0:
         return Certificate(candidate=0, seed=seed_of(0))
@@ -226,7 +226,7 @@ def deal_open_weekly(*, monday: date, seconds: float | None = None) -> Deal:
         return existing
     rules = parse_variant(weekly_variant(monday))
     assert rules.spec != DAILY_VARIANT, "the daily's variant is never a weekly one"
-    secret = settings.FT_DAILY_SECRET
+    secret: str = settings.FT_DAILY_SECRET
     return _open_competition(
         kind=Deal.Kind.WEEKLY,
         rules=rules,

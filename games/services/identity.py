@@ -11,6 +11,7 @@ with the sightings. See docs/fairplay.md ("One person, one attempt") and /privac
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -63,7 +64,7 @@ def _open_plays(*, user: User, now: datetime) -> list[dict[str, Any]]:
     }
     plays = []
     for game in games:
-        row = counts.get(game.pk, {})
+        row: Mapping[str, Any] = counts.get(game.pk, {})
         turned = row.get("turned", 0)
         if game.mode != Game.Mode.RANKED and not turned:
             continue

@@ -11,8 +11,10 @@ client message id is already in the log (the ``client_message_applied_once`` con
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import DateTimeField, F, Value
@@ -36,7 +38,7 @@ class Entry:
     finished_at: datetime | None
 
 
-def log_append(*, game_id: object, expected_version: int, entry: Entry) -> bool:
+def log_append(*, game_id: uuid.UUID, expected_version: int, entry: Entry) -> bool:
     """Write ``entry`` if the game is still at ``expected_version``; ``False`` otherwise
     (nothing written). The game's dead-end mark is cleared: it belonged to the position
     before this action."""
@@ -66,8 +68,8 @@ SELECT id, %(seq)s, %(move)s, %(client_id)s, %(by_system)s, %(score)s, %(at)s FR
 """
 
 
-def _append_postgresql(game_id: object, expected: int, entry: Entry) -> bool:
-    params = {
+def _append_postgresql(game_id: uuid.UUID, expected: int, entry: Entry) -> bool:
+    params: dict[str, Any] = {
         "game": game_id,
         "expected": expected,
         "seq": entry.seq,
@@ -92,7 +94,7 @@ def _append_postgresql(game_id: object, expected: int, entry: Entry) -> bool:
         return cursor.rowcount == 1
 
 
-def _append_portable(game_id: object, expected: int, entry: Entry) -> bool:
+def _append_portable(game_id: uuid.UUID, expected: int, entry: Entry) -> bool:
     with transaction.atomic():
         updated = Game.objects.filter(pk=game_id, version=expected).update(
             version=entry.seq,

@@ -1,13 +1,18 @@
 """Writes about games: every action on one (starting them: :mod:`.starts`).
 
-Every change to a game goes through :func:`_act`, which locks the game row,
-lets the engine judge the action, appends it to the move log and bumps the
-version in one transaction; watchers are told only after it commits.
+Every change to a game goes through :func:`_act`: the game's live engine judges the
+action, and one write guarded by the version appends it to the log (no row lock: a writer
+that lost the race rebuilds from the log and judges again). What follows an accepted
+action, :func:`game_act_follow_up`, runs only after that write commits.
 """
 
 from __future__ import annotations
 
+import logging
+import uuid
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -38,11 +43,13 @@ from games.input_guard import text_problem
 from games.live import LiveGame, live_forget, live_game
 from games.models import Game, User
 from games.payloads import board_changes
-from games.results import ActResult, DeadEndCheck
+from games.results import ActResult, DeadEndCheck, Origin
 from games.services.log import Entry, log_append
+from games.services.solver_help import game_dead_end_check
 from games.signals import announce_game_finished
 from games.solver import dead_end_decidable
-from games.solver_pool import dead_end_in_background
+
+logger = logging.getLogger(__name__)
 
 #: The actions a player sends (websocket ``type``, API ``type``, the plain form's choice).
 ACTION_KINDS = ("move", "undo", "resign")
@@ -56,43 +63,52 @@ def game_act(
     move: str | None = None,
     client_id: str = "",
     version: int | None = None,
-    from_socket: bool = False,
+    origin: Origin | None = None,
 ) -> ActResult:
     """One action of a player, whichever interface it came through: a ``move`` (in the
-    notation), an ``undo`` or a ``resign``. A socket says ``from_socket`` (see ``_act``)."""
-    ids = {"user": user, "game_id": game_id, "client_id": client_id, "version": version}
-    socket = {"from_socket": from_socket}
+    notation), an ``undo`` or a ``resign``. ``origin``: the socket it came from (``None``
+    for the API and the form); what follows the action is the same for all of them
+    (:func:`game_act_follow_up`, after the commit)."""
     if kind == "move":
         if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
             # undo and resign are actions of their own, never moves in the notation.
             raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
-        return _act(action=move, **ids, **socket)
-    if kind in (UNDO, RESIGN):
-        return _act(action=kind, **ids, **socket)
-    raise BadRequest(f"{kind!r} is not an action: one of {', '.join(ACTION_KINDS)}")
+        action = move
+    elif kind in (UNDO, RESIGN):
+        action = kind
+    else:
+        raise BadRequest(f"{kind!r} is not an action: one of {', '.join(ACTION_KINDS)}")
+    return _act(
+        game_id=game_id,
+        user=user,
+        action=action,
+        client_id=client_id,
+        version=version,
+        origin=origin,
+    )
 
 
 def game_play(
-    *, user: User, game_id: str, move: str, client_id: str = "", version: int | None = None
+    *, user: User, game_id: object, move: str, client_id: str = "", version: int | None = None
 ) -> ActResult:
-    """Play one move in the engine's notation."""
+    """Play one move in the engine's notation (:func:`game_act`, kind ``move``)."""
     return game_act(
         user=user, game_id=game_id, kind="move", move=move, client_id=client_id, version=version
     )
 
 
 def game_undo(
-    *, user: User, game_id: str, client_id: str = "", version: int | None = None
+    *, user: User, game_id: object, client_id: str = "", version: int | None = None
 ) -> ActResult:
-    """Take back the last action (practice games only)."""
-    return _act(game_id=game_id, user=user, action=UNDO, client_id=client_id, version=version)
+    """Take back the last action, practice games only (:func:`game_act`, kind ``undo``)."""
+    return game_act(user=user, game_id=game_id, kind=UNDO, client_id=client_id, version=version)
 
 
 def game_resign(
-    *, user: User, game_id: str, client_id: str = "", version: int | None = None
+    *, user: User, game_id: object, client_id: str = "", version: int | None = None
 ) -> ActResult:
-    """End the game; it counts as a loss."""
-    return _act(game_id=game_id, user=user, action=RESIGN, client_id=client_id, version=version)
+    """End the game; it counts as a loss (:func:`game_act`, kind ``resign``)."""
+    return game_act(user=user, game_id=game_id, kind=RESIGN, client_id=client_id, version=version)
 
 
 def game_resign_at_close(*, game_id: object) -> ActResult | None:
@@ -124,17 +140,14 @@ def _act(
     client_id: str = "",
     version: int | None = None,
     system: bool = False,
-    from_socket: bool = False,
+    origin: Origin | None = None,
 ) -> ActResult:
     """Apply one action; ``system`` is the server itself.
 
     The steps: take the game's live engine (``games.live``); answer a re-sent message id
     with what it did; refuse an action the game cannot take now; let the engine judge it;
-    append it to the log with one write guarded by the version (``services.log``); tell
-    the watchers (and, for a finish, the listeners of ``game_finished``) after the commit.
-    A socket (``from_socket``) tells the game's other sockets and has the dead end decided
-    itself, from its own event loop, after answering its sender; for the other interfaces
-    both happen here after the commit.
+    append it to the log with one write guarded by the version (``services.log``); after
+    the commit, :func:`game_act_follow_up`.
     """
     client_id = _check_client_id(client_id)
     for _ in range(_ATTEMPTS):
@@ -163,7 +176,11 @@ def _act(
                 _forget(entry)
                 continue
         if not result.duplicate:
-            _announce_after_commit(entry.game, result, from_socket=from_socket)
+            # Robust: a broker or layer hiccup must not undo an accepted move (the
+            # verification sweep re-enqueues anything that was lost).
+            transaction.on_commit(
+                partial(game_act_follow_up, result=result, origin=origin), robust=True
+            )
         return result
     raise StaleVersion(
         "the game kept changing while this action was applied; resync and try again",
@@ -229,7 +246,7 @@ def _behind_the_log(entry: LiveGame) -> bool:
     return _row_version(entry.game.pk) != entry.game.version
 
 
-def _row_version(pk: object) -> int | None:
+def _row_version(pk: uuid.UUID) -> int | None:
     """The game's version as the database has it now (``None`` if it is gone)."""
     return Game.objects.filter(pk=pk).values_list("version", flat=True).first()
 
@@ -317,20 +334,28 @@ def _changes(
     return changes
 
 
-def _announce_after_commit(game: Game, result: ActResult, *, from_socket: bool) -> None:
-    """After the commit only, and robust: a broker or layer hiccup must not undo an
-    accepted move; the verification sweep re-enqueues anything that was lost."""
-    if not from_socket:
-        transaction.on_commit(lambda: broadcast.game_action(result), robust=True)
-    if game.is_finished:
-        finished_id = str(game.pk)
-        # Games announces; leaderboards listens and enqueues the verification.
-        transaction.on_commit(lambda: announce_game_finished(finished_id), robust=True)
-    if result.dead_end_check is not None and not from_socket:
-        # No socket to run the check on its own loop (the API, a form, the server): the
-        # solver pool decides it in the background and the verdict is broadcast.
-        check = result.dead_end_check
-        transaction.on_commit(lambda: dead_end_in_background(check), robust=True)
+def game_act_follow_up(*, result: ActResult, origin: Origin | None = None) -> None:
+    """What follows an accepted action, the same for every interface (run after its
+    commit): the game's other sockets hear of it (not the socket it came from, which
+    answered its sender; not at all when that socket knows of no other), a finish is
+    announced (games announces ``game_finished``; leaderboards listens and enqueues the
+    verification), and a position that may be a dead end goes to the solver pool, whose
+    proof comes as its own ``dead_end`` message. Each step is on its own: a channel layer
+    that fails must not keep a finish from being announced."""
+    origin = origin or Origin()
+    check = result.dead_end_check
+    steps: list[Callable[[], None]] = []
+    if origin.peers:
+        steps.append(lambda: broadcast.game_action(result, origin=origin.channel))
+    if result.status != Game.Status.ACTIVE:
+        steps.append(lambda: announce_game_finished(result.game_id))
+    if check is not None:
+        steps.append(lambda: game_dead_end_check(check=check))
+    for step in steps:
+        try:
+            step()
+        except Exception:
+            logger.exception("what follows an action on game %s failed", result.game_id)
 
 
 def _dead_end_check(game: Game, engine: GameState) -> DeadEndCheck | None:

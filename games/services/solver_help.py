@@ -1,17 +1,21 @@
 """The solver's help to a player: hints, and the notice that no win is left.
 
 Both cost solver time (up to a second for a hint, ``FT_DEAD_END_MS`` for a dead end), so
-neither runs on the move path: the socket runs the search in the solver pool
-(``games.solver_pool``) and these services only check, count and record.
+neither searches on the move path nor in the calling thread: the search runs in the solver
+pool (``games.solver_pool``) and these services check, count, wait and record.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import transaction
+from django.db import close_old_connections, transaction
 from django.db.models import F
 
 from games import broadcast
@@ -20,8 +24,10 @@ from games.errors import Forbidden, GameOver, SolverLocked
 from games.live import engine_for, live_mark_dead_end
 from games.models import Game, User
 from games.results import DeadEndCheck, HintResult
-from games.solver_pool import hint_in_pool
+from games.solver_pool import dead_end_queue, hint_in_pool
 from games.throttles import Rate, throttle_check, who
+
+logger = logging.getLogger(__name__)
 
 
 def game_dead_end_record(*, check: DeadEndCheck, dead: bool | None) -> bool:
@@ -39,6 +45,38 @@ def game_dead_end_record(*, check: DeadEndCheck, dead: bool | None) -> bool:
     return bool(marked)
 
 
+def game_dead_end_check(*, check: DeadEndCheck) -> None:
+    """Have the solver pool decide whether ``check``'s position is lost, after the action
+    was answered. A proof is recorded (and broadcast) from the server's event loop when the
+    action came through one (a socket, a request under ASGI), so the broadcast leaves from
+    the loop its sockets listen on; else (a worker, a plain WSGI request) from the pool's
+    thread."""
+    loop = broadcast.server_loop()
+
+    def then(check: DeadEndCheck, verdict: bool | None) -> None:
+        if verdict is not True:
+            return
+        if loop is None or loop.is_closed():
+            _record(check)
+        else:
+            record = sync_to_async(_record)(check)
+            asyncio.run_coroutine_threadsafe(record, loop).add_done_callback(_log_failure)
+
+    dead_end_queue().submit(check, then)
+
+
+def _record(check: DeadEndCheck) -> None:
+    try:
+        game_dead_end_record(check=check, dead=True)
+    finally:
+        close_old_connections()  # not a request's thread: nothing closes it else
+
+
+def _log_failure(done: concurrent.futures.Future[None]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        logger.error("recording a dead end failed", exc_info=done.exception())
+
+
 @dataclass(frozen=True)
 class HintJob:
     """A hint the player may have: the position to solve, and the game it belongs to."""
@@ -51,8 +89,8 @@ class HintJob:
 def game_hint(*, user: User, game_id: object) -> HintResult:
     """A hint for the player's practice game: the next move of a winning line the solver
     finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
-    is no move). Each hint given is counted on the game. (The websocket runs the same three
-    steps with the search in the solver pool: ``games.solver_pool``.)
+    is no move). Each hint given is counted on the game. The one hint service of the API
+    and the socket (which runs it on a thread of its own: it waits for the pool).
     """
     job = game_hint_begin(user=user, game_id=game_id)
     # In the solver pool: a second of solving in this thread would hold the interpreter's

@@ -103,9 +103,10 @@ def game_start_practice(
     if code is not None:
         deal = deal_for_code(code=code)
     elif deal_id is not None:
-        deal = Deal.objects.filter(pk=deal_id).first()
-        if deal is None:
+        found = Deal.objects.filter(pk=deal_id).first()
+        if found is None:
             raise NotFound(f"there is no deal {deal_id}")
+        deal = found
     else:
         deal = deal_random(variant=variant or DAILY_VARIANT)
     if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):
@@ -153,7 +154,7 @@ def game_start_archive(*, user: User, day: date, now: datetime | None = None) ->
 
 
 def _enqueue_rating(deal_id: int) -> None:
-    from games.tasks import rate_deal  # the tasks call the services, not the reverse
+    from games.tasks import rate_deal  # here: games.tasks imports the services
 
     rate_deal.delay(deal_id)
 

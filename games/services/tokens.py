@@ -31,7 +31,7 @@ def api_token_create(*, user: User, name: str = "") -> tuple[ApiToken, str]:
     owner can tell tokens apart.
     """
     name = (name or "").strip()
-    if len(name) > ApiToken._meta.get_field("name").max_length:
+    if len(name) > (ApiToken._meta.get_field("name").max_length or 0):
         raise BadRequest("a token name is at most 60 characters")
     if ApiToken.objects.filter(user=user).count() >= API_TOKENS_PER_USER:
         raise Conflict(f"you have {API_TOKENS_PER_USER} tokens already; revoke one first")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from games.engine import GameState
 from games.engine import moves as _moves
-from games.engine.notation import format_move
+from games.engine.notation import Move, format_move
 
 from .beam import Beam
 from .heuristics import Knowledge, evaluate
@@ -164,7 +164,7 @@ def solve(
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def _beams(game: GameState, deadline: float, width: int):
+def _beams(game: GameState, deadline: float, width: int) -> tuple[list[Move] | None, int]:
     """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
     wide as the time left allows, until one wins or no wider beam fits;
     returns (winning move list or ``None``, nodes)."""

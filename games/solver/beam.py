@@ -23,12 +23,27 @@ from __future__ import annotations
 
 import heapq
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.engine.notation import DRAW, DRAW_MOVE
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
+
     from games.engine import GameState
+    from games.engine.moves import Record
+    from games.engine.notation import Move
+
+    from .heuristics import Knowledge
+
+    #: A position as the beam keeps it: piles, foundations, face-down counts, stock
+    #: length, cards home, score.
+    Snapshot: TypeAlias = tuple[
+        tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int, int, int
+    ]
+    #: A line of moves linked backwards: (last move, the line before it), None at the root.
+    Line: TypeAlias = "tuple[Move, Line] | None"
 
 
 #: Weights of :func:`score` (tuned on classic seeds).
@@ -59,13 +74,13 @@ def score(game: GameState) -> float:
                     total -= d * (14 - r) * W_BURY
     for k, rank in enumerate(found):
         if rank < 13:
-            d = depth_of.get(((rank + 1) << 2) | fsuit[k])
-            if d is not None:
-                total -= W_NEXT * d
+            depth = depth_of.get(((rank + 1) << 2) | fsuit[k])
+            if depth is not None:
+                total -= W_NEXT * depth
     return total
 
 
-def _snapshot(game: GameState) -> tuple:
+def _snapshot(game: GameState) -> Snapshot:
     return (
         tuple(map(tuple, game._piles)),
         tuple(game._found),
@@ -80,8 +95,16 @@ class Beam:
     """One beam search over ``game`` (mutated and left in some position)."""
 
     def __init__(
-        self, game: GameState, *, know, legal, key, deadline: float, width: int, closure: int
-    ):
+        self,
+        game: GameState,
+        *,
+        know: Knowledge,
+        legal: Callable[[GameState], list[Move]],
+        key: Callable[[GameState], int],
+        deadline: float,
+        width: int,
+        closure: int,
+    ) -> None:
         self.game = game
         self.know = know
         self.legal = legal
@@ -94,8 +117,9 @@ class Beam:
         #: whether any layer had more positions than the width (if not, a
         #: wider beam would search exactly the same positions)
         self.dropped = False
+        self.final: list[tuple[Snapshot, Line]] = []
 
-    def restore(self, snap: tuple) -> None:
+    def restore(self, snap: Snapshot) -> None:
         g = self.game
         piles, found, down, stock, home, points = snap
         g._piles = [list(p) for p in piles]
@@ -105,7 +129,7 @@ class Beam:
         g._home = home
         g._score = points
 
-    def run(self):
+    def run(self) -> list[Move] | None:
         """The winning move list, or ``None`` (nothing proven)."""
         from games.engine import moves as _moves
 
@@ -114,18 +138,18 @@ class Beam:
         apply, revert = _moves.apply, _moves.revert
         ordered, legal, key = self.know.ordered, self.legal, self.key
         clock = time.perf_counter
-        layer = [(_snapshot(game), None)]
+        layer: list[tuple[Snapshot, Line]] = [(_snapshot(game), None)]
         while layer:
-            pool: dict[int, tuple] = {}
+            pool: dict[int, tuple[float, int, Snapshot, Line]] = {}
             for snap, line in layer:
                 if clock() > self.deadline:
                     return None
                 self.restore(snap)
                 # depth-first over the moves other than drawing, recording each position
                 budget = self.closure
-                path: list = []
+                path: list[Record] = []
                 lines = [line]
-                frames = [[ordered(game, legal(game), None), 0]]
+                frames: list[list[Any]] = [[ordered(game, legal(game), None), 0]]
                 k = key(game)
                 if k not in pool:
                     pool[k] = (score(game), k, _snapshot(game), line)
@@ -171,16 +195,16 @@ class Beam:
         return None
 
     @staticmethod
-    def line(tail) -> list:
+    def line(tail: Line) -> list[Move]:
         """The move list a linked line ``(move, parent)`` stands for."""
         return _unlink(tail)
 
-    def endgames(self):
+    def endgames(self) -> list[tuple[Snapshot, Line]]:
         """The best positions with the stock empty, as (snapshot, line) pairs."""
-        return getattr(self, "final", [])
+        return self.final
 
 
-def _unlink(line) -> list:
+def _unlink(line: Line) -> list[Move]:
     out = []
     while line is not None:
         move, line = line

@@ -51,6 +51,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from games.engine import GameState
 
@@ -99,7 +100,7 @@ class Evidence:
     def log_value(self) -> float:
         return math.log(self.value) if self.value > 0 else float("-inf")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["blocks"] = [[b.stock, b.true, b.others, round(b.factor, 4)] for b in self.blocks]
         data["seconds"] = round(self.seconds, 3)
@@ -254,7 +255,7 @@ def blind_survival(
     if not won:
         return Evidence(value=0.0, won=False)
     game = GameState.from_seed(seed, variant, undo_limit=0)
-    sampler = uniform_sampler
+    sampler: Sampler = uniform_sampler
     if accept is not None:
         sampler = certified_sampler(game.copy(), accept, tries)
     value, blocks = 1.0, []

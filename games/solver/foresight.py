@@ -71,6 +71,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from games.engine import GameState, parse_variant
 from games.engine import moves as _moves
@@ -106,16 +107,16 @@ class Decision:
     true_value: float  # value of the chosen move with the real next card
     info_value: float  # value of the chosen move over the unseen cards (seen info only)
     alternative_info_value: float
-    board: dict  # engine.view() of the position before the move (what the player saw)
+    board: dict[str, Any]  # engine.view() of the position before the move (what the player saw)
     alternative_true_value: float = 0.0
     next_card: str = ""  # the card really turned next
     contrast: float = 0.0  # D: this decision's share of the statistic's numerator
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> Decision:
+    def from_dict(cls, data: dict[str, Any]) -> Decision:
         return cls(**data)
 
 
@@ -131,13 +132,13 @@ class ForesightReport:
     method: str  # version tag
     draws: int = 0  # draws whose next card was weighed
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["evidence"] = [d.to_dict() for d in self.evidence]
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> ForesightReport:
+    def from_dict(cls, data: dict[str, Any]) -> ForesightReport:
         fields = dict(data)
         fields["evidence"] = tuple(Decision.from_dict(d) for d in data.get("evidence", ()))
         return cls(**fields)
@@ -237,9 +238,9 @@ class _Analysis:
             return None
         chosen, others = found
         mine = self.values(chosen)
-        best, theirs, best_mean = others[0], None, -math.inf
+        best, theirs, best_mean = others[0], self.values(others[0]), -math.inf
         for other in others:
-            values = self.values(other)
+            values = theirs if other is best else self.values(other)
             mean = sum(values[i] * w for i, w in self.choose)
             if mean > best_mean:
                 best, theirs, best_mean = other, values, mean
@@ -323,7 +324,7 @@ def analyse_foresight(
     )
 
 
-def _close_draw(pending: list[_Scored], weights: list[float], turned: int):
+def _close_draw(pending: list[_Scored], weights: list[float], turned: int) -> tuple[float, float]:
     """The draw's term ``G`` (its decisions' contrasts on the real cards, less
     their expectation over the unseen cards) and the variance of that sum."""
     summed = [sum(col) for col in zip(*(p.diff for p in pending), strict=True)]
@@ -340,12 +341,14 @@ def _close_draw(pending: list[_Scored], weights: list[float], turned: int):
     return g, s2
 
 
-def _evidence(seed: int, variant: str, log: Sequence[str], scored: list[_Scored]):
+def _evidence(
+    seed: int, variant: str, log: Sequence[str], scored: list[_Scored]
+) -> tuple[Decision, ...]:
     """The decisions only foresight explains, most telling first, with boards."""
     telling = [s for s in scored if s.contrast > 0 and s.info < s.alt_info]
     telling.sort(key=lambda s: -s.contrast)
     telling = telling[:MAX_EVIDENCE]
-    boards: dict[int, dict] = {}
+    boards: dict[int, dict[str, Any]] = {}
     wanted = {s.seq for s in telling}
     if wanted:
         game = GameState.from_seed(seed, variant, undo_limit=0)

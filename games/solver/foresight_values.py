@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from games.engine import GameState
+    from games.engine.moves import Record
     from games.engine.notation import Move
 
     from .heuristics import Knowledge
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
 SETTLE_STEPS = 12
 
 
-def settle(game: GameState, know: Knowledge, legal: Callable[[GameState], list[Move]]) -> list:
+def settle(
+    game: GameState, know: Knowledge, legal: Callable[[GameState], list[Move]]
+) -> list[Record]:
     """Climb the position score without drawing; returns the undo records
     (revert them in reverse order to get the position back)."""
     records = []
@@ -62,7 +65,7 @@ def settle(game: GameState, know: Knowledge, legal: Callable[[GameState], list[M
     return records
 
 
-def undo(game: GameState, records: list) -> None:
+def undo(game: GameState, records: list[Record]) -> None:
     for record in reversed(records):
         _moves.revert(game, record)
 
@@ -79,7 +82,7 @@ def rollout(game: GameState, know: Knowledge, cards: Sequence[int]) -> float:
     onto = know.onto
     start = len(waste)
     home = 0
-    need = {}  # card -> foundation that takes it next
+    need: dict[int, int] = {}  # card -> foundation that takes it next
     for k, rank in enumerate(found):
         if rank < 13:
             need.setdefault(((rank + 1) << 2) | fsuit[k], k)
@@ -90,10 +93,10 @@ def rollout(game: GameState, know: Knowledge, cards: Sequence[int]) -> float:
             moved = False
             if waste:
                 top = waste[-1]
-                k = need.get(top)
-                if k is not None:
+                slot = need.get(top)
+                if slot is not None:
                     waste.pop()
-                    home += _send_home(found, need, fsuit, k, top)
+                    home += _send_home(found, need, fsuit, slot, top)
                     moved = True
                     continue
                 for col in cols:
@@ -105,14 +108,16 @@ def rollout(game: GameState, know: Knowledge, cards: Sequence[int]) -> float:
                     continue
             for col in cols:
                 if col:
-                    k = need.get(col[-1])
-                    if k is not None:
-                        home += _send_home(found, need, fsuit, k, col.pop())
+                    slot = need.get(col[-1])
+                    if slot is not None:
+                        home += _send_home(found, need, fsuit, slot, col.pop())
                         moved = True
     return 2.0 * home - (len(waste) - start)
 
 
-def _send_home(found: list[int], need: dict, fsuit, k: int, card: int) -> int:
+def _send_home(
+    found: list[int], need: dict[int, int], fsuit: Sequence[int], k: int, card: int
+) -> int:
     del need[card]
     found[k] += 1
     if found[k] < 13:

@@ -53,6 +53,8 @@ from games.engine.cards import KING
 from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
 
 if TYPE_CHECKING:
+    import random
+
     from games.engine import GameState
     from games.engine.notation import Move
 
@@ -101,7 +103,11 @@ class Knowledge:
     # Ordering -----------------------------------------------------------
 
     def ordered(
-        self, game: GameState, moves: list[Move], last: Move | None, noise=None
+        self,
+        game: GameState,
+        moves: list[Move],
+        last: Move | None,
+        noise: random.Random | None = None,
     ) -> list[Move]:
         """The moves worth searching, best first; a safe home move comes alone.
 
@@ -113,7 +119,7 @@ class Knowledge:
             if not piles[i]:
                 first_empty = i
                 break
-        scored = []
+        scored: list[tuple[float, Move]] = []
         table = self.table
         down = game._down
         for m in moves:
@@ -166,7 +172,7 @@ class Knowledge:
         return [m for _, m in scored]
 
 
-def _first(item):
+def _first(item: tuple[float, Move]) -> float:
     return item[0]
 
 

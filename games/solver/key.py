@@ -34,20 +34,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable
+
     from games.engine import GameState
 
 
-def make_key_function(game: GameState):
+def make_key_function(game: GameState) -> Callable[[GameState], int]:
     """A fast ``key(game) -> int`` specialised for the game's variant."""
     rules = game.rules
     if rules.redeals:
 
-        def stock(g: GameState):
+        def stock(g: GameState) -> Hashable:
             return (g._redeals_left, *g._stock)
 
     else:
 
-        def stock(g: GameState):
+        def stock(g: GameState) -> Hashable:
             return len(g._stock)
 
     if rules.face_down:

@@ -26,6 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.engine import GameState, parse_card, parse_variant
 from games.engine import moves as _moves
@@ -44,7 +45,7 @@ MAX_ACTIONS = 2000
 class Played:
     moves: list[str]
     won: bool
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 # What an honest player may know ----------------------------------------------------
@@ -65,7 +66,7 @@ class Seen:
     unseen: tuple[int, ...]  # sorted: carries no order information
 
     @classmethod
-    def from_view(cls, view: dict) -> Seen:
+    def from_view(cls, view: dict[str, Any]) -> Seen:
         rules = parse_variant(view["variant"])
         columns = tuple(tuple(parse_card(c) for c in col["cards"]) for col in view["columns"])
         waste = tuple(parse_card(c) for c in view["waste"])

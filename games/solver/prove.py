@@ -44,7 +44,7 @@ position lost unseen (probability below 1e-7 at a million positions).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
 from games.engine.notation import TO_COLUMN, format_move
@@ -55,6 +55,8 @@ from .movegen import make_generator
 
 if TYPE_CHECKING:
     from games.engine import GameState
+    from games.engine.moves import Record
+    from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
     from . import SolveResult
@@ -181,7 +183,7 @@ class _Prover:
         self.key = make_key_function(game)
         self.legal = make_generator(game)
 
-    def run(self):  # noqa: C901 - the hot loop is kept in one function on purpose
+    def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop is kept in one function on purpose
         game, lost = self.game, self.table.keys
         if game.is_won():
             return "win", []
@@ -199,9 +201,9 @@ class _Prover:
         index: dict[int, int] = {root: 0}
         pending: list[int] = [root]
         counter = 1
-        path: list = []
+        path: list[Record] = []
         # a frame: [children, next child, key, index, low]
-        frames: list[list] = [[ordered(game, legal(game), None), 0, root, 0, 0]]
+        frames: list[list[Any]] = [[ordered(game, legal(game), None), 0, root, 0, 0]]
         try:
             while frames:
                 frame = frames[-1]
@@ -269,6 +271,6 @@ class _Prover:
             self.nodes = nodes
         return "lost", []
 
-    def _restore(self, path: list) -> None:
+    def _restore(self, path: list[Record]) -> None:
         while path:
             _moves.revert(self.game, path.pop())

@@ -27,7 +27,7 @@ there is no win. The one caveat is the 64-bit hash of the key (see
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
 
@@ -36,7 +36,10 @@ from .key import make_key_function
 from .movegen import make_generator
 
 if TYPE_CHECKING:
+    import random
+
     from games.engine import GameState
+    from games.engine.moves import Record
     from games.engine.notation import Move
 
 #: How often (in nodes) the clock is read.
@@ -51,7 +54,12 @@ class Search:
     """One search over one position (the game given is mutated and restored)."""
 
     def __init__(
-        self, game: GameState, *, deadline: float, max_nodes: int | None, noise=None
+        self,
+        game: GameState,
+        *,
+        deadline: float,
+        max_nodes: int | None,
+        noise: random.Random | None = None,
     ) -> None:
         self.game = game
         self.noise = noise
@@ -79,8 +87,8 @@ class Search:
         clock = time.perf_counter
         nodes = self.nodes
         deck = game.rules.deck_size
-        path: list = []  # undo records of the moves from the root
-        frames: list[list] = [[ordered(game, legal(game), None, noise), 0]]
+        path: list[Record] = []  # undo records of the moves from the root
+        frames: list[list[Any]] = [[ordered(game, legal(game), None, noise), 0]]
         try:
             while frames:
                 frame = frames[-1]
@@ -118,6 +126,6 @@ class Search:
             self.nodes = nodes
         return "lost", []
 
-    def _restore(self, path: list) -> None:
+    def _restore(self, path: list[Record]) -> None:
         while path:
             _moves.revert(self.game, path.pop())

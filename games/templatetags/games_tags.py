@@ -6,19 +6,13 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
-from games.engine import EngineError, parse_variant
+from games.display import variant_title
 
 register = template.Library()
 
 
-@register.filter
-def variant_title(spec: str) -> str:
-    """A variant as players read it ("Josephine"), from the engine's own list; a spec
-    the engine does not know stays as it is."""
-    try:
-        return parse_variant(spec).title
-    except EngineError:
-        return spec
+# A variant as players read it ("Josephine"); games.display is its one home.
+register.filter("variant_title", variant_title)
 
 
 @register.filter

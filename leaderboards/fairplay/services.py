@@ -19,12 +19,11 @@ from games.errors import BadRequest, Conflict, NotFound
 from games.models import Action, Game, User
 from games.solver.fingerprint import CopyReport, solver_copy
 from games.solver.foresight import ForesightReport, analyse_foresight
-from leaderboards import broadcast
-from leaderboards.boards import board_of
 from leaderboards.fairplay.linked import link_verdict, linked_evidence, scouting_record
 from leaderboards.fairplay.selectors import player_evidence_wealth
 from leaderboards.fairplay.timing import timing_of
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
+from leaderboards.placement import board_leave, board_return
 
 Review = Result.Review
 DECISIONS = (Review.CLEARED, Review.DISQUALIFIED)
@@ -89,24 +88,9 @@ def _set_review(result: Result, review: str, *, by: User | None, why: str) -> No
     result.save(update_fields=["review"])
     ReviewDecision.objects.create(result=result, decision=review, by=by, why=why)
     if was_on_board and not result.on_board:
-        transaction.on_commit(lambda: _leave_board(result), robust=True)
+        transaction.on_commit(lambda: board_leave(result), robust=True)
     elif result.on_board and not was_on_board:
-        transaction.on_commit(lambda: _return_to_board(result), robust=True)
-
-
-def _leave_board(result: Result) -> None:
-    board_of(result).remove(result)
-    broadcast.board_changed(result)
-
-
-def _return_to_board(result: Result) -> None:
-    if result.ranked_at is None:  # held before it was ever ranked: rank it now, once
-        from leaderboards.services import result_rank  # it screens with this module
-
-        result_rank(result_id=result.pk)
-        return
-    board_of(result).add(result)
-    broadcast.board_changed(result)
+        transaction.on_commit(lambda: board_return(result), robust=True)
 
 
 def result_analyse_foresight(*, result_id: int, max_seconds: float | None = None) -> Result | None:

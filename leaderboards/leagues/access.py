@@ -34,9 +34,15 @@ def access_league(
     league = League.objects.filter(pk=pk, memberships__user_id=user.pk).first()
     if league is None:
         raise NotFound(_("There is no such league, or you are not one of its members."))
-    if purpose == "manage" and league.owner_id != user.pk:
+    if purpose == "manage" and not may_manage(user=user, league=league):
         raise Forbidden(_("Only the league's owner may do that."))
     return league
+
+
+def may_manage(*, user: User | AnonymousUser | None, league: League) -> bool:
+    """Whether ``user`` may manage ``league`` (a member :func:`access_league` admitted):
+    its owner only. Pages ask it to show the owner's controls."""
+    return user is not None and user.is_authenticated and league.owner_id == user.pk
 
 
 def is_member(*, league_id: int, user_id: int) -> bool:

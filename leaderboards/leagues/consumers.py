@@ -15,8 +15,9 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.daily import utc_today
+from games.dates import parse_day
 from games.errors import Forbidden, ServiceError
-from leaderboards.consumers import CLOSE_NOT_FOUND, BoardConsumer, parse_board_day
+from leaderboards.consumers import CLOSE_NOT_FOUND, BoardConsumer
 from leaderboards.leagues.access import access_league
 from leaderboards.leagues.broadcast import league_group
 
@@ -41,7 +42,7 @@ class LeagueBoardConsumer(BoardConsumer):
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         await self.accept()  # then close with a code: a refused handshake shows none
-        day = parse_board_day(kwargs["day"], today=utc_today(timezone.now()))
+        day = parse_day(kwargs["day"], today=utc_today(timezone.now()))
         if day is None:
             await self.close(CLOSE_NOT_FOUND)
             return

@@ -26,15 +26,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.access import signed_in
 from games.daily import utc_today
-from games.dates import FIRST_DAY
+from games.dates import FIRST_DAY, parse_day, parse_week
 from games.errors import ServiceError
-from games.throttles import Rate, RateLimited, throttle_check, who
+from games.responses import refusal_page
+from games.throttles import Rate, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors as board_selectors
-from leaderboards.consumers import parse_board_day, parse_board_week
 from leaderboards.leagues import selectors, services
-from leaderboards.leagues.access import access_league, is_member
+from leaderboards.leagues.access import Purpose, access_league, is_member, may_manage
+from leaderboards.leagues.models import League
 
 View = Callable[..., HttpResponse]
 
@@ -47,12 +49,7 @@ def _refusals(view: View) -> View:
         try:
             return view(request, *args, **kwargs)
         except ServiceError as err:
-            status = err.status if 400 <= err.status < 500 else 400
-            context = {"reason": err.reason, "error": err}
-            response = render(request, "leaderboards/leagues/refused.html", context, status=status)
-            if isinstance(err, RateLimited):
-                response["Retry-After"] = str(err.retry_after)
-            return response
+            return refusal_page(request, err, template="leaderboards/leagues/refused.html")
 
     return wrapped
 
@@ -61,7 +58,7 @@ def _count(request: HttpRequest, action: str) -> None:
     throttle_check(
         name=f"league_{action}",
         rate=Rate.parse(settings.FT_RATE_LEAGUE_ACTIONS),
-        ident=who(user_id=request.user.pk),
+        ident=who(user_id=signed_in(request.user).pk),
         what=_("league actions"),
     )
 
@@ -70,8 +67,8 @@ def _today() -> date:
     return utc_today(timezone.now())
 
 
-def _league(request: HttpRequest, league_id: int, purpose: str = "view") -> Any:
-    return access_league(user=request.user, league_id=league_id, purpose=purpose)  # type: ignore[arg-type]
+def _league(request: HttpRequest, league_id: int, purpose: Purpose = "view") -> League:
+    return access_league(user=signed_in(request.user), league_id=league_id, purpose=purpose)
 
 
 # Leagues and membership ------------------------------------------------------------------
@@ -80,7 +77,7 @@ def _league(request: HttpRequest, league_id: int, purpose: str = "view") -> Any:
 @login_required
 @require_GET
 def league_index(request: HttpRequest) -> HttpResponse:
-    leagues = selectors.leagues_for_home(user=request.user)  # type: ignore[arg-type]
+    leagues = selectors.leagues_for_home(user=signed_in(request.user))
     limit = settings.FT_LEAGUES_PER_PLAYER
     return render(request, "leaderboards/leagues/index.html", {"leagues": leagues, "limit": limit})
 
@@ -90,7 +87,7 @@ def league_index(request: HttpRequest) -> HttpResponse:
 @_refusals
 def league_create(request: HttpRequest) -> HttpResponse:
     _count(request, "create")
-    league = services.league_create(user=request.user, name=request.POST.get("name", ""))  # type: ignore[arg-type]
+    league = services.league_create(user=signed_in(request.user), name=request.POST.get("name", ""))
     messages.success(request, _("Your league is ready: share its invite link."))
     return redirect("leaderboards:league", league.pk)
 
@@ -101,8 +98,9 @@ def league_create(request: HttpRequest) -> HttpResponse:
 @_refusals
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(request, league_id)
+    is_owner = may_manage(user=request.user, league=league)
     invite = None
-    if league.owner_id == request.user.pk:
+    if is_owner:
         token = selectors.invite_token(league=league)
         invite = request.build_absolute_uri(reverse("leaderboards:league_join", args=[token]))
     members = selectors.league_members(league=league)
@@ -110,7 +108,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "league": league,
         "members": members,
         "invite": invite,
-        "is_owner": league.owner_id == request.user.pk,
+        "is_owner": is_owner,
     }
     return render(request, "leaderboards/leagues/detail.html", context)
 
@@ -124,11 +122,13 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
         # Counted apart from the joins: opening a link again must not use up a join.
         _count(request, "invite")
         league = selectors.league_for_invite(token=token)
-        if is_member(league_id=league.pk, user_id=request.user.pk):  # a member opening it again
+        if is_member(
+            league_id=league.pk, user_id=signed_in(request.user).pk
+        ):  # a member opening it again
             return redirect("leaderboards:league", league.pk)
         return render(request, "leaderboards/leagues/join.html", {"league": league, "token": token})
     _count(request, "join")
-    league = services.league_join(user=request.user, token=token)  # type: ignore[arg-type]
+    league = services.league_join(user=signed_in(request.user), token=token)
     messages.success(request, _("You are a member of %(name)s.") % {"name": league.name})
     return redirect("leaderboards:league", league.pk)
 
@@ -138,7 +138,7 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
 @_refusals
 def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
     _count(request, "leave")
-    league = services.league_leave(user=request.user, league_id=league_id)  # type: ignore[arg-type]
+    league = services.league_leave(user=signed_in(request.user), league_id=league_id)
     messages.success(request, _("You have left %(name)s.") % {"name": league.name})
     return redirect("leaderboards:leagues")
 
@@ -148,7 +148,9 @@ def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
 @_refusals
 def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -> HttpResponse:
     _count(request, "remove")
-    services.league_member_remove(user=request.user, league_id=league_id, member_id=member_id)  # type: ignore[arg-type]
+    services.league_member_remove(
+        user=signed_in(request.user), league_id=league_id, member_id=member_id
+    )
     messages.success(request, _("The member is removed from the league."))
     return redirect("leaderboards:league", league_id)
 
@@ -158,7 +160,7 @@ def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -
 @_refusals
 def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
     _count(request, "rotate")
-    league = services.league_invite_rotate(user=request.user, league_id=league_id)  # type: ignore[arg-type]
+    league = services.league_invite_rotate(user=signed_in(request.user), league_id=league_id)
     messages.success(request, _("A new invite link is made; the old one no longer works."))
     return redirect("leaderboards:league", league.pk)
 
@@ -168,7 +170,7 @@ def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
 @_refusals
 def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
     _count(request, "delete")
-    name = services.league_delete(user=request.user, league_id=league_id)  # type: ignore[arg-type]
+    name = services.league_delete(user=signed_in(request.user), league_id=league_id)
     messages.success(request, _("The league %(name)s is deleted.") % {"name": name})
     return redirect("leaderboards:leagues")
 
@@ -177,7 +179,7 @@ def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 def _day(text: str | None) -> date:
-    day = _today() if text is None else parse_board_day(text, today=_today())
+    day = _today() if text is None else parse_day(text, today=_today())
     if day is None:
         raise Http404("no board for that date")
     return day
@@ -189,7 +191,7 @@ def _day(text: str | None) -> date:
 @_refusals
 def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -> HttpResponse:
     league, board_day, today = _league(request, league_id), _day(day), _today()
-    board = selectors.league_day_board(league=league, day=board_day, user=request.user)  # type: ignore[arg-type]
+    board = selectors.league_day_board(league=league, day=board_day, user=signed_in(request.user))
     live = board_day == today or (board_day == today - timedelta(days=1) and not board.revealed)
     previous = board_day - timedelta(days=1) if board_day > FIRST_DAY else None
     following = board_day + timedelta(days=1)
@@ -211,8 +213,8 @@ def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -
 def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpResponse:
     """The board's ``<tbody>`` alone, for the live page (board-live.js) to swap in."""
     board = selectors.league_day_board(
-        league=_league(request, league_id), day=_day(day), user=request.user
-    )  # type: ignore[arg-type]
+        league=_league(request, league_id), day=_day(day), user=signed_in(request.user)
+    )
     return render(
         request, "leaderboards/_rows.html", {"rows": board.rows, "revealed": board.revealed}
     )
@@ -225,12 +227,14 @@ def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpRes
 def league_weekly(request: HttpRequest, league_id: int, week: str | None = None) -> HttpResponse:
     """The league's board of a week's challenge; another spelling of the week redirects."""
     league, this_week = _league(request, league_id), week_monday(_today())
-    monday = this_week if week is None else parse_board_week(week, today=_today())
+    monday = this_week if week is None else parse_week(week, today=_today())
     if monday is None:
         raise Http404("no weekly board for that week")
     if week is not None and week != week_label(monday):
         return redirect("leaderboards:league_weekly", league.pk, week_label(monday))
-    board = selectors.league_weekly_board(league=league, monday=monday, user=request.user)  # type: ignore[arg-type]
+    board = selectors.league_weekly_board(
+        league=league, monday=monday, user=signed_in(request.user)
+    )
     context = {
         "league": league,
         "board": board,
@@ -253,7 +257,7 @@ def league_period(
     if by not in board_selectors.SORTS:
         raise Http404("unknown order")
     start = _day(request.GET["start"]) if kind != "all" and "start" in request.GET else _today()
-    board = selectors.league_period_board(league=league, kind=kind, start=start, by=by)  # type: ignore[arg-type]
+    board = selectors.league_period_board(league=league, kind=kind, start=start, by=by)
     context = {
         "league": league,
         "board": board,
@@ -275,6 +279,8 @@ def league_compare(request: HttpRequest, league_id: int) -> HttpResponse:
     members = selectors.league_members(league=league)
     a = request.GET.get("a") or request.user.get_username()
     b = request.GET.get("b") or next((m.username for m in members if m.username != a), a)
-    cards = selectors.league_compare(league=league, usernames=(a, b), viewer=request.user)  # type: ignore[arg-type]
+    cards = selectors.league_compare(
+        league=league, usernames=(a, b), viewer=signed_in(request.user)
+    )
     context = {"league": league, "members": members, "cards": cards, "a": a, "b": b}
     return render(request, "leaderboards/leagues/compare.html", context)

@@ -10,12 +10,14 @@ imported with ``from .conftest import ...``.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.test import Client
 
 from games import services
@@ -90,3 +92,38 @@ def empty_channel_layer() -> Iterator[None]:
 
 def practice_game(user: User) -> Game:
     return services.game_start_practice(user=user, code=PRACTICE_CODE)
+
+
+# Sightings (test_sightings.py, test_sightings_recorded.py) ------------------------------
+
+UA = "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+OTHER_UA = "Mozilla/5.0 (Macintosh) Safari/18.0"
+
+
+def a_token() -> str:
+    """A well-formed device token, as the middleware makes them."""
+    return secrets.token_urlsafe(24)
+
+
+@pytest.fixture
+def empty_cache() -> None:
+    """The API's once-per-interval memory lives in the cache, which outlives a test."""
+    cache.clear()
+
+
+@pytest.fixture
+def records(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The calls the middleware makes to ``sighting_record`` (which still runs)."""
+    calls: list[dict[str, Any]] = []
+    real = services.sighting_record
+
+    def spy(**kwargs: Any) -> int:
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "sighting_record", spy)
+    return calls
+
+
+def kinds_of(user: User) -> list[str]:
+    return sorted(user.sightings.values_list("kind", flat=True))

@@ -218,3 +218,36 @@ async def test_no_daily_code_or_seed_is_sent_before_the_day_closes(user, bob, no
     ws, hello = await join(game.pk, bob)
     assert hello["game"]["deal"]["code"] == deal.code and deal.salt in json.dumps(hello)
     await ws.disconnect()
+
+
+@pytest.fixture
+def funnel_calls(monkeypatch) -> list[str]:
+    """The purposes the access funnel was asked for, in order."""
+    from games import access
+
+    calls: list[str] = []
+    real = access.access_game
+
+    def counting(**kwargs: Any) -> Any:
+        calls.append(kwargs["purpose"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(access, "access_game", counting)
+    return calls
+
+
+@run_async
+async def test_a_connect_asks_the_access_funnel_once(user, funnel_calls) -> None:
+    game = await db(practice_game)(user)
+    player, hello = await join(game.pk, user)
+    assert hello["role"] == "player"
+    assert funnel_calls == ["watch"]
+    await player.disconnect()
+
+
+def test_the_game_page_asks_the_access_funnel_once(client, user, funnel_calls) -> None:
+    game = practice_game(user)
+    client.force_login(user)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200 and response.context["may_play"] is True
+    assert funnel_calls == ["watch"]

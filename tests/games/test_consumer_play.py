@@ -123,7 +123,7 @@ async def test_an_illegal_or_invalid_move_is_refused_with_the_reason(user) -> No
     assert (await ask(player, {"type": "move", "id": "c2", "move": "t1-x"}))["code"] == (
         "invalid_move"
     )
-    # Not a move at all (the service says bad_request): the protocol says invalid_move.
+    # Not a move at all: game_act refuses it as the engine's invalid_move.
     assert (await ask(player, {"type": "move", "id": "c3", "move": "undo"}))["code"] == (
         "invalid_move"
     )

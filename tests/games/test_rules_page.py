@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import VARIANTS, GameState
-from games.engine.rules import CLASSIC
+from games.engine.rules import CLASSIC, OPTION_LETTERS
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +129,33 @@ def test_the_variants_table_in_italian(client: Client) -> None:
     assert "Il punto di riferimento" in html  # how the classic game plays, translated
     for english in [*BUILD_WORDS.values(), RUNS, ONE_CARD, "Cards per column", "The yardstick"]:
         assert english not in html, english
+
+
+def option_rows(html: str) -> dict[str, str]:
+    """Each option row's name (its header cell), by ``data-option``, in page order."""
+    found = re.findall(r'<tr data-option="([^"]+)">\s*<th scope="row">(.*?)</th>', html, re.DOTALL)
+    return {option: htmllib.unescape(name).strip() for option, name in found}
+
+
+def test_the_options_table_is_the_engines_options(client: Client) -> None:
+    assert option_rows(rules_page(client)) == {
+        "kings": "Kings only in spaces",
+        "redeal": "Redeals",  # redeal1 and redeal2: one row
+        "takeback": "Foundation take-back",
+    }
+
+
+def test_the_options_table_in_italian(client: Client) -> None:
+    rows = option_rows(rules_page(client, "it"))
+    assert rows["kings"] == "Solo re nelle colonne vuote"
+    assert rows["redeal"] == "Ridistribuzioni"
+    assert list(rows) == ["kings", "redeal", "takeback"]
+
+
+def test_a_new_option_appears_on_the_page_by_itself(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(OPTION_LETTERS, "queens", "Q")
+    rows = option_rows(rules_page(client))
+    assert list(rows) == ["kings", "redeal", "takeback", "queens"]
+    assert rows["queens"] == "queens"  # the engine's name until the page has words for it

@@ -16,11 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import services
+from games.display import format_duration
 from games.engine import format_code, parse_code
 from games.engine.cards import RANKS, SUITS
 from games.models import Deal, Game, User
 from leaderboards.models import Result
-from leaderboards.share import format_duration, share_text
+from leaderboards.share import share_text
 
 Capture = Callable[..., Any]
 WON = json.loads((Path(__file__).parent.parent / "data" / "won_games.json").read_text())["games"]

@@ -1,0 +1,103 @@
+"""The larger blocks of ``ftsite/settings.py``, built from the values it reads (the
+environment is read there alone, through ``ftsite.env``): the channel layer and the cache
+(Redis when ``REDIS_URL`` is set, the process's memory otherwise), the
+Content-Security-Policy and the logging."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def channel_layers(redis_url: str | None) -> dict[str, Any]:
+    """The sockets' channel layer: Redis, shared by every server process, when there is a
+    Redis; an in-memory layer (one process: ``make run``) otherwise."""
+    if redis_url is None:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # A socket that waits for group messages blocks in BZPOPMIN for 5 s
+            # (channels_redis) while redis-py 8 reads with a 5 s socket timeout by default:
+            # every idle socket then died with "Timeout reading" (close 1011) after ~5 s.
+            # The read timeout must stay well above the blocking pop's.
+            # health_check_interval: a connection idle that long is pinged before use, so
+            # the pool's connections from before a Redis restart are replaced, not handed
+            # to a new socket's group_add (which failed, close 4500, for minutes after).
+            # max_connections: redis-py's pool allows 100 by default, and 300 sockets
+            # closing at once (a page reload storm, a process restart) ran out of them.
+            # retry: redis-py retries nothing by default, so after a Redis restart every
+            # pooled connection failed its first use ("Connection closed by server"), the
+            # health check's own PING included, and a new socket was closed 4500 up to
+            # ~10 s after Redis was back (the fault suite's redis fault). A connection error
+            # now drops the connection and tries again on a new one, up to three times
+            # within ~0.5 s: a stale connection costs one reconnect, a Redis that is down
+            # still fails fast. A command whose connection broke after Redis applied it
+            # may run twice; the layer's commands tolerate that (a group message twice is
+            # one the clients already have by its version; a group add is idempotent).
+            # capacity: messages a channel (and so a server process's sockets together)
+            # may have waiting; at the default 100 a busy process dropped broadcasts.
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": redis_url,
+                        "socket_timeout": 30,
+                        "health_check_interval": 10,
+                        "max_connections": 1000,
+                        "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 3),
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ],
+                "capacity": 1500,
+            },
+        }
+    }
+
+
+def caches(redis_url: str | None) -> dict[str, Any]:
+    """Rate limits and short-lived markers: Redis when there is one, so a limit holds
+    across every server process; each process's own memory otherwise (``make run``)."""
+    if redis_url is None:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "ftc",
+        }
+    }
+
+
+#: Content-Security-Policy (django-csp): scripts only from this site, never inline; the
+#: board's socket to its own origin; no framing. The API's interactive docs (ninja's
+#: Swagger page, which is inline script by design) are left out of it.
+CSP: dict[str, Any] = {
+    "EXCLUDE_URL_PREFIXES": ["/api/v1/docs"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+
+def logging_config(*, level: str) -> dict[str, Any]:
+    """Everything to the console at ``level``; Django's own loggers print through the root
+    handler only (no duplicate lines)."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "handlers": {"console": {"class": "logging.StreamHandler"}},
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    }
