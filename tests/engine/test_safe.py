@@ -23,6 +23,7 @@ from games.engine.safe import (
 from games.solver.heuristics import Knowledge
 from tests.support.solver import VARIANTS, endgames, naive_winnable
 
+
 def test_both_aces_of_a_deal_go_home_one_after_the_other() -> None:
     game = GameState.from_code("FT1-N-0000063")  # column 7: ..., AH, AH
     game.play("s")
