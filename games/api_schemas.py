@@ -290,6 +290,23 @@ class AcceptedOut(Schema):
     duplicate: bool
 
 
+class TableSettingsIn(StrictIn):
+    """Any of the three; the others keep their stored values."""
+
+    size: Literal["small", "medium", "large"] | None = Field(None, description="Card size.")
+    back: Literal["blue", "red", "green", "lattice"] | None = Field(None, description="Card back.")
+    auto_home: bool | None = Field(
+        None,
+        description="Send safe cards home after each move, in games started from now on.",
+    )
+
+
+class TableSettingsOut(Schema):
+    size: Literal["small", "medium", "large"]
+    back: Literal["blue", "red", "green", "lattice"]
+    auto_home: bool
+
+
 class HintOut(Schema):
     """The websocket's `hint` message."""
 
