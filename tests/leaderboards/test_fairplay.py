@@ -289,6 +289,20 @@ def test_it_does_not_hold_a_game_played_at_a_persons_pace(
     assert result.review == "", FairPlayCheck.objects.get(result=result).timing
 
 
+def test_the_pace_check_reads_only_the_players_actions_not_the_safe_cards_sent_home(
+    user: User, now: datetime, settings, django_capture_on_commit_callbacks: Capture
+) -> None:
+    settings.FT_PACE_CHECK = True
+    user.table_settings = {"auto_home": True}
+    user.save(update_fields=["table_settings"])
+    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    result = play(user, game, ["s"] * 40 + ["resign"], django_capture_on_commit_callbacks)
+    automatic = Action.objects.filter(game=game, by_system=True).count()
+    assert automatic > 0 and result.status == Result.Status.VERIFIED
+    check = FairPlayCheck.objects.get(result=result)  # held: 41 actions at a machine's pace
+    assert check.timing["actions"] == 41
+
+
 # Foresight ----------------------------------------------------------------------------------
 
 
