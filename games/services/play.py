@@ -187,9 +187,10 @@ def _act_on(
         check_game_access(user=user, game=game, purpose="play")
     if client_id and client_id in entry.client_ids:
         return _already_done(game, client_id)
-    # The server's one action, the resign at the close, is stamped with the close itself:
-    # the game ended by the clock then, and verification accepts a server action only
-    # as that resign at that time (games.engine.audit.close_violation).
+    # The server's resign at the close (``system``) is stamped with the close itself: the
+    # game ended by the clock then, and verification accepts a server's resign only at that
+    # time (games.engine.audit.close_violation). The server's safe home moves share the
+    # stamp of the player's move that brought them.
     now = game.deal.closes_at if system and game.deal.closes_at else _now_ms()
     _check_may_act(game, now=now, version=version, system=system)
     engine = entry.engine
