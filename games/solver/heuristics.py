@@ -52,12 +52,11 @@ class Knowledge:
         self.by_suit = [
             [k for k in range(rules.foundations) if game._fsuit[k] == s] for s in range(4)
         ]
-        self.safe_enabled = not rules.takeback
 
     def is_safe_home(self, game: GameState, card: int, src: int) -> bool:
         """Whether sending ``card`` (top of pile ``src``) home loses nothing: the engine's
         definition (:func:`games.engine.safe.is_safe_home`)."""
-        return self.safe_enabled and is_safe_home(game, card, src)
+        return is_safe_home(game, card, src)
 
     def can_go_home(self, game: GameState, card: int) -> bool:
         found, fsuit = game._found, game._fsuit
