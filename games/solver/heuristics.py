@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from games.engine.cards import KING
 from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
-from games.engine.safe import is_safe_home
+from games.engine.safe import is_safe_home, next_safe_home
 
 if TYPE_CHECKING:
     from games.engine import GameState
@@ -84,7 +84,10 @@ class Knowledge:
             kind, src, dst, count = m
             if kind == TO_FOUNDATION:
                 if self.is_safe_home(game, piles[src][-1], src):
-                    return [m]
+                    # Alone, and the engine's next one (the one the site's "send safe
+                    # cards home" plays), so an analysis of a game with that option
+                    # finds each of its automatic moves to be no decision.
+                    return [next_safe_home(game) or m]
                 scored.append((1000, m))
                 continue
             if kind == DRAW:

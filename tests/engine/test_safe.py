@@ -184,3 +184,23 @@ def test_an_undo_that_cannot_reach_the_players_move_changes_nothing() -> None:
     with pytest.raises(IllegalMove):
         list(undo_with_automatic(game, 2))
     assert game.dump() == before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.sampled_from(["forty-thieves", "streets", "indian"]))
+def test_the_solver_finds_each_automatic_move_to_be_no_decision(seed: int, variant: str) -> None:
+    """The analyses of a game (foresight, blind survival) ask the solver's ordering which
+    moves were choices: every move the option plays must be the one it keeps alone."""
+    rng = random.Random(seed)
+    game = GameState.from_seed(seed, variant, undo_limit=0)
+    knowledge = Knowledge(game)
+    for _ in range(150):
+        legal = engine_moves.legal(game)
+        if not legal:
+            break
+        game.play_move(rng.choice(legal))
+        safe = next_safe_home(game)
+        while safe is not None:
+            assert knowledge.ordered(game, engine_moves.legal(game), None) == [safe]
+            game.play_move(safe)
+            safe = next_safe_home(game)

@@ -487,3 +487,18 @@ def test_it_refuses_the_same_decision_twice(
         fairplay.result_review_decide(
             result_id=result.pk, decision="disqualified", by=user, why="y"
         )
+
+
+def test_the_analyses_replay_the_line_with_the_safe_cards_sent_home(user: User) -> None:
+    from games.engine import GameState
+    from leaderboards.fairplay.selectors import played_line
+
+    user.table_settings = {"auto_home": True}
+    user.save(update_fields=["table_settings"])
+    game = game_services.game_start_practice(user=user, code="FT1-N-0000063")  # AH over AH
+    for move in ("s", "s"):
+        game_services.game_play(user=user, game_id=game.pk, move=move)
+    game_services.game_resign(user=user, game_id=game.pk)
+    line = played_line(game_id=game.pk)
+    assert line == ["s", "t7-f2", "t7-f6", "s"]
+    GameState.from_code("FT1-N-0000063").replay(line)  # legal from the deal, as played
