@@ -362,6 +362,8 @@ FT_RATE_SIGNUPS_DEVICE = env_rate("FT_RATE_SIGNUPS_DEVICE", "3/h")
 FT_RATE_LEAGUE_ACTIONS = env_rate("FT_RATE_LEAGUE_ACTIONS", "30/h")
 # Day files downloaded (a closed deal's ranked games, /boards/.../games.json), per address.
 FT_RATE_DAY_FILES = env_rate("FT_RATE_DAY_FILES", "60/h")
+# Saves of the table's settings (card size, back, safe cards home) per user.
+FT_RATE_TABLE_SETTINGS = env_rate("FT_RATE_TABLE_SETTINGS", "60/h")
 
 # Leagues: how many one player may be in (owned ones included), and how many members one
 # league holds (its owner included). League boards filter the day's results by member in

@@ -43,6 +43,8 @@ from games.api_schemas import (
     HintOut,
     ResignOnlyIn,
     StartIn,
+    TableSettingsIn,
+    TableSettingsOut,
     TokenCreatedOut,
     TokenCreateIn,
     TokenOut,
@@ -52,6 +54,7 @@ from games.errors import NotAuthenticated, ServiceError
 from games.models import User
 from games.payloads import accepted_message
 from games.responses import retry_after_of, with_retry_after
+from games.table_settings import settings_of
 
 # Authentication ---------------------------------------------------------------------------
 
@@ -415,6 +418,36 @@ def game_hint(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
         "hints": result.hints,
         "version": result.version,
     }
+
+
+# Table settings ---------------------------------------------------------------------------
+
+
+@api.get(
+    "/settings",
+    response={200: TableSettingsOut, **ERRORS},
+    tags=["settings"],
+    summary="Your table settings",
+    description="Card size, card back and whether new games send safe cards home.",
+)
+def table_settings_get(request: HttpRequest) -> dict[str, Any]:
+    return settings_of(_user(request).table_settings)
+
+
+@api.put(
+    "/settings",
+    response={200: TableSettingsOut, 429: ErrorOut, **ERRORS},
+    tags=["settings"],
+    summary="Change your table settings",
+    description=(
+        "Any of size, back, auto_home; the rest keep their values. `auto_home` applies to "
+        "games started from now on (a game keeps the option it started with). Limited by "
+        "FT_RATE_TABLE_SETTINGS per user (429 `rate_limited`)."
+    ),
+)
+def table_settings_put(request: HttpRequest, payload: TableSettingsIn) -> dict[str, Any]:
+    data = payload.dict(exclude_none=True)
+    return services.table_settings_save(user=_user(request), data=data)
 
 
 # Tokens -----------------------------------------------------------------------------------

@@ -139,6 +139,11 @@ class GameOut(Schema):
     version: int = Field(description="Accepted actions so far; send it back to detect staleness.")
     score: int
     moves: int
+    auto_home: bool = Field(
+        False,
+        description="Started with safe cards sent home: after each move the server plays the "
+        "safe home moves itself (see `automatic` on `accepted`).",
+    )
     deal: DealOut
     board: BoardOut
     legal_moves: list[str]
@@ -268,6 +273,12 @@ class AcceptedOut(Schema):
     id: str | None = Field(description="Your message id, echoed; null if you sent none.")
     version: int
     action: str = Field(description="The action in canonical notation, `undo` or `resign`.")
+    automatic: list[str] = Field(
+        default_factory=list,
+        description="In a game started with safe cards sent home: the server's own safe home "
+        "moves played after this move (on an undo, the take-backs of them before it), in "
+        "order; `version` counts each. Empty otherwise.",
+    )
     changes: dict[str, Any] = Field(
         description="The parts of the board that changed, each whole; `columns` and "
         "`foundations` keyed by 0-based index; plus `legal_moves` and `can_finish`. Empty "
@@ -277,6 +288,23 @@ class AcceptedOut(Schema):
     moves: int
     status: GameStatus
     duplicate: bool
+
+
+class TableSettingsIn(StrictIn):
+    """Any of the three; the others keep their stored values."""
+
+    size: Literal["small", "medium", "large"] | None = Field(None, description="Card size.")
+    back: Literal["blue", "red", "green", "lattice"] | None = Field(None, description="Card back.")
+    auto_home: bool | None = Field(
+        None,
+        description="Send safe cards home after each move, in games started from now on.",
+    )
+
+
+class TableSettingsOut(Schema):
+    size: Literal["small", "medium", "large"]
+    back: Literal["blue", "red", "green", "lattice"]
+    auto_home: bool
 
 
 class HintOut(Schema):

@@ -22,6 +22,11 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Shown on leaderboards instead of the username when set."),
     )
+    # The table's look and the "send safe cards home" choice, as the settings panel keeps
+    # them (validated by games.table_settings; the browser keeps a copy for visitors).
+    table_settings = models.JSONField(
+        _("table settings"), default=dict, blank=True, help_text=_("card size, card back, ...")
+    )
 
     def __str__(self) -> str:
         return self.public_name
@@ -206,6 +211,11 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     first_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Fixed at the start from the player's setting, so the log's automatic moves are judged
+    # by the rule the game was played under (games.engine.audit).
+    auto_home = models.BooleanField(
+        default=False, help_text=_("the server sends safe cards home after each move")
+    )
 
     class Meta:
         constraints = [
@@ -252,10 +262,11 @@ class Action(models.Model):
     # A move in the engine's notation, "undo" or "resign".
     move = models.CharField(max_length=16)
     client_id = models.CharField(max_length=64, blank=True)
-    # The server's own actions (the close of a day) carry no client id, so nothing a client
-    # sends can ever be taken for one; this flag tells them apart in the log.
+    # The server's own actions (the close of a day; safe cards sent home) carry no client
+    # id, so nothing a client sends can ever be taken for one; this flag tells them apart.
     by_system = models.BooleanField(
-        default=False, help_text=_("taken by the server itself (the close of the day)")
+        default=False,
+        help_text=_("taken by the server itself (the close of the day, a safe card sent home)"),
     )
     score = models.PositiveIntegerField(help_text=_("score after this action"))
     created_at = models.DateTimeField(default=timezone.now)

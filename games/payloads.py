@@ -29,6 +29,8 @@ def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
         "version": game.version,
         "score": game.score,
         "moves": game.moves,
+        # Fixed at the start: the server sends safe cards home after each move.
+        "auto_home": game.auto_home,
         "deal": deal_payload(deal),
         "board": engine.view(),
         "legal_moves": [] if finished else engine.legal_moves(),
@@ -96,6 +98,9 @@ def action_message(result: ActResult) -> dict[str, Any]:
         "type": "action",
         "version": result.version,
         "action": result.action,
+        # The server's safe home moves after it (its take-backs before an undo): the
+        # version moves on by one for each, and a replay shows them.
+        "automatic": list(result.automatic),
         "changes": result.changes,
         "score": result.score,
         "moves": result.moves,

@@ -42,6 +42,9 @@ class ActResult:
     status: str
     changes: dict[str, Any] = field(default_factory=dict)
     duplicate: bool = False
+    # The server's own actions the action brought, in the log's order after (for an undo:
+    # before) it: safe cards sent home, or their take-back. ``version`` counts them too.
+    automatic: tuple[str, ...] = ()
     # Set when the new position may be a dead end: the interface that answered the action
     # has the solver decide it afterwards (never on the move path).
     dead_end_check: DeadEndCheck | None = None

@@ -43,6 +43,7 @@ from games.forms import ActForm, SignUpForm
 from games.middleware import DEVICE_COOKIE_MAX_AGE
 from games.models import Game, User
 from games.responses import refusal_page, with_retry_after
+from games.table_settings import settings_of
 from games.throttles import RateLimited
 
 if TYPE_CHECKING:
@@ -347,13 +348,26 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             "deal": state["deal"],
             "may_play": may_play,
             "form": form,
-            "board_config": _board_config(state, practice_link),
+            "board_config": {**_board_config(state, practice_link), **_table_config(request)},
             "practice_link": practice_link,
             # The raw state and the one-move form are for staff and developers (?dev=1);
             # players without JavaScript get the form in a <noscript>.
             "show_dev": request.user.is_staff or request.GET.get("dev") == "1",
         },
     )
+
+
+def _table_config(request: HttpRequest) -> dict[str, Any]:
+    """The table's settings as the account keeps them (signed in: they win over the
+    browser's copy) and where the settings panel saves them; a visitor's live in the
+    browser only (static/js/board/settings.js)."""
+    user = request.user
+    if not user.is_authenticated:
+        return {"table_settings": None, "settings_url": None}
+    return {
+        "table_settings": settings_of(user.table_settings),  # type: ignore[union-attr]
+        "settings_url": reverse("api:table_settings_put"),
+    }
 
 
 def _board_config(state: dict[str, Any], practice_link: str | None = None) -> dict[str, Any]:

@@ -160,12 +160,14 @@ def day_file_data(*, deal: Deal) -> dict[str, Any]:
     disqualified ones (unranked)."""
     # Published: a competition's deal (it has its day), opened and closed.
     assert deal.day and deal.opens_at and deal.closes_at, "only a published deal has a file"
-    board = ranked_results(deal.day, deal.variant, deal.is_weekly).select_related("player")
+    board = ranked_results(deal.day, deal.variant, deal.is_weekly).select_related("player", "game")
     disqualified = _results(deal).filter(review=Result.Review.DISQUALIFIED).order_by("id")
     games: list[dict[str, Any]] = []
     for rank, result, actions in _with_logs(board, ranked=True):
         games.append(_game(result, actions, rank=rank))
-    for _, result, actions in _with_logs(disqualified.select_related("player"), ranked=False):
+    for _, result, actions in _with_logs(
+        disqualified.select_related("player", "game"), ranked=False
+    ):
         games.append(_game(result, actions, rank=None))
     return {
         "format": FORMAT,
@@ -266,6 +268,8 @@ def _game(result: Result, actions: list[tuple], *, rank: int | None) -> dict[str
         "started_at": iso(started),
         "finished_at": iso(result.finished_at),
         "review": result.review,
+        # Played with safe cards sent home: its "server" moves are the engine's safe ones.
+        "auto_home": result.game.auto_home,
         "actions": log,
     }
 

@@ -103,15 +103,26 @@ def action_words(action: str, before: dict[str, Any]) -> str:
 
 
 def build_steps(
-    engine: GameState, log: Sequence[tuple[int, str, int | None]], *, broken: str
+    engine: GameState,
+    log: Sequence[tuple[int, str, int | None]],
+    *,
+    broken: str,
+    automatic: frozenset[int] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Play ``log`` (``(seq, move, score)``; a ``None`` score is the engine's own after the
-    move) on ``engine`` from its current position: the replay viewer's steps. A log the
-    engine refuses is :class:`NotFound` with the reason ``broken``."""
+    move) on ``engine`` from its current position: the replay viewer's steps. The seqs in
+    ``automatic`` are the server's safe home moves (and their take-backs), said as such. A
+    log the engine refuses is :class:`NotFound` with the reason ``broken``."""
     before = engine.view()
     steps: list[dict[str, Any]] = []
     for seq, move, score in log:
         words = action_words(move, before)
+        if seq in automatic and move != RESIGN:
+            words = (
+                _("A safe card taken back with the move that sent it home")
+                if move == UNDO
+                else _("Sent home safely by the table: %(move)s") % {"move": words}
+            )
         if move == RESIGN:
             after = before  # not an engine move: the board stays as it was
         else:
@@ -129,6 +140,7 @@ def build_steps(
                 "words": words,
                 "score": engine.score if score is None else score,
                 "changes": board_changes(before, after),
+                "automatic": seq in automatic,
             }
         )
         before = after
@@ -182,11 +194,15 @@ def replay_frames(*, user: User | AnonymousUser, game_id: object) -> dict[str, A
         raise VerificationPending("this game is being verified; its replay will follow shortly")
     if result.status != Result.Status.VERIFIED:
         raise NotFound("this game's log was rejected, so it has no replay")
-    log = list(game.actions.order_by("seq").values_list("seq", "move", "score"))
+    rows = list(game.actions.order_by("seq").values_list("seq", "move", "score", "by_system"))
+    log = [(seq, move, score) for seq, move, score, _ in rows]
+    automatic = frozenset(seq for seq, _, _, by_system in rows if by_system)
     undo_limit = game.undo_limit
     engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
     initial = engine.view()
-    steps = build_steps(engine, log, broken="this game's log no longer replays")
+    steps = build_steps(
+        engine, log, broken="this game's log no longer replays", automatic=automatic
+    )
     return {
         "game": {
             "id": str(game.pk),

@@ -169,7 +169,7 @@ def _check(game: Game, rows: list[tuple]) -> tuple[str, str]:
     late = _played_after_close(game, rows)
     if late is not None:
         return Result.Status.REJECTED, late
-    log = [Logged(seq, move, score) for seq, move, score, _, _ in rows]
+    log = [Logged(seq, move, score, by) for seq, move, score, _, by in rows]
     claim = Claim(
         seed=game.deal.seed,
         variant=game.deal.variant,
@@ -177,6 +177,7 @@ def _check(game: Game, rows: list[tuple]) -> tuple[str, str]:
         status=game.status,
         score=game.score,
         moves=game.moves,
+        auto_home=game.auto_home,
     )
     try:
         replay_claim(claim, log)
@@ -196,6 +197,7 @@ def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
     return close_violation(
         (Stamped(seq, move, at, by_system) for seq, move, _, at, by_system in rows),
         closes_at=deal.closes_at,
+        auto_home=game.auto_home,
     )
 
 

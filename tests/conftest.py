@@ -44,6 +44,7 @@ def generous_rate_limits(settings) -> None:
     settings.FT_RATE_API_ANONYMOUS = "100000/min"
     settings.FT_RATE_SIGNUPS_ADDRESS = "100000/h"
     settings.FT_RATE_SIGNUPS_DEVICE = "100000/h"
+    settings.FT_RATE_TABLE_SETTINGS = "100000/h"
 
 
 @pytest.fixture(autouse=True)

@@ -206,8 +206,19 @@ def _check_game(
         mine.append(f"status {status!r} is none of {', '.join(STATUSES)}")
     if stamped[0].at != _time(game, "started_at", where):
         mine.append("the first action is not at 0 ms (started_at is the first action's stamp)")
-    claim = Claim(seed=seed, variant=variant, undo_limit=0, status=status, score=score, moves=moves)
-    log = [Logged(a.seq, a.move, None) for a in stamped]
+    auto_home = game.get("auto_home", False)  # absent in files written before the option
+    if not isinstance(auto_home, bool):
+        raise DayFileError(f"{where}'auto_home' is {auto_home!r}; expected true or false")
+    claim = Claim(
+        seed=seed,
+        variant=variant,
+        undo_limit=0,
+        status=status,
+        score=score,
+        moves=moves,
+        auto_home=auto_home,
+    )
+    log = [Logged(a.seq, a.move, None, a.by_system) for a in stamped]
     try:
         engine = replay_claim(claim, log)
         true_score, true_moves, true_won = engine.score, engine.moves, engine.is_won()
@@ -221,7 +232,7 @@ def _check_game(
         mine.append(f"the time is {time_ms} ms; the stamps give {true_time} ms (first to last)")
     if finished != stamped[-1].at:
         mine.append(f"finished_at is {iso(finished)}; the last action is at {iso(stamped[-1].at)}")
-    late = close_violation(stamped, closes_at=closes_at)
+    late = close_violation(stamped, closes_at=closes_at, auto_home=auto_home)
     if late is not None:
         mine.append(late)
     early = next((a for a in stamped if a.at < opens_at), None)

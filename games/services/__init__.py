@@ -59,6 +59,7 @@ from games.services.starts import (
     game_start_practice,
     game_start_weekly,
 )
+from games.services.table_settings import table_settings_save
 from games.services.tokens import (
     api_token_authenticate,
     api_token_create,
@@ -67,6 +68,7 @@ from games.services.tokens import (
 )
 
 __all__ = [
+    "table_settings_save",
     "AttemptUsed",
     "deleted_account_keep",
     "deleted_accounts_prune",

@@ -7,11 +7,16 @@ elsewhere (SQLite, the embedded default) the same two statements run in one tran
 Either way the write is all or nothing, and it answers ``False`` (writing nothing) when
 another writer got there first: the game is no longer at the expected version, or the
 client message id is already in the log (the ``client_message_applied_once`` constraint).
+
+A player's action may bring the server's own automatic actions with it (safe cards sent
+home, or their take-back on an undo): they are ``more`` entries of the same write, so the
+log never holds the player's move without what the server did after it.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -38,14 +43,18 @@ class Entry:
     finished_at: datetime | None
 
 
-def log_append(*, game_id: uuid.UUID, expected_version: int, entry: Entry) -> bool:
-    """Write ``entry`` if the game is still at ``expected_version``; ``False`` otherwise
-    (nothing written). The game's dead-end mark is cleared: it belonged to the position
-    before this action."""
+def log_append(
+    *, game_id: uuid.UUID, expected_version: int, entry: Entry, more: Sequence[Entry] = ()
+) -> bool:
+    """Write ``entry`` (and the ``more`` entries after it, numbered on) if the game is
+    still at ``expected_version``; ``False`` otherwise (nothing written). The game's
+    summary becomes the last entry's; its dead-end mark is cleared: it belonged to the
+    position before this action."""
+    entries = [entry, *more]
     try:
         if connection.vendor == "postgresql":
-            return _append_postgresql(game_id, expected_version, entry)
-        return _append_portable(game_id, expected_version, entry)
+            return _append_postgresql(game_id, expected_version, entries)
+        return _append_portable(game_id, expected_version, entries)
     except IntegrityError:
         # The id (or, after a lost race, the seq) is already in the log: a writer in
         # another process applied it; the caller rebuilds from the log and finds out which.
@@ -66,9 +75,22 @@ WITH g AS (
 INSERT INTO {_ACTION} (game_id, seq, move, client_id, by_system, score, created_at)
 SELECT id, %(seq)s, %(move)s, %(client_id)s, %(by_system)s, %(score)s, %(at)s FROM g
 """
+# The same for several lines at once (a move and the automatic moves after it), each
+# column one array: one statement still, whatever the count.
+_SQL_MANY = (
+    _SQL.split("INSERT", 1)[0]
+    + f"""
+INSERT INTO {_ACTION} (game_id, seq, move, client_id, by_system, score, created_at)
+SELECT g.id, a.seq, a.move, a.client_id, a.by_system, a.score, %(at)s
+  FROM g, unnest(%(seqs)s::integer[], %(moves_)s::varchar[], %(client_ids)s::varchar[],
+                 %(systems)s::boolean[], %(scores)s::integer[])
+       AS a(seq, move, client_id, by_system, score)
+"""
+)
 
 
-def _append_postgresql(game_id: uuid.UUID, expected: int, entry: Entry) -> bool:
+def _append_postgresql(game_id: uuid.UUID, expected: int, entries: list[Entry]) -> bool:
+    entry = entries[-1]  # the game's summary after them all
     params: dict[str, Any] = {
         "game": game_id,
         "expected": expected,
@@ -82,19 +104,30 @@ def _append_postgresql(game_id: uuid.UUID, expected: int, entry: Entry) -> bool:
         "client_id": entry.client_id,
         "by_system": entry.by_system,
     }
+    sql = _SQL
+    if len(entries) > 1:
+        sql = _SQL_MANY
+        params.update(
+            seqs=[e.seq for e in entries],
+            moves_=[e.move for e in entries],
+            client_ids=[e.client_id for e in entries],
+            systems=[e.by_system for e in entries],
+            scores=[e.score for e in entries],
+        )
     if connection.in_atomic_block:
         # Inside a caller's transaction (tests, a command): a savepoint, so a refused
         # insert leaves that transaction usable.
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(_SQL, params)
-            return cursor.rowcount == 1
+            cursor.execute(sql, params)
+            return cursor.rowcount >= 1
     # Autocommit: the statement commits by itself, one round trip in all.
     with connection.cursor() as cursor:
-        cursor.execute(_SQL, params)
-        return cursor.rowcount == 1
+        cursor.execute(sql, params)
+        return cursor.rowcount >= 1
 
 
-def _append_portable(game_id: uuid.UUID, expected: int, entry: Entry) -> bool:
+def _append_portable(game_id: uuid.UUID, expected: int, entries: list[Entry]) -> bool:
+    entry = entries[-1]
     with transaction.atomic():
         updated = Game.objects.filter(pk=game_id, version=expected).update(
             version=entry.seq,
@@ -109,13 +142,16 @@ def _append_portable(game_id: uuid.UUID, expected: int, entry: Entry) -> bool:
         )
         if not updated:
             return False
-        Action.objects.create(
-            game_id=game_id,
-            seq=entry.seq,
-            move=entry.move,
-            client_id=entry.client_id,
-            by_system=entry.by_system,
-            score=entry.score,
-            created_at=entry.at,
+        Action.objects.bulk_create(
+            Action(
+                game_id=game_id,
+                seq=line.seq,
+                move=line.move,
+                client_id=line.client_id,
+                by_system=line.by_system,
+                score=line.score,
+                created_at=entries[0].at,
+            )
+            for line in entries
         )
     return True

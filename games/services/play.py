@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
@@ -30,6 +30,7 @@ from games.engine import (
 )
 from games.engine.errors import InvalidMove
 from games.engine.notation import EXPECTED as MOVE_EXPECTED
+from games.engine.safe import automatic_on_top, play_safe_home, undo_with_automatic
 from games.errors import (
     BadRequest,
     DayClosed,
@@ -203,39 +204,48 @@ def _act_on(
         check_game_access(user=user, game=game, purpose="play")
     if client_id and client_id in entry.client_ids:
         return _already_done(game, client_id)
-    # The server's one action, the resign at the close, is stamped with the close itself:
-    # the game ended by the clock then, and verification accepts a server action only
-    # as that resign at that time (games.engine.audit.close_violation).
+    # The server's resign at the close (``system``) is stamped with the close itself: the
+    # game ended by the clock then, and verification accepts a server's resign only at that
+    # time (games.engine.audit.close_violation). The server's safe home moves share the
+    # stamp of the player's move that brought them.
     now = game.deal.closes_at if system and game.deal.closes_at else _now_ms()
     _check_may_act(game, now=now, version=version, system=system)
     engine = entry.engine
     before = entry.view or engine.view()
-    status, action = _judge(game, engine, action)  # the engine is changed from here on
+    on_top = _automatic_on_top(game) if action == UNDO and game.auto_home else 0
+    # The engine is changed from here on.
+    status, steps = _judge(game, engine, action, automatic_undos=on_top)
     try:
-        line = Entry(
-            seq=game.version + 1,
-            move=action,
-            client_id=client_id,
-            by_system=system,
-            score=engine.score,
-            moves=engine.moves,
-            status=status,
-            at=now,
-            finished_at=now if status != Game.Status.ACTIVE else None,
-        )
-        if not log_append(game_id=game.pk, expected_version=game.version, entry=line):
+        lines = [
+            Entry(
+                seq=game.version + i,
+                move=step.move,
+                client_id="" if step.automatic else client_id,
+                by_system=system or step.automatic,
+                score=step.score,
+                moves=step.moves,
+                status=status if i == len(steps) else Game.Status.ACTIVE,
+                at=now,
+                finished_at=now if status != Game.Status.ACTIVE else None,
+            )
+            for i, step in enumerate(steps, start=1)
+        ]
+        if not log_append(
+            game_id=game.pk, expected_version=game.version, entry=lines[0], more=lines[1:]
+        ):
             return None
     except BaseException:
         _forget(entry)  # the engine is ahead of the log: never reuse it
         raise
-    _summarise(game, line)
+    _summarise(game, lines[-1])
     if client_id:
         entry.client_ids.add(client_id)
     entry.view = engine.view()  # the next action's "before"
     return _result(
         game,
-        action,
+        next(step.move for step in steps if not step.automatic),
         _changes(game, engine, before, entry.view),
+        automatic=tuple(step.move for step in steps if step.automatic),
         dead_end_check=_dead_end_check(game, engine),
     )
 
@@ -266,10 +276,33 @@ def _summarise(game: Game, line: Entry) -> None:
 
 
 def _already_done(game: Game, client_id: str) -> ActResult:
-    """The answer to a re-sent message id: what it did then, applying nothing now."""
+    """The answer to a re-sent message id: what it did then (with the automatic moves the
+    server played after it), applying nothing now."""
     done = game.actions.filter(client_id=client_id).first()
     assert done is not None  # the id was read from the log
-    return _result(game, done.move, {}, version=done.seq, duplicate=True)
+    automatic: list[str] = []
+    if game.auto_home and done.move != UNDO:  # an undo's automatic ones come before it
+        for move, by_system in game.actions.filter(seq__gt=done.seq).values_list(
+            "move", "by_system"
+        ):
+            if not by_system or move == RESIGN:
+                break
+            automatic.append(move)
+    return _result(
+        game,
+        done.move,
+        {},
+        version=done.seq + len(automatic),
+        duplicate=True,
+        automatic=tuple(automatic),
+    )
+
+
+def _automatic_on_top(game: Game) -> int:
+    """How many automatic moves a player's undo takes back before their own move (the
+    log's flags, read up to the entry's version: undos are rare, the read is one)."""
+    log = game.actions.filter(seq__lte=game.version).order_by("seq")
+    return automatic_on_top(log.values_list("move", "by_system"), undo_limit=game.undo_limit)
 
 
 def _now_ms() -> datetime:
@@ -297,30 +330,50 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
         )
 
 
-def _judge(game: Game, engine: GameState, action: str) -> tuple[str, str]:
+class _Step(NamedTuple):
+    """One line an action writes: the player's action, or one of the server's automatic
+    actions it brought (a safe card sent home; on an undo, the take-back of one)."""
+
+    move: str
+    automatic: bool
+    score: int
+    moves: int
+
+
+def _judge(
+    game: Game, engine: GameState, action: str, *, automatic_undos: int = 0
+) -> tuple[str, list[_Step]]:
     """Apply ``action`` to ``engine`` (the engine judges moves and take-backs); returns
-    the game's status after it and the action as the log writes it. A refused action
-    leaves the engine as it was."""
+    the game's status after it and the lines the log writes: the action as the log writes
+    it, and in a game with ``auto_home`` the safe home moves the server plays after a move
+    (before an undo, the take-back of the ``automatic_undos`` moves above the player's own).
+    A refused action leaves the engine as it was."""
     status = Game.Status.ACTIVE
+    steps: list[_Step] = []
     try:
         if action == RESIGN:
             status = Game.Status.RESIGNED
+            steps.append(_Step(action, False, engine.score, engine.moves))
         elif action == UNDO:
             if game.mode == Game.Mode.RANKED:
                 raise Forbidden("ranked games have no undo")
-            engine.undo()
+            for automatic in undo_with_automatic(engine, automatic_undos):
+                steps.append(_Step(UNDO, automatic, engine.score, engine.moves))
         else:
             engine.play(action)
-            action = format_move(parse_move(action))
+            steps.append(_Step(format_move(parse_move(action)), False, engine.score, engine.moves))
+            if game.auto_home:
+                for move in play_safe_home(engine):
+                    steps.append(_Step(move, True, engine.score, engine.moves))
     except EngineError as err:
         raise Refused(err) from None
     if status == Game.Status.RESIGNED:
-        return status, action
+        return status, steps
     if engine.is_won():
-        return Game.Status.WON, action
+        return Game.Status.WON, steps
     if engine.is_stuck():
-        return Game.Status.LOST, action
-    return status, action
+        return Game.Status.LOST, steps
+    return status, steps
 
 
 def _changes(
@@ -390,9 +443,11 @@ def _result(
     *,
     version: int | None = None,
     duplicate: bool = False,
+    automatic: tuple[str, ...] = (),
     dead_end_check: DeadEndCheck | None = None,
 ) -> ActResult:
     return ActResult(
+        automatic=automatic,
         game_id=str(game.pk),
         version=game.version if version is None else version,
         action=action,

@@ -21,6 +21,7 @@ from games.services.deals import (
     deal_random,
 )
 from games.services.identity import ranked_attempt_check
+from games.table_settings import settings_of
 from games.throttles import Rate, throttle_check, who
 from games.weekly import week_monday
 
@@ -168,5 +169,7 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    # The log is the game: a new one is its deal and no actions (``games.live``).
-    return Game.objects.create(player=user, deal=deal, mode=mode)
+    # The log is the game: a new one is its deal and no actions (``games.live``). The
+    # player's "send safe cards home" is fixed on the game now, for all its moves.
+    auto_home = settings_of(getattr(user, "table_settings", None))["auto_home"]
+    return Game.objects.create(player=user, deal=deal, mode=mode, auto_home=auto_home)

@@ -6,32 +6,10 @@ Nothing here decides what is legal: the moves come from
 
 Safe foundation moves (played alone, without branching)
 --------------------------------------------------------
-A card X on top of a pile may go home "safely" when (1) every card that the
-build rule lets go onto X (read from the engine's own build table, so the
-rule is never restated) has all its copies home, and (2) every copy of X's
-predecessor on the foundation (same suit, one rank lower) is home. By (1)
-nothing can ever be placed on X again (foundations give nothing back: the
-test is off with take-back), so X is dead weight in the tableau: it only
-covers the card beneath it and fills a column. Take any winning line L from
-the position; drop from it every move of X (a run move that carried X on its
-top becomes the same move one card shorter, legal because its bottom card and
-destination are unchanged) and play X home first. Every other move of L stays
-legal: its source and target tops are the same (nothing is ever on X), a
-column that held only X is now empty (more room, never less). On the
-foundations, by (2) both foundations of X's suit are at least at X's
-predecessor, so the only card that could want the foundation X now takes is
-the other copy of X, and it finds the suit's other foundation at X's
-predecessor (or it was home already); after L sends X home the foundations
-match again (the two foundations of a suit are interchangeable). So a win
-exists after the move whenever one existed before, and a shortest win gets
-no longer: playing the move as the only child loses nothing. In same-suit
-building (1) implies (2); in the other builds (2) is what makes the other
-copy of X always find a place.
-
-For the waste, removing the top card also changes nothing for the cards
-beneath it or the stock, except the grouping of a later multi-card draw after
-a redeal, so a waste card counts as safe only when the variant draws one card
-or no redeal is left. Aces are always safe (nothing goes onto an ace).
+What "safe" means is the engine's (:mod:`games.engine.safe`, where the argument that a
+safe home move loses no win is written down); the "send safe cards home" option of the
+site plays the same moves. A safe home move is searched as the only child: a win exists
+after it whenever one existed before, and a shortest win gets no longer.
 
 Skipped moves (equivalent to a kept one)
 ----------------------------------------
@@ -51,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from games.engine.cards import KING
 from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
+from games.engine.safe import is_safe_home, next_safe_home
 
 if TYPE_CHECKING:
     import random
@@ -71,30 +50,15 @@ class Knowledge:
         cards = [(r << 2) | s for r in range(1, KING + 1) for s in range(4)]
         #: ``onto[x]``: the cards the build rule lets go onto card x.
         self.onto = {x: [c for c in cards if table[(x << 6) | c]] for x in cards}
-        #: ``needed[x]``: the cards whose every copy must be home before x
-        #: goes home safely: those that go onto x, and x's own predecessor.
-        self.needed = {
-            x: sorted(set(self.onto[x]) | ({x - 4} if x >> 2 > 1 else set())) for x in cards
-        }
         #: foundation indexes of each suit
         self.by_suit = [
             [k for k in range(rules.foundations) if game._fsuit[k] == s] for s in range(4)
         ]
-        self.safe_enabled = not rules.takeback
-
-    def home_copies(self, game: GameState, card: int) -> int:
-        """How many copies of ``card`` are on the foundations."""
-        rank, found = card >> 2, game._found
-        return sum(1 for k in self.by_suit[card & 3] if found[k] >= rank)
 
     def is_safe_home(self, game: GameState, card: int, src: int) -> bool:
-        """Whether sending ``card`` (top of pile ``src``) home loses nothing (see above)."""
-        if not self.safe_enabled:
-            return False
-        if src == WASTE and self.rules.draw > 1 and game._redeals_left:
-            return False
-        decks = self.decks
-        return all(self.home_copies(game, c) >= decks for c in self.needed[card])
+        """Whether sending ``card`` (top of pile ``src``) home loses nothing: the engine's
+        definition (:func:`games.engine.safe.is_safe_home`)."""
+        return is_safe_home(game, card, src)
 
     def can_go_home(self, game: GameState, card: int) -> bool:
         found, fsuit = game._found, game._fsuit
@@ -126,7 +90,10 @@ class Knowledge:
             kind, src, dst, count = m
             if kind == TO_FOUNDATION:
                 if self.is_safe_home(game, piles[src][-1], src):
-                    return [m]
+                    # Alone, and the engine's next one (the one the site's "send safe
+                    # cards home" plays), so an analysis of a game with that option
+                    # finds each of its automatic moves to be no decision.
+                    return [next_safe_home(game) or m]
                 scored.append((1000, m))
                 continue
             if kind == DRAW:

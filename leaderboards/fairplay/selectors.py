@@ -11,11 +11,22 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from games.engine import RESIGN
 from games.errors import NotFound
+from games.models import Action
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
 from leaderboards.replays import card_label
 
 REVIEW_STATES = ("held", "cleared", "disqualified")
+
+
+def played_line(*, game_id: object) -> list[str]:
+    """A game's moves as they were played from the deal, for the analyses that replay a
+    win (foresight, the solver's copy, blind survival): the player's, and the server's
+    safe cards sent home, which later moves build on (the analyses skip safe home moves
+    as no choice of the player's). Never a resign: not a move of the rules."""
+    rows = Action.objects.filter(game_id=game_id).exclude(move=RESIGN).order_by("seq")
+    return list(rows.values_list("move", flat=True))
 
 
 def under_review_count(*, day: date, variant: str, weekly: bool = False) -> int:

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Action
 from games.solver.evidence import blind_survival
 from leaderboards.fairplay.eprocess import Wealth
+from leaderboards.fairplay.selectors import played_line
 from leaderboards.fairplay.services import _set_review
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result
 
@@ -72,11 +72,7 @@ def _weigh(result: Result) -> EvidenceStep:
     needs; kept with the detail so a reviewer can rerun it)."""
     value, detail, seconds = 0.0, {}, 0.0
     if result.won:
-        moves = list(
-            Action.objects.filter(game_id=result.game_id, by_system=False)
-            .order_by("seq")
-            .values_list("move", flat=True)
-        )
+        moves = played_line(game_id=result.game_id)
         seed = secrets.randbits(64)
         found = blind_survival(
             result.deal.seed, result.deal.variant, moves, won=True, rng=random.Random(seed)

@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from games.engine import GameState
 from games.errors import BadRequest, Conflict, NotFound
-from games.models import Action, Game, User
+from games.models import Game, User
 from games.solver.fingerprint import CopyReport, solver_copy
 from games.solver.foresight import ForesightReport, analyse_foresight
 from leaderboards.fairplay.linked import link_verdict, linked_evidence, scouting_record
-from leaderboards.fairplay.selectors import player_evidence_wealth
+from leaderboards.fairplay.selectors import played_line, player_evidence_wealth
 from leaderboards.fairplay.timing import timing_of
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
 from leaderboards.placement import board_leave, board_return
@@ -107,11 +107,7 @@ def result_analyse_foresight(*, result_id: int, max_seconds: float | None = None
     check, _ = FairPlayCheck.objects.get_or_create(result=result)
     if check.foresight is not None:
         return result
-    moves = list(
-        Action.objects.filter(game_id=result.game_id, by_system=False)
-        .order_by("seq")
-        .values_list("move", flat=True)
-    )
+    moves = played_line(game_id=result.game_id)
     budget = settings.FT_FORESIGHT_SECONDS if max_seconds is None else max_seconds
     report = analyse_foresight(
         result.deal.seed, result.deal.variant, moves, max_seconds=budget, rng_seed=result.pk

@@ -18,6 +18,7 @@ from games.engine.cli import main
 from games.engine.dayfile import verify_day
 from games.engine.deal import commitment
 from games.engine.ranking import board_order
+from games.engine.safe import play_safe_home
 
 WON = json.loads((Path(__file__).parents[1] / "data" / "won_games.json").read_text())["games"][0]
 CODE, SALT = WON["code"], "ab" * 16  # FT1-J-0000002, a josephine deal
@@ -260,3 +261,51 @@ def test_not_json_is_a_usage_error(tmp_path: Path) -> None:
     missing = io.StringIO()
     assert main(["verify-day", str(tmp_path / "nope.json")], out=missing) == 2
     assert "cannot read" in missing.getvalue()
+
+
+def auto_home_game(result: int, player: str, start: datetime) -> dict[str, Any]:
+    """A game played with safe cards sent home: draws, each followed by the server's safe
+    home moves (marked "server"), until some came; then the player resigns."""
+    engine = GameState.from_code(CODE, undo_limit=0)
+    actions: list[list[Any]] = []
+    while not any(len(a) == 3 for a in actions):
+        engine.play("s")
+        at = len(actions) * STEP_MS
+        actions.append(["s", at])
+        actions.extend([m, at, "server"] for m in play_safe_home(engine))
+    actions.append([RESIGN, actions[-1][1] + STEP_MS])
+    return {
+        **game(result, player, ["s"], start),
+        "score": engine.score,
+        "moves": engine.moves,
+        "time_ms": actions[-1][1],
+        "finished_at": iso(start + timedelta(milliseconds=actions[-1][1])),
+        "auto_home": True,
+        "actions": actions,
+    }
+
+
+def with_auto_home_game(day: dict[str, Any]) -> dict[str, Any]:
+    day["games"].append(auto_home_game(15, "erin", OPENS + timedelta(days=2)))
+    rank(day["games"])
+    return day
+
+
+def test_a_game_with_safe_cards_sent_home_checks_clean(day: dict[str, Any]) -> None:
+    assert problems(with_auto_home_game(day)) == []
+
+
+def test_server_moves_in_a_game_without_the_option_are_caught(day: dict[str, Any]) -> None:
+    with_auto_home_game(day)
+    del by_result(day, 15)["auto_home"]
+    found = problems(day)
+    assert any("is marked as the server's own" in p for p in found), found
+
+
+def test_a_forged_safe_move_is_caught(day: dict[str, Any]) -> None:
+    with_auto_home_game(day)
+    actions = by_result(day, 15)["actions"]
+    first = next(i for i, a in enumerate(actions) if len(a) == 3)
+    actions[first - 1].append("server")  # the player's draw passed off as automatic
+    found = problems(day)
+    assert any("next safe home move" in p or "after the deal" in p for p in found), found

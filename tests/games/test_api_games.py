@@ -185,7 +185,8 @@ def test_a_move_answers_the_websockets_accepted_message(ada, practice) -> None:
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {
-        "type", "id", "version", "action", "changes", "score", "moves", "status", "duplicate"
+        "type", "id", "version", "action", "automatic", "changes", "score", "moves", "status",
+        "duplicate",
     }  # fmt: skip
     assert body["type"] == "accepted" and body["id"] == "c1" and body["version"] == 1
     assert body["action"] == "s" and body["changes"]["stock"] == 63

@@ -144,6 +144,33 @@ def test_undo_and_resign_steps_replay_as_the_engine_did(
     ]
 
 
+def test_safe_cards_sent_home_are_steps_of_their_own_said_as_the_tables(
+    user: User, django_capture_on_commit_callbacks: Capture
+) -> None:
+    user.table_settings = {"auto_home": True}
+    user.save(update_fields=["table_settings"])
+    game = services.game_start_practice(user=user, code="FT1-N-0000063")  # AH over AH
+    game = play(user, game, ["s", "undo", "s", "resign"], django_capture_on_commit_callbacks)
+    assert Result.objects.get(game=game).status == Result.Status.VERIFIED
+    steps = replay_frames(user=user, game_id=game.pk)["steps"]
+    assert [(s["action"], s["automatic"]) for s in steps] == [
+        ("s", False),
+        ("t7-f2", True),
+        ("t7-f6", True),
+        ("undo", True),
+        ("undo", True),
+        ("undo", False),
+        ("s", False),
+        ("t7-f2", True),
+        ("t7-f6", True),
+        ("resign", False),
+    ]
+    assert steps[1]["words"] == (
+        "Sent home safely by the table: ace of hearts from column 7 to foundation 2"
+    )
+    assert steps[3]["words"] == "A safe card taken back with the move that sent it home"
+
+
 # No hidden card -----------------------------------------------------------------------------
 
 

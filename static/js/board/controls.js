@@ -1,6 +1,7 @@
 // The board's buttons and their keys: undo, resign (with its confirmation), the dead-end
 // notice's resign, the hint button and `h`; for everyone, "Describe the board" and the
-// four-colour deck, remembered in this browser; the finish; the deal code's Copy buttons.
+// four-colour deck (a checkbox of the table's settings), remembered in this browser; the
+// finish; the deal code's Copy buttons.
 
 import { t } from "./i18n.js";
 
@@ -37,16 +38,16 @@ export function wirePlayerControls(root, { undo, resign, askHint, finish }) {
 export function wireViewControls(root, { describe }) {
   root.querySelector('[data-action="describe"]')?.addEventListener("click", describe);
   wireDealCode(root);
-  const button = root.querySelector('[data-action="four-colour"]');
+  // The four-colour deck is a checkbox of the table's settings panel (settings.js).
+  const box = root.querySelector('input[name="four_colour"]');
   const set = (on) => {
     root.classList.toggle("four-colour", on);
-    button?.setAttribute("aria-pressed", String(on));
+    if (box) box.checked = on;
   };
   set(storageGet(FOUR_COLOUR_KEY) === "1");
-  button?.addEventListener("click", () => {
-    const on = !root.classList.contains("four-colour");
-    set(on);
-    storageSet(FOUR_COLOUR_KEY, on ? "1" : "0");
+  box?.addEventListener("change", () => {
+    set(box.checked);
+    storageSet(FOUR_COLOUR_KEY, box.checked ? "1" : "0");
   });
 }
 

@@ -7,7 +7,8 @@
 // taps, pure), queue.js (one action in flight), input.js (gestures and keys), hints.js,
 // notices.js (messages to the player), result.js (the result dialog), controls.js
 // (buttons), render.js (drawing), socket.js (the websocket), describe.js (the board in
-// words), reminders.js (refusals in the player's words), finish.js (the finish).
+// words), reminders.js (refusals in the player's words), finish.js (the finish),
+// settings.js (the table's settings panel; settings-state.js, pure).
 
 import { wirePlayerControls, wireViewControls } from "./controls.js";
 import { describeAction, describeBoard, pileWords } from "./describe.js";
@@ -21,6 +22,7 @@ import { ActionQueue } from "./queue.js";
 import { reminderText } from "./reminders.js";
 import { BoardView } from "./render.js";
 import { ResultDialog } from "./result.js";
+import { wireSettings } from "./settings.js";
 import { GameSocket } from "./socket.js";
 import {
   applyAction,
@@ -102,6 +104,7 @@ class BoardPage {
       });
     }
     wireViewControls(this.root, { describe: () => this.notices.describe(describeBoard(this.game)) });
+    wireSettings(this.root, this.config);
     this.notices.deadEnd(this.game);
     this.showFinish();
     this.hints.updateButton();
@@ -279,7 +282,9 @@ class BoardPage {
     this.notices.deadEnd(game);
     this.showFinish();
     this.hints.updateButton();
-    this.notices.announce(describeAction(msg.action, before, game));
+    const sent = msg.action === "undo" ? 0 : (msg.automatic?.length ?? 0);
+    const home = sent ? " " + t("Safe cards sent home: %(n)s.", { n: sent }) : "";
+    this.notices.announce(describeAction(msg.action, before, game) + home);
     if (justFinished(before, game)) this.showResult();
   }
 }

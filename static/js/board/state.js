@@ -32,7 +32,10 @@ export function replaceState(game, next) {
  */
 export function applyAction(game, msg, nowIso) {
   if (typeof msg.version !== "number" || msg.version <= game.version) return { kind: "stale", game };
-  if (msg.version > game.version + 1 || !msg.changes) return { kind: "gap", game };
+  // The server's safe home moves after the action (their take-backs before an undo) came
+  // with it, each a version of its own: the changes already show the board after them all.
+  const steps = 1 + (Array.isArray(msg.automatic) ? msg.automatic.length : 0);
+  if (msg.version !== game.version + steps || !msg.changes) return { kind: "gap", game };
   // The changes carry the board's piles plus facts about the game itself.
   const { legal_moves: legalMoves, dead_end: deadEnd, can_finish: canFinish, ...boardChanges } = msg.changes;
   const board = { ...applyChanges(game.board, boardChanges), score: msg.score, moves: msg.moves };
