@@ -365,7 +365,7 @@ def _table_config(request: HttpRequest) -> dict[str, Any]:
     if not user.is_authenticated:
         return {"table_settings": None, "settings_url": None}
     return {
-        "table_settings": settings_of(user.table_settings),  # type: ignore[union-attr]
+        "table_settings": settings_of(user.table_settings),
         "settings_url": reverse("api:table_settings_put"),
     }
 

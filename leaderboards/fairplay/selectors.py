@@ -3,6 +3,7 @@ and everything a reviewer needs to decide one result."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -20,7 +21,7 @@ from leaderboards.replays import card_label
 REVIEW_STATES = ("held", "cleared", "disqualified")
 
 
-def played_line(*, game_id: object) -> list[str]:
+def played_line(*, game_id: uuid.UUID | str) -> list[str]:
     """A game's moves as they were played from the deal, for the analyses that replay a
     win (foresight, the solver's copy, blind survival): the player's, and the server's
     safe cards sent home, which later moves build on (the analyses skip safe home moves
