@@ -44,6 +44,9 @@ def generous_rate_limits(settings) -> None:
     settings.FT_RATE_API_ANONYMOUS = "100000/min"
     settings.FT_RATE_SIGNUPS_ADDRESS = "100000/h"
     settings.FT_RATE_SIGNUPS_DEVICE = "100000/h"
+    settings.FT_RATE_GUESTS_ADDRESS = "100000/h"
+    settings.FT_RATE_GUESTS_DEVICE = "100000/h"
+    settings.FT_RATE_TABLE_RESTARTS = "100000/h"
 
 
 @pytest.fixture(autouse=True)

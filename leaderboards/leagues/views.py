@@ -17,7 +17,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.access import account_view
 from games.daily import utc_today
 from games.dates import FIRST_DAY
 from games.errors import ServiceError
@@ -77,7 +77,7 @@ def _league(request: HttpRequest, league_id: int, purpose: str = "view") -> Any:
 # Leagues and membership ------------------------------------------------------------------
 
 
-@login_required
+@account_view
 @require_GET
 def league_index(request: HttpRequest) -> HttpResponse:
     leagues = selectors.leagues_for_home(user=request.user)  # type: ignore[arg-type]
@@ -85,7 +85,7 @@ def league_index(request: HttpRequest) -> HttpResponse:
     return render(request, "leaderboards/leagues/index.html", {"leagues": leagues, "limit": limit})
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_create(request: HttpRequest) -> HttpResponse:
@@ -96,7 +96,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -116,7 +116,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@account_view
 @require_http_methods(["GET", "POST"])
 @_refusals
 def league_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -133,7 +133,7 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("leaderboards:league", league.pk)
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -143,7 +143,7 @@ def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
     return redirect("leaderboards:leagues")
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -> HttpResponse:
@@ -153,7 +153,7 @@ def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -
     return redirect("leaderboards:league", league_id)
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -163,7 +163,7 @@ def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
     return redirect("leaderboards:league", league.pk)
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -184,7 +184,7 @@ def _day(text: str | None) -> date:
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -> HttpResponse:
@@ -205,7 +205,7 @@ def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpResponse:
@@ -219,7 +219,7 @@ def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpRes
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_weekly(request: HttpRequest, league_id: int, week: str | None = None) -> HttpResponse:
@@ -243,7 +243,7 @@ def league_weekly(request: HttpRequest, league_id: int, week: str | None = None)
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_period(
@@ -267,7 +267,7 @@ def league_period(
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_compare(request: HttpRequest, league_id: int) -> HttpResponse:

@@ -90,3 +90,23 @@ def empty_channel_layer() -> Iterator[None]:
 
 def practice_game(user: User) -> Game:
     return services.game_start_practice(user=user, code=PRACTICE_CODE)
+
+
+# Deals ----------------------------------------------------------------------------------
+
+
+def closed_daily_deal(day: Any) -> Any:
+    """A closed, revealed daily deal of ``day`` (no winning line needed here)."""
+    from games.daily import day_end, day_start
+    from games.models import Deal
+
+    return Deal.objects.create(
+        kind=Deal.Kind.DAILY,
+        variant="forty-thieves",
+        day=day,
+        seed_hex=f"{7:032x}",
+        code=f"FT1-N-0000007-{day.isoformat()}",
+        opens_at=day_start(day),
+        closes_at=day_end(day),
+        revealed_at=day_end(day),
+    )

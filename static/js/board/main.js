@@ -22,6 +22,7 @@ import { reminderText } from "./reminders.js";
 import { BoardView } from "./render.js";
 import { ResultDialog } from "./result.js";
 import { GameSocket } from "./socket.js";
+import { wireTableActions } from "./table.js";
 import {
   applyAction,
   clock,
@@ -100,6 +101,7 @@ class BoardPage {
         askHint: () => this.hints.ask(),
         finish: () => this.finish(),
       });
+      wireTableActions(this.root, { game: () => this.game });
     }
     wireViewControls(this.root, { describe: () => this.notices.describe(describeBoard(this.game)) });
     this.notices.deadEnd(this.game);
