@@ -205,6 +205,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "privacy.html",
         {
             "sighting_days": settings.FT_SIGHTING_DAYS,
+            "guest_days": settings.FT_GUEST_DAYS,
             "device_cookie_days": DEVICE_COOKIE_MAX_AGE // (24 * 60 * 60),
             "reset_hours": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600),
         },
