@@ -217,3 +217,17 @@ def test_is_guest_is_false_for_visitors_and_accounts(user: User) -> None:
 
     assert not is_guest(None) and not is_guest(AnonymousUser()) and not is_guest(user)
     assert is_guest(guest_create(address=None, device=None))
+
+
+def test_the_home_page_tells_a_guest_ranked_play_needs_an_account() -> None:
+    client = Client()
+    start_as_visitor(client)
+    page = client.get("/").content.decode()
+    assert 'data-testid="guest-ranked"' in page and reverse("signup") in page
+    assert 'data-testid="play-weekly"' not in page
+
+
+def test_the_archive_offers_visitors_a_play_button(now) -> None:
+    deal = closed_daily_deal((now - timedelta(days=2)).date())
+    page = Client().get(f"/archive/{deal.day:%Y-%m}/").content.decode()
+    assert f'action="/play/archive/{deal.day.isoformat()}/"' in page
