@@ -82,11 +82,12 @@ def practice_pool_fill(
     seeds: Iterable[int] | None = None,
 ) -> PoolFill:
     """Add up to ``count`` proven-winnable deals of ``variant`` to the pool, trying at most
-    ``tries`` seeds (default ``4 * count``: about half of classic deals are won within the
-    default budget). ``seeds`` replaces the random short seeds (tests, reproducible fills)."""
+    ``tries`` seeds (default ``10 * count``: about 1 classic seed in 10 is proven within the
+    default budget, docs/deals.md). ``seeds`` replaces the random short seeds (tests,
+    reproducible fills)."""
     rules = _rules(variant)
     budget = settings.FT_POOL_NODES if max_nodes is None else max_nodes
-    limit = 4 * count if tries is None else tries
+    limit = 10 * count if tries is None else tries
     source = iter(seeds) if seeds is not None else None
     tried = added = 0
     while added < count and tried < limit:
@@ -146,11 +147,12 @@ def practice_pool_draw(*, user: User, variant: str, stars: int | None = None) ->
 
 
 def practice_pool_top_up(
-    *, variants: Iterable[str] | None = None, target: int | None = None, per_run: int = 5
+    *, variants: Iterable[str] | None = None, target: int | None = None, tries: int = 8
 ) -> list[PoolFill]:
-    """Fill each variant's pool towards ``target`` (``FT_POOL_TARGET``) deals, adding at most
-    ``per_run`` per variant (the hourly task's bound: at most ``4 * per_run`` solves of
-    ``FT_POOL_NODES`` nodes per variant a run)."""
+    """Fill each variant's pool towards ``target`` (``FT_POOL_TARGET``) deals, trying at
+    most ``tries`` seeds per variant (the hourly task's bound: a seed costs up to about
+    ``FT_POOL_NODES / 50,000`` seconds, so 8 tries of 11 variants stay well inside the
+    solver tasks' time limit)."""
     from games.engine import VARIANTS
 
     goal = settings.FT_POOL_TARGET if target is None else target
@@ -159,5 +161,5 @@ def practice_pool_top_up(
         spec = _rules(name).spec
         missing = goal - PracticePoolDeal.objects.filter(variant=spec).count()
         if missing > 0:
-            fills.append(practice_pool_fill(variant=spec, count=min(missing, per_run)))
+            fills.append(practice_pool_fill(variant=spec, count=missing, tries=tries))
     return fills
