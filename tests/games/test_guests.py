@@ -231,3 +231,17 @@ def test_the_archive_offers_visitors_a_play_button(now) -> None:
     deal = closed_daily_deal((now - timedelta(days=2)).date())
     page = Client().get(f"/archive/{deal.day:%Y-%m}/").content.decode()
     assert f'action="/play/archive/{deal.day.isoformat()}/"' in page
+
+
+def test_the_api_refuses_a_guest_a_ranked_start_and_serves_practice() -> None:
+    client = Client()
+    start_as_visitor(client)
+    ranked = client.post("/api/v1/games", '{"mode": "daily"}', content_type="application/json")
+    assert ranked.status_code == 403 and ranked.json()["code"] == "account_required"
+    assert not Game.objects.filter(mode=Game.Mode.RANKED).exists()
+    practice = client.post(
+        "/api/v1/games",
+        '{"mode": "practice", "code": "FT1-N-0000009"}',
+        content_type="application/json",
+    )
+    assert practice.status_code == 201
