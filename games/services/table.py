@@ -14,8 +14,9 @@ from django.conf import settings
 from games.access import access_game
 from games.engine import RESIGN
 from games.errors import Conflict
-from games.models import Game, User
+from games.models import Game, PracticePoolDeal, User
 from games.services.play import game_act
+from games.services.practice_pool import PoolEmpty
 from games.services.starts import _new_game, game_start_practice
 from games.throttles import Rate, throttle_check, who
 
@@ -60,9 +61,21 @@ def game_restart(*, user: User, game_id: object) -> Game:
 
 def game_new_deal(*, user: User, game_id: object) -> Game:
     """A practice game of a new random deal of the same variant; the old game, if
-    unfinished, ends as resigned. Counted as a practice start too."""
+    unfinished, ends as resigned. Counted as a practice start too. A game of a proven
+    deal (the "winnable deals only" pool) is followed by another proven deal when one is
+    ready, else by any random deal."""
     game = _table_game(user=user, game_id=game_id)
     # Started first: a start refused (the practice limit) leaves the old game as it was.
-    new = game_start_practice(user=user, variant=game.deal.variant)
+    new = _next_deal(user=user, game=game)
     _end(user=user, game=game)
     return new
+
+
+def _next_deal(*, user: User, game: Game) -> Game:
+    variant = game.deal.variant
+    if PracticePoolDeal.objects.filter(deal_id=game.deal_id).exists():
+        try:
+            return game_start_practice(user=user, variant=variant, winnable=True)
+        except PoolEmpty:
+            pass
+    return game_start_practice(user=user, variant=variant)

@@ -10,7 +10,7 @@ from django.test import Client
 
 from games import services
 from games.errors import Forbidden
-from games.models import Action, Game, User
+from games.models import Action, Game, PracticePoolDeal, User
 from games.services import RankedTable
 from games.throttles import RateLimited
 
@@ -122,3 +122,14 @@ def test_restarts_are_throttled_with_retry_after(settings, user: User, practice:
 def test_a_visitor_is_sent_to_sign_in(practice: Game) -> None:
     response = Client().post(f"/games/{practice.pk}/restart/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_new_game_after_a_proven_deal_deals_another_proven_one(user: User) -> None:
+    services.practice_pool_fill(variant="little-forty", count=2, max_nodes=400, seeds=[1, 2])
+    proven = set(PracticePoolDeal.objects.values_list("deal_id", flat=True))
+    game = services.game_start_practice(user=user, variant="little-forty", winnable=True)
+    new = services.game_new_deal(user=user, game_id=game.pk)
+    assert {game.deal_id, new.deal_id} == proven
+    # None left for this player: any random deal of the variant, never a refusal.
+    last = services.game_new_deal(user=user, game_id=new.pk)
+    assert last.deal_id not in proven and last.deal.variant == "little-forty"
