@@ -16,6 +16,8 @@ from celery.schedules import crontab
 TASK_ROUTES: dict[str, dict[str, str]] = {
     "games.rate_deal": {"queue": "solver"},
     "games.rate_practice_deals": {"queue": "solver"},
+    # The pool of proven-winnable practice deals (node-budgeted solves, seconds each).
+    "games.fill_practice_pool": {"queue": "solver"},
     "games.certify_upcoming": {"queue": "solver"},
     # Opening a competition deal certifies its seed with the solver (minutes at worst):
     # never on the verification's queue.
@@ -64,6 +66,16 @@ BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": crontab(minute="*"),
     },
     # Delete fair-play sightings older than FT_SIGHTING_DAYS (the privacy page promises it).
+    # Top up the pool of proven-winnable practice deals ("winnable deals only").
+    "fill-practice-pool-hourly": {
+        "task": "games.fill_practice_pool",
+        "schedule": crontab(minute="25"),
+    },
+    # Delete guests idle for FT_GUEST_DAYS with their games (the privacy page says so).
+    "purge-guests-daily": {
+        "task": "games.purge_guests",
+        "schedule": crontab(hour="3", minute="50"),
+    },
     "prune-sightings-daily": {
         "task": "games.prune_sightings",
         "schedule": crontab(hour="3", minute="40"),

@@ -358,6 +358,20 @@ FT_RATE_PASSWORD_CHANGES = env_rate("FT_RATE_PASSWORD_CHANGES", "5/15min")
 # ft_device cookie; a script without cookies is held by the address alone).
 FT_RATE_SIGNUPS_ADDRESS = env_rate("FT_RATE_SIGNUPS_ADDRESS", "10/h")
 FT_RATE_SIGNUPS_DEVICE = env_rate("FT_RATE_SIGNUPS_DEVICE", "3/h")
+# Guests made (a visitor's first practice or archive start without an account), per address
+# and per device, like sign-ups: a guest is a row, and a loop of new sessions is no player.
+FT_RATE_GUESTS_ADDRESS = env_rate("FT_RATE_GUESTS_ADDRESS", "20/h")
+FT_RATE_GUESTS_DEVICE = env_rate("FT_RATE_GUESTS_DEVICE", "5/h")
+# New game and Restart on a practice or archive table, per user (each is also a start).
+FT_RATE_TABLE_RESTARTS = env_rate("FT_RATE_TABLE_RESTARTS", "30/10min")
+# A guest with no start, move or sign-in for this many days is deleted with its games
+# (beat: games.purge_guests; the privacy page says so).
+FT_GUEST_DAYS = env_int("FT_GUEST_DAYS", 30, minimum=1)
+# The pool of proven-winnable practice deals ("winnable deals only"): solver nodes per
+# seed tried (a node budget, not a clock: a seed's verdict and stars repeat on any machine)
+# and how many deals per variant the fill keeps ready.
+FT_POOL_NODES = env_int("FT_POOL_NODES", 200_000, minimum=100)
+FT_POOL_TARGET = env_int("FT_POOL_TARGET", 50, minimum=0)
 # League actions (create, join, leave, remove a member, rotate the invite, delete), per user.
 FT_RATE_LEAGUE_ACTIONS = env_rate("FT_RATE_LEAGUE_ACTIONS", "30/h")
 # Day files downloaded (a closed deal's ranked games, /boards/.../games.json), per address.

@@ -1,12 +1,23 @@
-"""The one funnel for permission checks on games: who may play, who may watch."""
+"""The one funnel for permission checks on games: who may play, who may watch, and what
+a guest (``User.is_guest``, games.services.guests) may not do: ranked play, leagues, API
+tokens and the account pages need an account (:func:`account_required`)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from functools import wraps
+from typing import Any, Literal
+from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
@@ -30,6 +41,27 @@ def access_game_role(
     the funnel twice."""
     game = access_game(user=user, game_id=game_id, purpose=purpose)
     return GameAccess(game=game, role=role_in(user=user, game=game))
+
+
+class AccountRequired(Forbidden):
+    """Something only an account may do (ranked play, a league, an API token, the account
+    pages), asked by a guest: sign up (the guest's games come along)."""
+
+    code = "account_required"
+
+
+def is_guest(user: User | AnonymousUser | None) -> bool:
+    """Whether ``user`` is a signed-in guest (a session made by a guest start)."""
+    return bool(user is not None and user.is_authenticated and getattr(user, "is_guest", False))
+
+
+def account_required(*, user: User | AnonymousUser | None, what: str) -> None:
+    """Refuse ``what`` (words for the reason, "ranked play") to a visitor without an account:
+    :class:`NotAuthenticated` for an anonymous one, :class:`AccountRequired` for a guest."""
+    if user is None or not user.is_authenticated:
+        raise NotAuthenticated(f"sign in for {what}")
+    if is_guest(user):
+        raise AccountRequired(f"{what} needs an account: sign up, and your games come with you")
 
 
 def access_game(
@@ -126,3 +158,20 @@ def may_watch_deal(user: User | AnonymousUser, deal: Deal) -> bool:
         .exclude(status=Game.Status.ACTIVE)
         .exists()
     )
+
+
+def account_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` for pages only an account may use (the account pages, leagues):
+    an anonymous visitor goes to sign in, a guest to sign up (with a word why), both
+    coming back here after."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if is_guest(request.user):
+            messages.info(request, _("This needs an account. Sign up: your games come with you."))
+            return redirect(f"{reverse('signup')}?{urlencode({'next': request.get_full_path()})}")
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return checked

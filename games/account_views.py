@@ -17,17 +17,18 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.forms import BaseForm
+from django.forms import BaseForm, Form
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services, tasks
-from games.access import signed_in
+from games.access import account_view, is_guest, signed_in
 from games.forms import AccountDeleteForm, ProfileForm
 from games.middleware import DEVICE_COOKIE
 from games.responses import with_retry_after
@@ -75,6 +76,18 @@ def signup_count(*, request: HttpRequest) -> None:
         )
 
 
+class LoginView(auth_views.LoginView):
+    """Django's sign-in page, which sends a signed-in visitor away, except a guest: a guest
+    may sign in to an existing account (the guest's games stay with the guest)."""
+
+    redirect_authenticated_user = True
+
+    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        self.redirect_authenticated_user = not is_guest(request.user)
+        return super().dispatch(request, *args, **kwargs)
+
+
+@method_decorator(account_view, name="dispatch")  # a guest has no password to change
 class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's change-password form, counted per user (``FT_RATE_PASSWORD_CHANGES``):
     each try says whether the old password is right, so a stolen session must not make
@@ -105,7 +118,7 @@ def _count_account_form(request: HttpRequest, what: str) -> None:
     )
 
 
-@login_required
+@account_view
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     """The player's profile: the display name and the optional e-mail address."""
@@ -154,7 +167,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 @never_cache
-@login_required
+@account_view
 @require_http_methods(["GET", "POST"])
 def account_delete(request: HttpRequest) -> HttpResponse:
     """Delete the account, once its password is given."""
@@ -181,7 +194,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@account_view
 @require_POST
 def account_export(request: HttpRequest) -> HttpResponse:
     """Download everything kept about the account, as one JSON file."""

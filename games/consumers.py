@@ -194,7 +194,10 @@ def _scope_address(scope: dict[str, Any]) -> str | None:
 
 def _record_sighting(scope: dict[str, Any], user: User) -> None:
     """The player's fair-play sighting (games.middleware does the same for pages); a failure
-    is logged, never the socket's concern. Nothing raw is logged."""
+    is logged, never the socket's concern. Nothing raw is logged. None for a guest (it plays
+    no competition deal: games.services.guests)."""
+    if getattr(user, "is_guest", False):
+        return
     try:
         headers = dict(scope.get("headers") or [])
         services.sighting_record_due(

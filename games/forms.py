@@ -74,6 +74,26 @@ class PracticeForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Variant"), choices=variant_choices, initial=DEFAULT_VARIANT, required=False
     )
+    winnable = forms.BooleanField(
+        label=_("Winnable deals only"),
+        required=False,
+        help_text=_(
+            "Only deals the solver has proved winnable: it found a winning line and the"
+            " line was replayed to a win."
+        ),
+    )
+    stars = forms.TypedChoiceField(
+        label=_("Difficulty"),
+        choices=[("", _("Any"))] + [(str(n), "★" * n + "☆" * (5 - n)) for n in range(1, 6)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        error_messages={"invalid_choice": _("Choose a difficulty of 1 to 5 stars, or any.")},
+        help_text=_(
+            "The solver's effort to find a win: 1 star up to 1,000 positions searched,"
+            " 2 up to 5,000, 3 up to 20,000, 4 up to 100,000, 5 more. Winnable deals only."
+        ),
+    )
     # Which of the two submit buttons was pressed.
     action = forms.ChoiceField(
         choices=[(RANDOM, _("Random deal")), (CODE, _("Play this code"))],

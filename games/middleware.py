@@ -53,7 +53,9 @@ class DeviceMiddleware:
             # After the view: login() replaces request.user, and an API token's user is
             # known only once the API has authenticated the request.
             user = signed_in_user(request=request)
-            if user is not None:
+            # A guest plays no competition deal, so fair play has no use for its
+            # sightings: none is kept (games.services.guests).
+            if user is not None and not getattr(user, "is_guest", False):
                 # Only a cookie the browser sent back is its device: a client that keeps no
                 # cookies (a script) would otherwise be a "new device" on every request.
                 sighting_note(request=request, user_id=user.pk, device_token=token)

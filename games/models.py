@@ -27,13 +27,22 @@ class User(AbstractUser):
     table_settings = models.JSONField(
         _("table settings"), default=dict, blank=True, help_text=_("card size, card back, ...")
     )
+    # A guest (games.services.guests): made by a guest's first practice or archive start,
+    # with a generated username, no usable password and no e-mail; signing up turns the
+    # same row into an account (its games stay), and an idle guest is purged.
+    is_guest = models.BooleanField(
+        _("guest"), default=False, help_text=_("played without an account (no ranked play)")
+    )
 
     def __str__(self) -> str:
         return self.public_name
 
     @property
     def public_name(self) -> str:
-        """The name shown to other players: the display name, else the username."""
+        """The name shown to other players: the display name, else the username; a guest's
+        generated username is never shown ("Guest")."""
+        if self.is_guest:
+            return str(_("Guest"))
         return self.display_name or self.get_username()
 
 
@@ -175,6 +184,29 @@ class Deal(models.Model):
 
 #: Take-backs a practice game keeps (ranked games have none).
 PRACTICE_UNDO = 100
+
+
+class PracticePoolDeal(models.Model):
+    """A practice deal the solver proved winnable, for "winnable deals only".
+
+    Filled by ``games.services.practice_pool.practice_pool_fill`` (the ``solver`` queue's
+    ``fill_practice_pool`` task, or ``manage.py fill_practice_pool``) with node budgets, so a
+    seed's verdict and stars repeat. A deal joins only when the solver's winning line,
+    replayed move by move through the engine, wins. ``stars`` are ``difficulty_for`` of the
+    nodes the solver needed (docs/deals.md, "Difficulty").
+    """
+
+    deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="pool_entry")
+    variant = models.CharField(max_length=60)
+    stars = models.PositiveSmallIntegerField(help_text=_("1 to 5, from the solver's effort"))
+    nodes = models.PositiveIntegerField(help_text=_("solver nodes to the winning line"))
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["variant", "stars"])]
+
+    def __str__(self) -> str:
+        return f"pool {self.variant} {self.stars}★ {self.deal_id}"
 
 
 class Game(models.Model):

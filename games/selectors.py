@@ -184,7 +184,10 @@ def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
     for kind, digests in mine.items():
         shared |= Q(kind=kind, digest__in=digests)
     linked: dict[int, set[str]] = {}
-    for other, kind in kept.filter(shared).exclude(user_id=user_id).values_list("user_id", "kind"):
+    # A guest never plays a competition deal (ranked or open), so it is no one's scout;
+    # its sightings are not even recorded, and any left from before are not links.
+    others = kept.filter(shared).exclude(user_id=user_id).exclude(user__is_guest=True)
+    for other, kind in others.values_list("user_id", "kind"):
         linked.setdefault(other, set()).add(kind)
     return linked
 

@@ -192,6 +192,25 @@ def close_due_deals() -> dict[str, int]:
     return closed
 
 
+@shared_task(name="games.fill_practice_pool", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT)
+def fill_practice_pool(variant: str | None = None, count: int | None = None) -> list[dict]:
+    """Top up the pool of proven-winnable practice deals (on the ``solver`` queue; hourly
+    from beat): one ``variant`` by ``count``, else every variant towards ``FT_POOL_TARGET``.
+    Returns what each fill did."""
+    if variant is not None:
+        fills = [services.practice_pool_fill(variant=variant, count=count or 5)]
+    else:
+        fills = services.practice_pool_top_up()
+    return [vars(fill) for fill in fills]
+
+
+@shared_task(name="games.purge_guests")
+def purge_guests() -> int:
+    """Delete guests idle for ``FT_GUEST_DAYS`` with their games; returns how many. Daily
+    from beat; idempotent."""
+    return services.guests_purge()
+
+
 @shared_task(name="games.prune_sightings")
 def prune_sightings() -> int:
     """Delete the fair-play sightings past their retention (``FT_SIGHTING_DAYS``); returns

@@ -15,7 +15,7 @@ account_patterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        account_views.LoginView.as_view(),
         name="login",
     ),
     # Django 5 logs out on POST only (a GET link could be forged by another site).
@@ -69,5 +69,7 @@ urlpatterns = [
     path("games/", views.my_games, name="my_games"),
     path("games/<uuid:game_id>/", views.game, name="game"),
     path("games/<uuid:game_id>/act/", views.game_act, name="game_act"),
+    path("games/<uuid:game_id>/restart/", start_views.table_restart, name="game_restart"),
+    path("games/<uuid:game_id>/new/", start_views.table_new_deal, name="game_new_deal"),
     *account_patterns,
 ]

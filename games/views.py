@@ -32,7 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.access import signed_in
+from games.access import access_game, is_guest, signed_in
 from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
 from games.display import variant_title
@@ -254,6 +254,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         "privacy.html",
         {
             "sighting_days": settings.FT_SIGHTING_DAYS,
+            "guest_days": settings.FT_GUEST_DAYS,
             "device_cookie_days": DEVICE_COOKIE_MAX_AGE // (24 * 60 * 60),
             "reset_hours": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600),
         },
@@ -285,8 +286,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign straight in."""
-    if request.user.is_authenticated:
+    """Create an account and sign straight in. A guest's sign-up turns its own row into
+    the account (``services.guest_convert``), so the guest's games stay its own."""
+    guest = request.user if is_guest(request.user) else None
+    if request.user.is_authenticated and guest is None:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     next_url = _next_url(request) or ""
@@ -296,7 +299,19 @@ def signup(request: HttpRequest) -> HttpResponse:
         except RateLimited as err:
             return limited(request, form, err, "registration/signup.html", next=next_url)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        if guest is None:
+            user = form.save()
+        else:
+            data = form.cleaned_data
+            try:
+                user = services.guest_convert(
+                    user=guest,
+                    username=data["username"],
+                    display_name=data.get("display_name") or "",
+                    password=data["password1"],
+                )
+            except ServiceError as err:
+                return _refusal_page(request, err)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)

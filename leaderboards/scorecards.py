@@ -50,7 +50,7 @@ def scorecard(
 
     ``viewer`` decides only whether share texts are included (the player's own).
     """
-    player = User.objects.filter(username=username, is_active=True).first()
+    player = User.objects.filter(username=username, is_active=True, is_guest=False).first()
     if player is None:
         raise NotFound("there is no such player")
     today = utc_today(now or timezone.now())

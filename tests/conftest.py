@@ -45,6 +45,9 @@ def generous_rate_limits(settings) -> None:
     settings.FT_RATE_SIGNUPS_ADDRESS = "100000/h"
     settings.FT_RATE_SIGNUPS_DEVICE = "100000/h"
     settings.FT_RATE_TABLE_SETTINGS = "100000/h"
+    settings.FT_RATE_GUESTS_ADDRESS = "100000/h"
+    settings.FT_RATE_GUESTS_DEVICE = "100000/h"
+    settings.FT_RATE_TABLE_RESTARTS = "100000/h"
 
 
 @pytest.fixture(autouse=True)

@@ -31,6 +31,7 @@ from games.services.deals import (
     deal_rate,
     difficulty_for,
 )
+from games.services.guests import NotAGuest, guest_convert, guest_create, guests_purge
 from games.services.identity import (
     AttemptUsed,
     deleted_account_keep,
@@ -44,6 +45,12 @@ from games.services.play import (
     game_resign,
     game_resign_at_close,
     game_undo,
+)
+from games.services.practice_pool import (
+    PoolEmpty,
+    practice_pool_draw,
+    practice_pool_fill,
+    practice_pool_top_up,
 )
 from games.services.sightings import sighting_record, sighting_record_due, sightings_prune
 from games.services.solver_help import (
@@ -60,6 +67,7 @@ from games.services.starts import (
     game_start_weekly,
 )
 from games.services.table_settings import table_settings_save
+from games.services.table import RankedTable, game_new_deal, game_restart
 from games.services.tokens import (
     api_token_authenticate,
     api_token_create,
@@ -69,6 +77,17 @@ from games.services.tokens import (
 
 __all__ = [
     "table_settings_save",
+    "NotAGuest",
+    "guest_convert",
+    "guest_create",
+    "guests_purge",
+    "PoolEmpty",
+    "practice_pool_draw",
+    "practice_pool_fill",
+    "practice_pool_top_up",
+    "RankedTable",
+    "game_new_deal",
+    "game_restart",
     "AttemptUsed",
     "deleted_account_keep",
     "deleted_accounts_prune",

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.access import account_required
 from games.daily import utc_today
 from games.errors import BadRequest, DayClosed, DayNotClosed, Forbidden, NoDeal, NotFound
 from games.models import Deal, Game, User
@@ -22,6 +23,7 @@ from games.services.deals import (
 )
 from games.services.identity import ranked_attempt_check
 from games.table_settings import settings_of
+from games.services.practice_pool import practice_pool_draw
 from games.throttles import Rate, throttle_check, who
 from games.weekly import week_monday
 
@@ -29,6 +31,7 @@ from games.weekly import week_monday
 def game_start_daily(*, user: User, now: datetime | None = None) -> Game:
     """The player's ranked game of today's deal: started on first open, resumed after."""
     now = now or timezone.now()
+    account_required(user=user, what="the daily deal (ranked play)")
     _count_start(user)
     deal = deal_open_daily(day=utc_today(now))
     return _ranked_game(
@@ -44,6 +47,7 @@ def game_start_weekly(*, user: User, now: datetime | None = None) -> Game:
     """The player's ranked game of this ISO week's challenge: started on first open,
     resumed after (one attempt per player and deal, as for the daily)."""
     now = now or timezone.now()
+    account_required(user=user, what="the weekly challenge (ranked play)")
     _count_start(user)
     deal = deal_open_weekly(monday=week_monday(utc_today(now)))
     return _ranked_game(
@@ -89,9 +93,13 @@ def game_start_practice(
     code: str | None = None,
     variant: str | None = None,
     deal_id: int | None = None,
+    winnable: bool = False,
+    stars: int | None = None,
 ) -> Game:
     """A new practice game: of a deal code, of a daily deal the player has finished
-    (or that has closed), or of a random deal of ``variant``."""
+    (or that has closed), or of a random deal of ``variant`` — with ``winnable`` (and
+    ``stars``, 1 to 5), one the solver proved winnable (``practice_pool_draw``; refused
+    ``pool_empty`` when none is ready)."""
     if sum(x is not None for x in (code, variant, deal_id)) > 1:
         raise BadRequest("give one of a deal code, a variant (for a random deal) or a deal id")
     # Each start may queue a solver rating: a flood of them would starve the workers.
@@ -108,6 +116,8 @@ def game_start_practice(
         if found is None:
             raise NotFound(f"there is no deal {deal_id}")
         deal = found
+    elif winnable or stars is not None:
+        deal = practice_pool_draw(user=user, variant=variant or DAILY_VARIANT, stars=stars)
     else:
         deal = deal_random(variant=variant or DAILY_VARIANT)
     if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
+from games.access import account_required
 from games.errors import BadRequest, Conflict, NotFound
 from games.models import ApiToken, User
 
@@ -30,6 +31,7 @@ def api_token_create(*, user: User, name: str = "") -> tuple[ApiToken, str]:
     hash is enough: there is nothing to brute-force), plus its first characters so the
     owner can tell tokens apart.
     """
+    account_required(user=user, what="an API token")
     name = (name or "").strip()
     if len(name) > (ApiToken._meta.get_field("name").max_length or 0):
         raise BadRequest("a token name is at most 60 characters")

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.access import signed_in
+from games.access import account_view, signed_in
 from games.daily import utc_today
 from games.dates import FIRST_DAY, parse_day, parse_week
 from games.errors import ServiceError
@@ -74,7 +73,7 @@ def _league(request: HttpRequest, league_id: int, purpose: Purpose = "view") -> 
 # Leagues and membership ------------------------------------------------------------------
 
 
-@login_required
+@account_view
 @require_GET
 def league_index(request: HttpRequest) -> HttpResponse:
     leagues = selectors.leagues_for_home(user=signed_in(request.user))
@@ -82,7 +81,7 @@ def league_index(request: HttpRequest) -> HttpResponse:
     return render(request, "leaderboards/leagues/index.html", {"leagues": leagues, "limit": limit})
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_create(request: HttpRequest) -> HttpResponse:
@@ -93,7 +92,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -114,7 +113,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@account_view
 @require_http_methods(["GET", "POST"])
 @_refusals
 def league_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -133,7 +132,7 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("leaderboards:league", league.pk)
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -143,7 +142,7 @@ def league_leave(request: HttpRequest, league_id: int) -> HttpResponse:
     return redirect("leaderboards:leagues")
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -> HttpResponse:
@@ -155,7 +154,7 @@ def league_member_remove(request: HttpRequest, league_id: int, member_id: int) -
     return redirect("leaderboards:league", league_id)
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -165,7 +164,7 @@ def league_invite_rotate(request: HttpRequest, league_id: int) -> HttpResponse:
     return redirect("leaderboards:league", league.pk)
 
 
-@login_required
+@account_view
 @require_POST
 @_refusals
 def league_delete(request: HttpRequest, league_id: int) -> HttpResponse:
@@ -186,7 +185,7 @@ def _day(text: str | None) -> date:
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -> HttpResponse:
@@ -207,7 +206,7 @@ def league_daily(request: HttpRequest, league_id: int, day: str | None = None) -
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpResponse:
@@ -221,7 +220,7 @@ def league_daily_rows(request: HttpRequest, league_id: int, day: str) -> HttpRes
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_weekly(request: HttpRequest, league_id: int, week: str | None = None) -> HttpResponse:
@@ -247,7 +246,7 @@ def league_weekly(request: HttpRequest, league_id: int, week: str | None = None)
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_period(
@@ -271,7 +270,7 @@ def league_period(
 
 
 @never_cache
-@login_required
+@account_view
 @require_GET
 @_refusals
 def league_compare(request: HttpRequest, league_id: int) -> HttpResponse:

@@ -2,11 +2,12 @@
 never moves the table: measured in a real Chromium.
 
 Upright, the columns stand in two rows, so the cards take their width from the top row
-(51 px at 375 px; the foundations in two rows beside the stock and the waste), and the
-page's header (a menu button) and the board's bar are compact: the whole board is in the
-first screen. On its side, the stock, the waste and the foundations stand right of the
-columns and a short window caps the cards by its height, so a 13-card column fits; the
-reminder shows over the page's header.
+(51 px at 375 px; the foundations in two rows beside the stock and the waste), the board
+page has no site header (the menu button alone, in the corner; its menu carries Home)
+and the board's bar is compact: the whole board is in the first screen. On its side, the
+stock, the waste and the foundations stand right of the columns and a short window caps
+the cards by its height, so a 13-card column fits; the reminder shows over the page's
+header.
 """
 
 from __future__ import annotations
@@ -130,6 +131,45 @@ def test_at_375_px_every_card_is_44_px_readable_and_the_board_fits_the_first_scr
     assert stock
     page.touchscreen.tap(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
     table.wait_for_version(before + 1)
+
+
+def test_upright_the_board_page_has_no_site_header_and_the_menu_is_one_tap_away(
+    phone: Callable[[int, int], Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    board: BoardOf,
+    shots: Path,
+) -> None:
+    page = phone(375, 812)
+    username = sign_up(page)
+    start_practice(page, JOSEPHINE)
+    board(page)
+
+    # No header strip: the site's name is not drawn, the board's bar starts at the top, and
+    # the menu button alone stands in the corner, clear of the bar's words and buttons.
+    expect(page.locator(".site-name")).to_be_hidden()
+    title = boxes(page, ".ft-title")[0]
+    assert title["y"] <= 12, f"the bar starts at {title['y']} px"
+    button = boxes(page, ".site-menu-button")[0]
+    assert button["width"] >= MIN_TAP_PX and button["height"] >= MIN_TAP_PX, button
+    for other in boxes(page, ".ft-title, .ft-connection, .ft-stats > div, .ft-tools .ft-btn"):
+        assert not overlap(button, other), (button, other)
+    # Every table button is in view (two rows, nothing scrolled sideways), a finger wide.
+    for tool in boxes(page, ".ft-tools .ft-btn"):
+        assert tool["right"] <= 375 and tool["width"] >= MIN_TAP_PX, tool
+    page.screenshot(path=str(shots / "board-375x812-no-header.png"))
+
+    # One tap opens every link, Home included; Home goes home.
+    page.get_by_role("button", name="Menu").tap()
+    links = page.locator(".site-nav a, .site-nav button")
+    shown = [t.strip() for t in links.all_inner_texts() if t.strip()]
+    assert shown[0] == "Home" and username in shown and "Log out" in shown, shown
+    assert {"Practice", "Leaderboards", "Archive", "Rules", "My games"} <= set(shown)
+    page.screenshot(path=str(shots / "board-375x812-menu-open.png"))
+    page.locator(".site-nav").get_by_role("link", name="Home").tap()
+    page.wait_for_url(lambda url: "/games/" not in url)
+    # Elsewhere the header is as it was: the site's name shows.
+    expect(page.locator(".site-name")).to_be_visible()
 
 
 def test_on_its_side_the_columns_show_and_the_reminder_leaves_the_foundations_free(

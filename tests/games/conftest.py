@@ -127,3 +127,23 @@ def records(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 def kinds_of(user: User) -> list[str]:
     return sorted(user.sightings.values_list("kind", flat=True))
+
+
+# Deals ----------------------------------------------------------------------------------
+
+
+def closed_daily_deal(day: Any) -> Any:
+    """A closed, revealed daily deal of ``day`` (no winning line needed here)."""
+    from games.daily import day_end, day_start
+    from games.models import Deal
+
+    return Deal.objects.create(
+        kind=Deal.Kind.DAILY,
+        variant="forty-thieves",
+        day=day,
+        seed_hex=f"{7:032x}",
+        code=f"FT1-N-0000007-{day.isoformat()}",
+        opens_at=day_start(day),
+        closes_at=day_end(day),
+        revealed_at=day_end(day),
+    )

@@ -71,6 +71,7 @@ def server_env() -> dict[str, str]:
         # Tests sign up from 127.0.0.1 far faster than people: tested on their own.
         FT_RATE_SIGNUPS_ADDRESS="100000/h",
         FT_RATE_SIGNUPS_DEVICE="100000/h",
+        FT_RATE_GUESTS_ADDRESS="100000/h",
     )
     return env
 

@@ -128,9 +128,12 @@ def test_a_bad_or_future_month_is_a_404(client: Client, db: None, month: str) ->
     assert client.get(f"/archive/{month}/").status_code == 404
 
 
-def test_a_visitor_sees_the_archive_with_a_log_in_link(client: Client, db: None) -> None:
+def test_a_visitor_sees_the_archive_with_guest_play_and_a_log_in_link(
+    client: Client, db: None
+) -> None:
     page = client.get("/archive/")
-    assert page.status_code == 200 and b"Log in to play the archive" in page.content
+    assert page.status_code == 200 and b'data-testid="guest-note"' in page.content
+    assert b"/accounts/login/?next=/archive/" in page.content
 
 
 @pytest.mark.parametrize(

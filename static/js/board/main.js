@@ -24,6 +24,7 @@ import { BoardView } from "./render.js";
 import { ResultDialog } from "./result.js";
 import { wireSettings } from "./settings.js";
 import { GameSocket } from "./socket.js";
+import { wireTableActions } from "./table.js";
 import {
   applyAction,
   clock,
@@ -102,6 +103,7 @@ class BoardPage {
         askHint: () => this.hints.ask(),
         finish: () => this.finish(),
       });
+      wireTableActions(this.root, { game: () => this.game });
     }
     wireViewControls(this.root, { describe: () => this.notices.describe(describeBoard(this.game)) });
     wireSettings(this.root, this.config);

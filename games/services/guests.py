@@ -1,0 +1,95 @@
+"""Guests: practice and the archive without an account.
+
+A guest is a real ``User`` row flagged ``is_guest``: a generated username (never shown:
+``User.public_name`` says "Guest"), no usable password, no e-mail. It is made on a
+visitor's first practice or archive start and logged into that browser's session, so
+every game path (the socket, the API's session auth, ``games.access``) serves it like any
+player. What a guest may not do is decided in one place, ``games.access.account_required``
+(ranked starts, leagues, API tokens, the account pages). Signing up turns the same row
+into an account (``guest_convert``), so its games stay with it; a guest idle for
+``FT_GUEST_DAYS`` is deleted with its games (``guests_purge``, daily on beat).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import Conflict
+from games.models import Game, User
+from games.throttles import Rate, throttle_check, who
+
+
+class NotAGuest(Conflict):
+    """A sign-up that would convert a guest, for a session whose user is not (or no
+    longer) a guest."""
+
+    code = "not_a_guest"
+
+
+def guest_create(*, address: str | None, device: str | None) -> User:
+    """A new guest. Counted per address (``FT_RATE_GUESTS_ADDRESS``) and, when the browser
+    has a valid device cookie, per device (``FT_RATE_GUESTS_DEVICE``), as keyed hashes;
+    :class:`games.throttles.RateLimited` (429 ``rate_limited`` with ``retry_after``) once
+    either is used up. ``device`` is the cookie's keyed digest, never the cookie."""
+    throttle_check(
+        name="guest_address",
+        rate=Rate.parse(settings.FT_RATE_GUESTS_ADDRESS),
+        ident=who(address=address),
+        what="guest games from this network (sign up to keep playing)",
+    )
+    if device:
+        throttle_check(
+            name="guest_device",
+            rate=Rate.parse(settings.FT_RATE_GUESTS_DEVICE),
+            ident=who(address=f"device:{device}"),
+            what="guest games from this browser (sign up to keep playing)",
+        )
+    user = User(username=f"guest-{secrets.token_hex(8)}", is_guest=True)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def guest_convert(*, user: User, username: str, display_name: str, password: str) -> User:
+    """Turn the guest ``user`` into an account with ``username``, ``display_name`` and
+    ``password`` (already validated by the sign-up form): the same row, so its games stay
+    its own. Under the row's lock, so two sign-up tabs convert it once; the second is
+    refused ``not_a_guest``."""
+    with transaction.atomic():
+        row = User.objects.select_for_update().filter(pk=user.pk, is_guest=True).first()
+        if row is None:
+            raise NotAGuest("this session's guest has already signed up")
+        row.username = username
+        row.display_name = display_name
+        row.set_password(password)
+        row.is_guest = False
+        row.save(update_fields=["username", "display_name", "password", "is_guest"])
+    return row
+
+
+def guests_purge(*, now: datetime | None = None) -> int:
+    """Delete guests with no start, action or sign-in for ``FT_GUEST_DAYS`` days, with
+    their games (cascade). Returns how many were deleted. A guest never played a ranked
+    game, so nothing on a board or in fair play's records goes with it."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.FT_GUEST_DAYS)
+    busy = Game.objects.filter(player__is_guest=True).filter(
+        created_at__gte=cutoff
+    ) | Game.objects.filter(player__is_guest=True, actions__created_at__gte=cutoff)
+    idle = (
+        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
+        .exclude(last_login__gte=cutoff)
+        .exclude(pk__in=busy.values("player_id"))
+    )
+    deleted = 0
+    for pk in idle.values_list("pk", flat=True).iterator():
+        with transaction.atomic():
+            # Asked again row by row: still a guest, still idle (not converted, no new
+            # game since the list was read).
+            deleted += idle.filter(pk=pk).delete()[1].get("games.User", 0)
+    return deleted
