@@ -54,6 +54,7 @@ from games.services.solver_help import (
     game_hint_finish,
 )
 from games.services.starts import (
+    game_discard_unstarted,
     game_start_archive,
     game_start_daily,
     game_start_practice,
@@ -67,6 +68,7 @@ from games.services.tokens import (
 )
 
 __all__ = [
+    "game_discard_unstarted",
     "AttemptUsed",
     "deleted_account_keep",
     "deleted_accounts_prune",
