@@ -20,12 +20,20 @@ DEFAULT_VARIANT = "forty-thieves"
 
 
 class SignUpForm(UserCreationForm):
-    """Username, an optional display name and the password twice."""
+    """Username, an optional display name, an optional e-mail address (validated: the
+    only way to reset a forgotten password) and the password twice."""
 
     class Meta(UserCreationForm.Meta):
         # UserCreationForm.Meta names django.contrib.auth's User; ours is custom.
         model = User
-        fields = ("username", "display_name")
+        fields = ("username", "display_name", "email")
+        labels = {"email": _("E-mail address (optional)")}
+        help_texts = {
+            "email": _(
+                "Only to send you a link if you forget your password: without one, a "
+                "forgotten password cannot be reset. Never shown to others."
+            )
+        }
 
 
 class ProfileForm(forms.ModelForm):

@@ -128,6 +128,10 @@ def game_list_for_player(*, user: User, page: int = 1) -> dict[str, Any]:
                 "code": g.deal.code if g.deal.is_revealed else None,
                 "started_at": g.created_at.isoformat(),
                 "finished_at": g.finished_at.isoformat() if g.finished_at else None,
+                # An abandoned practice start: shown as such, and the player may discard it.
+                "not_started": g.mode == Game.Mode.PRACTICE
+                and g.status == Game.Status.ACTIVE
+                and not g.version,
             }
             for g in current.object_list
         ],

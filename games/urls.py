@@ -67,6 +67,7 @@ urlpatterns = [
     path("play/weekly/", start_views.play_weekly, name="play_weekly"),
     path("practice/", start_views.practice, name="practice"),
     path("games/", views.my_games, name="my_games"),
+    path("games/<uuid:game_id>/discard/", views.game_discard, name="game_discard"),
     path("games/<uuid:game_id>/", views.game, name="game"),
     path("games/<uuid:game_id>/act/", views.game_act, name="game_act"),
     path("games/<uuid:game_id>/restart/", start_views.table_restart, name="game_restart"),

@@ -476,6 +476,19 @@ def my_games(request: HttpRequest) -> HttpResponse:
     return render(request, "games/my_games.html", {"listing": listing})
 
 
+@login_required
+@require_POST
+def game_discard(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Discard an abandoned practice start (no move yet), back to "My games"."""
+    try:
+        services.game_discard_unstarted(user=request.user, game_id=game_id)
+    except ServiceError as err:
+        messages.error(request, err.reason)
+        return redirect("my_games")
+    messages.success(request, _("The practice game was discarded."))
+    return redirect("my_games")
+
+
 # Helpers ---------------------------------------------------------------------
 
 

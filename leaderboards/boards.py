@@ -6,6 +6,8 @@ The order is defined once, in :mod:`leaderboards.ranking`: the result's
 lower id. Redis holds the key as the score and the tie-breaks in the member
 name; the database orders by the same stored key, so both always agree.
 Without Redis (the embedded default) the board is read from the database.
+Equal results share a rank (:func:`games.engine.ranking.competition_ranks`): ``rank``
+is the shown rank, ``place`` the 0-based place in the order.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Q, QuerySet
 
+from games.engine.ranking import competition_ranks, tie_floor
 from leaderboards.models import Result
 from leaderboards.ranking import (
     FINISH_DIGITS,
@@ -55,6 +58,7 @@ class Board(Protocol):
     def add(self, result: Result) -> None: ...
     def remove(self, result: Result) -> None: ...
     def rank(self, result: Result) -> int | None: ...
+    def place(self, result: Result) -> int | None: ...
     def page(self, start: int, count: int) -> list[Entry]: ...
     def size(self) -> int: ...
     def clear(self) -> None: ...
@@ -90,6 +94,17 @@ class DatabaseBoard:
         return None
 
     def rank(self, result: Result) -> int | None:
+        """The shown rank: one more than the results strictly better (ties share it)."""
+        rows = self._rows()
+        if not rows.filter(pk=result.pk).exists():
+            return None
+        return self._above(result.sort_key) + 1
+
+    def _above(self, key: int) -> int:
+        return self._rows().filter(sort_key__gt=tie_floor(key)).count()
+
+    def place(self, result: Result) -> int | None:
+        """The 0-based place in the board's order (ties broken by finish, then id)."""
         rows = self._rows()
         if not rows.filter(pk=result.pk).exists():
             return None
@@ -99,11 +114,13 @@ class DatabaseBoard:
             | Q(sort_key=key, finished_at__lt=finished)
             | Q(sort_key=key, finished_at=finished, id__lt=result.pk)
         )
-        return rows.filter(better).count() + 1
+        return rows.filter(better).count()
 
     def page(self, start: int, count: int) -> list[Entry]:
-        ids = self._rows().values_list("id", flat=True)
-        return [Entry(pk, start + i + 1) for i, pk in enumerate(ids[start : start + count])]
+        rows = list(self._rows().values_list("id", "sort_key")[start : start + count])
+        first = self._above(rows[0][1]) + 1 if rows and start else None
+        ranks = competition_ranks([tie_floor(k) for _, k in rows], start=start, first=first)
+        return [Entry(pk, rank) for (pk, _), rank in zip(rows, ranks, strict=True)]
 
     def size(self) -> int:
         return self._rows().count()
@@ -134,12 +151,26 @@ class RedisBoard:
         self.redis.zrem(self.key, entry_member(result))
 
     def rank(self, result: Result) -> int | None:
-        rank = self.redis.zrevrank(self.key, entry_member(result))
-        return None if rank is None else rank + 1
+        """The shown rank: one more than the results strictly better (ties share it)."""
+        if self.redis.zscore(self.key, entry_member(result)) is None:
+            return None
+        return self._above(entry_key(result)) + 1
+
+    def _above(self, key: int) -> int:
+        return int(self.redis.zcount(self.key, f"({tie_floor(key)}", "+inf"))
+
+    def place(self, result: Result) -> int | None:
+        """The 0-based place in the board's order (ties broken by finish, then id)."""
+        return self.redis.zrevrank(self.key, entry_member(result))
 
     def page(self, start: int, count: int) -> list[Entry]:
-        names = self.redis.zrevrange(self.key, start, start + count - 1)
-        return [Entry(result_id_of(name), start + i + 1) for i, name in enumerate(names)]
+        rows = self.redis.zrevrange(self.key, start, start + count - 1, withscores=True)
+        keys = [int(score) for _, score in rows]
+        first = self._above(keys[0]) + 1 if rows and start else None
+        ranks = competition_ranks([tie_floor(k) for k in keys], start=start, first=first)
+        return [
+            Entry(result_id_of(name), rank) for (name, _), rank in zip(rows, ranks, strict=True)
+        ]
 
     def size(self) -> int:
         return int(self.redis.zcard(self.key))

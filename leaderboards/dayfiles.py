@@ -34,6 +34,7 @@ from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from games.engine.dayfile import FORMAT, SERVER, VERSION, iso
+from games.engine.ranking import competition_ranks, tie_floor
 from games.models import Action, Deal
 from leaderboards.boards import ranked_results
 from leaderboards.models import Result, ReviewDecision
@@ -203,18 +204,25 @@ def _freshness(deal: Deal) -> str:
 def _with_logs(
     results: QuerySet[Result], *, ranked: bool
 ) -> Iterator[tuple[int | None, Result, list[tuple]]]:
-    """Each result with its game's log, read a batch of games at a time."""
+    """Each result with its game's log, read a batch of games at a time; ``ranked``: with
+    its rank on the board (equal results share one: competition_ranks)."""
     position = 0
+    rank = 0
+    last_tie: int | None = None
     batch: list[Result] = []
 
     def flush() -> Iterator[tuple[int | None, Result, list[tuple]]]:
-        nonlocal position
+        nonlocal position, rank, last_tie
         logs: dict[Any, list[tuple]] = {r.game_id: [] for r in batch}
         for game_id, move, ms, by_system in _log_rows(list(logs)):
             logs[game_id].append((move, ms, by_system))
         for result in batch:
-            position += 1
-            yield (position if ranked else None), result, logs[result.game_id]
+            tie = tie_floor(result.sort_key)
+            # One entry at a time, continuing the ranks of the entries before it.
+            first = rank if position and tie == last_tie else None
+            rank = competition_ranks([tie], start=position, first=first)[0]
+            position, last_tie = position + 1, tie
+            yield (rank if ranked else None), result, logs[result.game_id]
 
     for result in results.iterator(chunk_size=_BATCH):
         batch.append(result)

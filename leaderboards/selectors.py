@@ -19,6 +19,7 @@ from django.db.models import Count, Min, Q
 
 from games.dates import FIRST_DAY
 from games.display import format_duration
+from games.engine.ranking import competition_ranks
 from games.models import Deal, Game, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
@@ -218,13 +219,13 @@ def board_rank_of(
     if result.review == Result.Review.DISQUALIFIED:
         return Position(status="disqualified")
     board = board_for(day, variant, weekly)
-    rank = board.rank(result)
-    if rank is None:
+    rank, place = board.rank(result), board.place(result)
+    if rank is None or place is None:
         return Position(status=result.status)
-    # rank is 1-based; the page start is 0-based, and never negative (a negative start
-    # would count from the end of a Redis sorted set).
-    start = max(rank - 1 - NEIGHBOURS, 0)
-    count = rank + NEIGHBOURS - start
+    # The rows around the player's place (ties share a rank, so the rank may be higher);
+    # the page start is never negative (it would count from the end of a Redis set).
+    start = max(place - NEIGHBOURS, 0)
+    count = place + 1 + NEIGHBOURS - start
     return Position(
         status=result.status,
         rank=rank,
@@ -397,11 +398,12 @@ def period_board(
     ]
     key = _SORT_KEYS[by]
     stats.sort(key=lambda s: (key(s), s.player_name.casefold(), s.player_id))
-    rows: list[PlayerStats] = []
-    for index, row in enumerate(stats[:limit]):
-        tied = rows and key(rows[-1]) == key(row)
-        rank = rows[-1].rank if tied else index + 1
-        rows.append(PlayerStats(**{**row.__dict__, "rank": rank}))
+    shown = stats[:limit]
+    ranks = competition_ranks([key(row) for row in shown])
+    rows = [
+        PlayerStats(**{**row.__dict__, "rank": rank})
+        for row, rank in zip(shown, ranks, strict=True)
+    ]
     return PeriodBoard(period=period, by=by, rows=rows, players=len(stats))
 
 

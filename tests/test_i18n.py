@@ -312,11 +312,14 @@ def test_the_plain_move_form_reports_in_italian(client: Client, user: User) -> N
 
 @pytest.mark.django_db
 def test_my_games_and_the_scorecard_in_italian(client: Client, user: User) -> None:
-    services.game_start_practice(user=user, code=PRACTICE_CODE)
+    played = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    services.game_play(user=user, game_id=played.pk, move="s")
+    services.game_start_practice(user=user, code=PRACTICE_CODE)  # no move: not started
     client.force_login(user)
     html = italian(client, reverse("my_games"))
     assert "Le mie partite" in html
     assert "<td>allenamento</td>" in html and "<td>in corso</td>" in html
+    assert "non iniziata" in html and "Scarta" in html
     html = italian(client, reverse("leaderboards:scorecard", args=[user.get_username()]))
     assert "Statistiche di ada" in html and "Partite giornaliere" in html
 

@@ -12,7 +12,8 @@ nothing but the engine, through the same functions the site's own verification u
 - its time is its own stamps' (first action to finish), and so is its finish;
 - no player action is stamped outside the deal's opening hours, and the only server
   action is the resign at the close, stamped with the close;
-- the ranks are the board's order of those recomputed results, disqualified games unranked.
+- the ranks follow the board's order of those recomputed results (equal results share a
+  rank, "1, 1, 3"), disqualified games unranked.
 
 Each disagreement is reported where it is (which game, which action, what the file says and
 what the replay gives); a file that cannot be read as a day file raises :class:`DayFileError`.
@@ -36,7 +37,7 @@ from .audit import (
 )
 from .deal import commitment, parse_code
 from .errors import EngineError
-from .ranking import board_order
+from .ranking import board_order, competition_ranks, sort_key, tie_floor
 
 FORMAT = "forty-thieves-day"
 VERSION = 1
@@ -277,11 +278,15 @@ def _order_problems(games: Sequence[Checked]) -> list[str]:
             result_id=g.result,
         ),
     )
-    for position, game in enumerate(order, start=1):
-        if game.rank is not None and game.rank != position:
+    ties = [
+        tie_floor(sort_key(won=g.won, score=g.score, moves=g.moves, duration_ms=g.time_ms))
+        for g in order
+    ]
+    for game, rank in zip(order, competition_ranks(ties), strict=True):
+        if game.rank is not None and game.rank != rank:
             problems.append(
                 f"{game.label} is ranked {game.rank}; by the board's order (won, score, fewer"
-                f" moves, less time, earlier finish, lower result) it is {position}"
+                f" moves, less time in whole seconds; equal results share a rank) it is {rank}"
             )
     return problems
 

@@ -3,7 +3,10 @@ once: the site's boards (``leaderboards.ranking``, Redis and the database alike)
 published day files (``python -m games.engine verify-day``) both rank with this.
 
 Won first, then higher score, fewer moves, shorter time (server-measured, first action
-to finish), then earlier finish, then the lower result id. The first four are packed
+to finish), then earlier finish, then the lower result id. Equal results (won, score,
+moves and the time in whole seconds, as every board shows it) share a rank, standard
+competition ranking ("1, 1, 3"): :func:`tie_floor` and :func:`competition_ranks` are the
+only place a displayed rank comes from. The first four are packed
 into one integer that a double holds exactly (53 bits), so Redis can use it as a
 sorted-set score; the database stores the same integer on each result. Values past a
 field's width count as its limit (16,383 moves, about 37 hours; a daily game lasts
@@ -11,6 +14,8 @@ under 24 hours), in both stores alike.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
 
 SCORE_BITS, MOVES_BITS, TIME_BITS = 11, 14, 27
 MAX_SCORE, MAX_MOVES, MAX_TIME = (1 << SCORE_BITS) - 1, (1 << MOVES_BITS) - 1, (1 << TIME_BITS) - 1
@@ -48,3 +53,41 @@ def board_order(
     """
     key = sort_key(won=won, score=score, moves=moves, duration_ms=duration_ms)
     return (-key, finished_ms, result_id)
+
+
+def tie_floor(key: int) -> int:
+    """The best :func:`sort_key` that shares ``key``'s rank: the same won, score and moves
+    and the same time in whole seconds. A result's rank is one more than the number of
+    results whose key is above its floor.
+
+    >>> a = sort_key(won=False, score=300, moves=90, duration_ms=63_200)
+    >>> b = sort_key(won=False, score=300, moves=90, duration_ms=63_900)
+    >>> c = sort_key(won=False, score=300, moves=90, duration_ms=64_000)
+    >>> tie_floor(a) == tie_floor(b) != tie_floor(c), a <= tie_floor(a)
+    (True, True)
+    """
+    duration = MAX_TIME - (key & MAX_TIME)
+    return (key & ~MAX_TIME) | (MAX_TIME - (duration - duration % 1000))
+
+
+def competition_ranks(
+    ties: Sequence[Hashable], *, start: int = 0, first: int | None = None
+) -> list[int]:
+    """The ranks of consecutive entries of a board in its order, from each entry's tie
+    value (a result's :func:`tie_floor`; any value for other boards): equal values share
+    the rank of the first of them, the next value takes its place ("1, 1, 3").
+    ``start``: the 0-based place of the first entry; ``first``: its rank when it shares
+    one with entries before ``start`` (one more than the entries strictly better).
+
+    >>> competition_ranks([9, 9, 7, 7, 7, 5])
+    [1, 1, 3, 3, 3, 6]
+    >>> competition_ranks([7, 7, 5], start=3, first=2)
+    [2, 2, 6]
+    """
+    ranks: list[int] = []
+    for index, tie in enumerate(ties):
+        if index and tie == ties[index - 1]:
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(first if index == 0 and first is not None else start + index + 1)
+    return ranks

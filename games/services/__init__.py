@@ -61,6 +61,7 @@ from games.services.solver_help import (
     game_hint_finish,
 )
 from games.services.starts import (
+    game_discard_unstarted,
     game_start_archive,
     game_start_daily,
     game_start_practice,
@@ -88,6 +89,7 @@ __all__ = [
     "RankedTable",
     "game_new_deal",
     "game_restart",
+    "game_discard_unstarted",
     "AttemptUsed",
     "deleted_account_keep",
     "deleted_accounts_prune",

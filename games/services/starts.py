@@ -10,9 +10,17 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.access import account_required
+from games.access import access_game, account_required
 from games.daily import utc_today
-from games.errors import BadRequest, DayClosed, DayNotClosed, Forbidden, NoDeal, NotFound
+from games.errors import (
+    BadRequest,
+    Conflict,
+    DayClosed,
+    DayNotClosed,
+    Forbidden,
+    NoDeal,
+    NotFound,
+)
 from games.models import Deal, Game, User
 from games.services.deals import (
     DAILY_VARIANT,
@@ -183,3 +191,22 @@ def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
     # player's "send safe cards home" is fixed on the game now, for all its moves.
     auto_home = settings_of(getattr(user, "table_settings", None))["auto_home"]
     return Game.objects.create(player=user, deal=deal, mode=mode, auto_home=auto_home)
+
+
+def game_discard_unstarted(*, user: User, game_id: object) -> None:
+    """Delete the player's own practice game that has no action yet (an abandoned start,
+    which "My games" would otherwise list as active for ever). Anything else is refused:
+    a game with a move is the player's record, a ranked or archive start is not the
+    player's to unmake. Limited as practice starts are (``FT_RATE_PRACTICE_STARTS``)."""
+    throttle_check(
+        name="practice",
+        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        ident=who(user_id=user.pk),
+        what="practice games started or discarded",
+    )
+    game = access_game(user=user, game_id=game_id, purpose="play")  # its owner only
+    if game.mode != Game.Mode.PRACTICE:
+        raise Forbidden("only a practice game can be discarded")
+    if game.version or game.status != Game.Status.ACTIVE:
+        raise Conflict("only a practice game with no move yet can be discarded")
+    game.delete()

@@ -22,6 +22,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from games.daily import utc_today
+from games.engine.ranking import competition_ranks, tie_floor
 from games.errors import NotFound
 from games.models import Deal, User
 from games.selectors import deal_daily_for_day
@@ -130,7 +131,9 @@ def leagues_of(*, user: User) -> list[League]:
 
 
 def _to_rows(results: Any, *, me: int | None) -> list[Row]:
-    return [Row.of(r, rank=rank, me=me) for rank, r in enumerate(results, start=1)]
+    results = list(results)
+    ranks = competition_ranks([tie_floor(r.sort_key) for r in results])
+    return [Row.of(r, rank=rank, me=me) for r, rank in zip(results, ranks, strict=True)]
 
 
 def league_board_rows(
@@ -212,12 +215,15 @@ def leagues_for_home(*, user: User | None, now: datetime | None = None) -> list[
     everyone = set().union(*members.values())
     today = utc_today(now or timezone.now())
     ordered: list[Result] = list(
-        ranked_results(today, DAILY_VARIANT).filter(player_id__in=everyone).only("id", "player_id")
+        ranked_results(today, DAILY_VARIANT)
+        .filter(player_id__in=everyone)
+        .only("id", "player_id", "sort_key")
     )
     out = []
     for league in leagues:
-        board = [r.player_id for r in ordered if r.player_id in members[league.pk]]
-        rank = board.index(user.pk) + 1 if user.pk in board else None
+        board = [r for r in ordered if r.player_id in members[league.pk]]
+        ranks = competition_ranks([tie_floor(r.sort_key) for r in board])
+        rank = next((k for r, k in zip(board, ranks, strict=True) if r.player_id == user.pk), None)
         out.append(
             HomeLeague(
                 league_id=league.pk,

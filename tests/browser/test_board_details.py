@@ -185,6 +185,36 @@ def test_the_dead_end_notice_is_there_when_the_board_opens_and_after_a_reload(
     page.screenshot(path=str(shots / "dead-end-after-reload.png"))
 
 
+@pytest.mark.parametrize("size", [(1366, 900), (375, 812)])
+def test_the_dead_end_notice_floats_and_never_moves_the_board(
+    new_page: Callable[..., Page],
+    sign_up: Callable[[Page], str],
+    on_site: OnSite,
+    live_url: str,
+    shots: Path,
+    size: tuple[int, int],
+) -> None:
+    width, height = size
+    touch = width < 500
+    page = new_page(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    username = sign_up(page)
+    game_id = on_site(DEAD_END_GAME.format(username=username, code=JOSEPHINE)).split()[-1]
+    page.goto(f"{live_url}/games/{game_id}/")
+    page.locator(CONNECTED).wait_for()
+    notice = page.locator('[data-testid="dead-end"]')
+    expect(notice).to_be_visible()
+    table = page.locator(".ft-table")
+    shown = table.bounding_box()
+    page.screenshot(path=str(shots / f"dead-end-floating-{width}.png"))
+    # What notices.js does when the solver's verdict no longer holds (or comes mid-game).
+    notice.evaluate("el => { el.hidden = true; }")
+    hidden = table.bounding_box()
+    assert shown and hidden and shown["y"] == hidden["y"], "the notice moved the board"
+    notice.evaluate("el => { el.hidden = false; }")
+    box = notice.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= width  # on the screen
+
+
 # The board in words -----------------------------------------------------------------
 
 

@@ -218,3 +218,45 @@ def test_the_deal_code_is_copied_and_its_link_opens_the_same_deal(
     page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/$"))
     assert page.url != first
     expect(page.locator('[data-testid="deal-code"] code')).to_have_text(JOSEPHINE)
+
+
+# The post-game analysis, one tap from the finished game ----------------------------------
+
+
+@pytest.mark.parametrize("size", [(1366, 900), (375, 812)])
+def test_the_finished_game_links_its_replay_and_analysis_from_dialog_and_board(
+    new_page: Callable[..., Page],
+    sign_up: Callable[[Page], str],
+    start_practice: StartPractice,
+    board: BoardOf,
+    live_url: str,
+    shots: Path,
+    size: tuple[int, int],
+) -> None:
+    width, height = size
+    touch = width < 500
+    page = new_page(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    sign_up(page)
+    url = start_practice(page, JOSEPHINE)
+    on_board = page.locator('[data-testid="board-analysis-link"]')
+    expect(on_board).to_be_hidden()  # not while the game is on
+    table = board(page)
+    table.pile("stock").click()
+    table.wait_for_version(1)
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-testid="confirm-resign"] button[value="resign"]').click()
+    result = page.locator('[data-testid="result"]')
+    link = result.locator('[data-testid="result-analysis-link"]')
+    expect(link).to_be_visible()
+    game_id = re.search(r"/games/([0-9a-f-]{36})/", url)[1]  # type: ignore[index]
+    assert link.get_attribute("href") == f"/games/{game_id}/replay/#analysis"
+    page.screenshot(path=str(shots / f"result-analysis-link-{width}.png"))
+    result.locator('button[type="submit"]').click()  # "Look at the board"
+    expect(on_board).to_be_visible()
+    page.screenshot(path=str(shots / f"board-analysis-link-{width}.png"), full_page=True)
+    # After a reload the finished board still has it, and it opens the analysis.
+    page.reload()
+    page.locator('[data-testid="result"] button[type="submit"]').click()
+    on_board.locator("a").click()
+    page.wait_for_url(re.compile(r"/replay/#analysis$"))
+    expect(page.locator("#analysis")).to_be_attached()

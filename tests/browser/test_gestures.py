@@ -28,7 +28,7 @@ from playwright.sync_api import Page
 from games.engine import GameState
 from tests.browser.tapping import TAPPER
 from tests.browser.test_board import page_choice, record_accepted, won_game
-from tests.browser.test_taps import refusals
+from tests.browser.test_taps import SLOW_ANSWERS, refusals
 
 pytestmark = [pytest.mark.browser]
 
@@ -67,6 +67,7 @@ EVERY_MS = 125  # 8 taps a second
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.parametrize("answers", ["prompt", "slow"])
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_hundred_taps_at_eight_a_second_lose_none(
     new_page: Callable[..., Page],
@@ -75,10 +76,13 @@ def test_a_hundred_taps_at_eight_a_second_lose_none(
     board: Any,
     shots: Path,
     pointer: str,
+    answers: str,
 ) -> None:
     touch = pointer == "touch"
     size = {"width": 375, "height": 812} if touch else {"width": 1280, "height": 900}
     page = new_page(viewport=size, has_touch=touch, is_mobile=touch, locale="en-GB")
+    if answers == "slow":  # every answer held 60-120 ms in the page (test_taps.py)
+        page.add_init_script(SLOW_ANSWERS)
     plan = pace_plan(PACE_DEAL, TAPS)
     landing = sum(1 for a, b in zip(plan, plan[1:], strict=False) if (a[0], b[0]) == ("stock", "w"))
     assert landing >= 20 and sum(1 for p, _ in plan if p[0] == "t") >= 15
@@ -93,7 +97,7 @@ def test_a_hundred_taps_at_eight_a_second_lose_none(
     with contextlib.suppress(PlaywrightError):
         table.wait_for_version(TAPS, timeout=30_000)
     table.settled()
-    page.screenshot(path=str(shots / f"eight-taps-a-second-{pointer}.png"))
+    page.screenshot(path=str(shots / f"eight-taps-a-second-{pointer}-{answers}.png"))
     gaps = [b - a for a, b in zip(at, at[1:], strict=False)]
     expected = [move for _, move in plan]
     first = next(
@@ -101,7 +105,8 @@ def test_a_hundred_taps_at_eight_a_second_lose_none(
         len(accepted),
     )
     print(
-        f"{pointer}: {TAPS} taps every {EVERY_MS} ms (gaps {min(gaps):.0f}-{max(gaps):.0f} ms,"
+        f"{pointer}, {answers} answers: {TAPS} taps every {EVERY_MS} ms"
+        f" (gaps {min(gaps):.0f}-{max(gaps):.0f} ms,"
         f" {landing} on a card landing): {TAPS - len(accepted)} lost, first difference at {first}"
     )
     assert refusals(page) == []

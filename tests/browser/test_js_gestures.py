@@ -50,8 +50,43 @@ def test_a_press_well_after_the_last_or_elsewhere_is_a_tap_of_its_own(call: Call
     assert call("gestures.js", "pressKind", None, press(time=5)) == "tap"
 
 
-def test_a_press_on_a_card_whose_move_is_in_flight_does_nothing(call: Call) -> None:
-    assert call("gestures.js", "pressKind", None, press(time=9000), {"inFlight": True}) == "same"
+def test_a_press_on_a_foundation_card_whose_move_is_in_flight_does_nothing(call: Call) -> None:
+    home = press("f2", "AH", 0, time=9000)
+    assert call("gestures.js", "pressKind", None, home, {"inFlight": True}) == "same"
+
+
+def test_a_later_press_on_a_column_card_in_flight_is_a_tap_of_its_own(call: Call) -> None:
+    last = press("t3", "9C", 0, time=1000, moved=True)  # another pile just before
+    again = press("t7", "AH", 1, time=1100)
+    assert call("gestures.js", "pressKind", last, again, {"inFlight": True}) == "tap"
+
+
+def test_a_later_press_on_a_waste_card_in_flight_is_a_tap_of_its_own(call: Call) -> None:
+    # Its move unanswered, 300 ms on, on the same spot: a deliberate second tap (for the
+    # card under it, wasteTarget); 150 ms on, the rest of a double-click.
+    first = press("w", "JS", 5, time=1000, moved=True)
+    later = press("w", "JS", 5, time=1300)
+    assert call("gestures.js", "pressKind", first, later, {"inFlight": True}) == "tap"
+    quick = press("w", "JS", 5, time=1150)
+    assert call("gestures.js", "pressKind", first, quick, {"inFlight": True}) == "same"
+    assert call("gestures.js", "pressKind", None, later, {"inFlight": True}) == "tap"
+
+
+def test_a_waste_press_is_bound_to_the_card_it_will_find_on_top(call: Call) -> None:
+    waste = ["5D", "9C", "JS"]
+    target = lambda *pending: call("gestures.js", "wasteTarget", waste, list(pending))  # noqa: E731
+    assert target() == {"card": "JS"}
+    # The top card's move is on its way: the card under it, then the one under that.
+    assert target({"kind": "waste", "card": "JS"}) == {"card": "9C"}
+    two = [{"kind": "waste", "card": "JS"}, {"kind": "waste", "card": "9C"}]
+    assert target(*two) == {"card": "5D"}
+    # Every card shown spoken for: nothing to bind.
+    spent = [{"kind": "waste", "card": c} for c in reversed(waste)]
+    assert target(*spent) is None
+    # A draw on its way (before or after a waste tap): the card it brings, whichever it is.
+    assert target({"kind": "draw"}) == {"card": None}
+    assert target({"kind": "waste", "card": "JS"}, {"kind": "draw"}) == {"card": None}
+    assert call("gestures.js", "wasteTarget", [], []) == {"card": None}
 
 
 def test_a_second_tap_on_a_card_the_first_could_not_move_is_a_double_tap(call: Call) -> None:
@@ -86,10 +121,18 @@ def test_a_press_acts_on_the_card_it_was_bound_to_or_on_nothing(call: Call) -> N
     # under it is NOT moved in its place.
     assert call("gestures.js", "boundMove", game, press("t2", "4H", 2)) is None
     assert call("gestures.js", "boundMove", game, press("w", "9C", 2)) is None
-    # A card landed on the card pressed: the press was for a board that is gone.
+    # A card landed on the run pressed: the press was for a board that is gone.
     assert call("gestures.js", "boundCount", board, press("t2", "3H", 0)) == 0
-    # The waste pressed while a draw was on its way: the card the draw brings.
-    assert call("gestures.js", "boundCount", board, press("w", "5D", 0)) == 1
+    # A press on a column's top card is for its top card at its turn, whatever the
+    # player's earlier gestures (queued before it) sent there or took away.
+    assert call("gestures.js", "boundCount", board, press("t2", "3H", 0, top=True)) == 1
+    assert call("gestures.js", "boundMove", game, press("t2", "4H", 2, top=True)) == "t2-f2"
+    empty = board_view(columns=[{"down": 0, "cards": []}])
+    assert call("gestures.js", "boundCount", empty, press("t1", "KS", 0, top=True)) == 0
+    # A waste press is bound to the card that must be on top at its turn: the card under
+    # it is never played in its place.
+    assert call("gestures.js", "boundCount", board, press("w", "5D", 0)) == 0
+    # Bound to no card (a draw was on its way): the card the draw brings.
     assert call("gestures.js", "boundCount", board, press("w", None, -1)) == 1
 
 
@@ -162,3 +205,36 @@ def test_a_rate_limited_action_goes_out_again_first_after_the_wait(
     assert log["held"] == 1 and log["wait"] == 130  # nothing goes out during the wait
     assert log["after"] == 2
     assert [m["move"] for m in log["sent"]] == ["t1-f1", "t1-f1", "s"]  # the same, first
+
+
+def test_the_queue_holds_its_taps_while_a_sync_is_awaited(page: Any, live_url: str) -> None:
+    """An answer that skips a version asks for the whole state: a tap queued meanwhile is
+    chosen on that state, not on the board it is about to replace."""
+    _open_units_page(page, live_url)
+    log = page.evaluate(
+        """async () => {
+          const { ActionQueue } = await import("/static/js/board/queue.js");
+          const sent = [];
+          const socket = { isOpen: true, act: (m) => { sent.push(m); return `id${sent.length}`; } };
+          let version = 4;
+          let syncing = false;
+          let board = "old";
+          const chosenOn = [];
+          const hooks = { canSend: () => true, version: () => version, syncing: () => syncing };
+          const queue = new ActionQueue(socket, hooks);
+          queue.enqueue({ type: "move", move: "w-f1" });
+          queue.enqueue(() => { chosenOn.push(board); return { type: "move", move: "w-f2" }; });
+          queue.answered({ id: "id1" });
+          syncing = true;  // the answer's version skipped one: a sync is asked
+          queue.pump();
+          const held = { sent: sent.length, busy: queue.busy, chosen: chosenOn.length };
+          board = "synced";
+          version = 7;
+          syncing = false;  // the state came
+          queue.pump();
+          return { held, sent, chosenOn };
+        }"""
+    )
+    assert log["held"] == {"sent": 1, "busy": True, "chosen": 0}
+    assert log["chosenOn"] == ["synced"]
+    assert [(m["move"], m["version"]) for m in log["sent"]] == [("w-f1", 4), ("w-f2", 7)]

@@ -128,6 +128,24 @@ def test_a_true_file_checks_clean(day: dict[str, Any]) -> None:
     ]
 
 
+def test_equal_results_share_a_rank_and_the_next_takes_its_place(day: dict[str, Any]) -> None:
+    # Eve's give-up equals Bob's (score, moves, time): both rank 3, none ranks 4.
+    noon = OPENS + timedelta(days=1, hours=12)
+    eve = game(15, "eve", ["s"] * 5, noon + timedelta(minutes=4))
+    assert (eve["score"], eve["moves"], eve["time_ms"]) == tuple(
+        by_result(day, 12)[k] for k in ("score", "moves", "time_ms")
+    )
+    eve["rank"] = 3
+    day["games"].append(eve)
+    assert verify_day(day).clean, verify_day(day).problems
+    eve["rank"] = 4  # the rank of a board that numbers ties apart
+    found = problems(day)
+    assert found == [
+        "game 5 (result 15, eve) is ranked 4; by the board's order (won, score, fewer moves,"
+        " less time in whole seconds; equal results share a rank) it is 3"
+    ]
+
+
 def test_a_changed_move_is_caught_where_it_is(day: dict[str, Any]) -> None:
     by_result(day, 11)["actions"][0][0] = "t1-t2"
     found = problems(day)

@@ -241,7 +241,7 @@ def test_the_profile_offers_download_and_deletion(signed_in: Client) -> None:
 def test_the_privacy_page_covers_email_addresses_and_deletion(client: Client, settings) -> None:
     settings.PASSWORD_RESET_TIMEOUT = 2 * 3600
     html = client.get(reverse("privacy")).content.decode()
-    assert "Your e-mail address, only if you add one" in html
+    assert "Your e-mail address, only if you give one when you sign up or add one" in html
     assert "works once, for 2 hours" in html
     assert "Deleting your account removes" in html and "as one JSON file" in html
 

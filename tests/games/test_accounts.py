@@ -41,6 +41,44 @@ def test_the_display_name_is_optional_at_sign_up(client: Client) -> None:
     assert User.objects.get(username="linus").public_name == "linus"
 
 
+def test_sign_up_keeps_an_optional_email_for_password_resets(client: Client) -> None:
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "hedy",
+            "email": "hedy@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    assert User.objects.get(username="hedy").email == "hedy@example.org"
+
+
+def test_the_sign_up_form_offers_the_email_as_optional_and_says_what_for(
+    client: Client,
+) -> None:
+    html = client.get(reverse("signup")).content.decode()
+    assert 'name="email"' in html and "E-mail address (optional)" in html
+    assert "forgotten password cannot be reset" in html
+
+
+def test_sign_up_refuses_a_malformed_email_naming_the_field(client: Client) -> None:
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "ida",
+            "email": "not an address",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 200
+    assert "email" in response.context["form"].errors
+    assert "Enter a valid email address." in response.content.decode()
+    assert not User.objects.filter(username="ida").exists()
+
+
 def test_a_bad_sign_up_re_renders_with_errors(client: Client, user: User) -> None:
     response = client.post(
         reverse("signup"),

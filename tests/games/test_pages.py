@@ -283,6 +283,61 @@ def test_my_games_lists_only_mine_paginated(client: Client, user: User, bob: Use
     assert client.get(reverse("my_games"), {"page": "x"}).status_code == 200
 
 
+def test_my_games_shows_an_abandoned_practice_start_as_not_started(
+    client: Client, user: User
+) -> None:
+    idle = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    played = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    services.game_play(user=user, game_id=played.pk, move="s")
+    client.force_login(user)
+    rows = {g["id"]: g for g in client.get(reverse("my_games")).context["listing"]["games"]}
+    assert rows[str(idle.pk)]["not_started"] is True
+    assert rows[str(played.pk)]["not_started"] is False
+    page = client.get(reverse("my_games")).content.decode()
+    assert page.count('data-testid="not-started"') == 1
+    assert reverse("game_discard", args=[idle.pk]) in page
+    assert reverse("game_discard", args=[played.pk]) not in page
+
+
+def test_a_player_discards_an_abandoned_practice_start(client: Client, user: User) -> None:
+    idle = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    response = client.post(reverse("game_discard", args=[idle.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("my_games")
+    assert "The practice game was discarded." in response.content.decode()
+    assert not Game.objects.filter(pk=idle.pk).exists()
+
+
+def test_it_refuses_to_discard_a_game_with_a_move_or_another_players(
+    client: Client, user: User, bob: User
+) -> None:
+    played = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    services.game_play(user=user, game_id=played.pk, move="s")
+    theirs = services.game_start_practice(user=bob, code=PRACTICE_CODE)
+    ranked = services.game_start_daily(user=user)
+    client.force_login(user)
+    for game, words in (
+        (played, "only a practice game with no move yet can be discarded"),
+        (theirs, ""),
+        (ranked, "only a practice game can be discarded"),
+    ):
+        response = client.post(reverse("game_discard", args=[game.pk]), follow=True)
+        assert response.status_code == 200  # back to "My games", with the reason
+        assert words in response.content.decode()
+        assert Game.objects.filter(pk=game.pk).exists()
+    assert client.get(reverse("game_discard", args=[played.pk])).status_code == 405
+
+
+def test_discarding_is_limited_as_practice_starts_are(client: Client, user: User, settings) -> None:
+    settings.FT_RATE_PRACTICE_STARTS = "2/min"
+    first = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    second = services.game_start_practice(user=user, code=PRACTICE_CODE)
+    client.force_login(user)
+    response = client.post(reverse("game_discard", args=[first.pk]), follow=True)
+    assert "too many practice games started or discarded: at most 2" in response.content.decode()
+    assert Game.objects.filter(pk__in=[first.pk, second.pk]).count() == 2
+
+
 def test_my_games_needs_a_login(client: Client) -> None:
     response = client.get(reverse("my_games"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))

@@ -218,11 +218,18 @@ def test_the_board_orders_by_each_tie_break_in_turn(
     expected = [hand_made[name].pk for name in ON_BOARD]
     assert board_order(hand_made[n] for n in ON_BOARD) == [hand_made[n] for n in ON_BOARD]
     assert board.size() == len(ON_BOARD)
-    assert board.page(0, 100) == [Entry(pk, i) for i, pk in enumerate(expected, start=1)]
-    assert board.page(2, 3) == [Entry(pk, i) for i, pk in enumerate(expected[2:5], start=3)]
+    # The three equal losses (same score, moves and time) share rank 6: "1, 1, 3" ranking.
+    ranks = [1, 2, 3, 4, 5, 6, 6, 6]
+    assert board.page(0, 100) == [Entry(pk, k) for pk, k in zip(expected, ranks, strict=True)]
+    middle = zip(expected[2:5], ranks[2:5], strict=True)
+    assert board.page(2, 3) == [Entry(pk, k) for pk, k in middle]
+    # A page that starts inside a tie keeps the tie's rank.
+    assert board.page(6, 5) == [Entry(pk, 6) for pk in expected[6:]]
     assert board.page(len(expected), 10) == []
-    for i, name in enumerate(ON_BOARD, start=1):
-        assert board.rank(Result.objects.get(pk=hand_made[name].pk)) == i, name
+    for place, (name, rank) in enumerate(zip(ON_BOARD, ranks, strict=True)):
+        result = Result.objects.get(pk=hand_made[name].pk)
+        assert board.rank(result) == rank, name
+        assert board.place(result) == place, name  # the order itself still breaks ties
 
 
 def test_results_not_verified_ranked_and_of_the_day_are_absent(
@@ -264,17 +271,25 @@ def test_the_database_and_redis_boards_agree_on_every_rank(
     results = random_results(make_result, 200, seed=20261129)
     rank_all(results)
     fresh = list(Result.objects.filter(pk__in=[r.pk for r in results]))
-    expected = {r.pk: i for i, r in enumerate(board_order(fresh), start=1)}
+    ordered = board_order(fresh)
     assert len({(r.won, r.score, r.moves, r.duration_ms) for r in fresh}) < 100  # many ties
+
+    # The shown rank, worked out plainly: one more than the results strictly better
+    # (won, score, fewer moves, less time in whole seconds); equal ones share it.
+    def worth(r: Result) -> tuple:
+        return (r.won, r.score, -r.moves, -(r.duration_ms // 1000))
+
+    expected = {r.pk: 1 + sum(worth(o) > worth(r) for o in fresh) for r in fresh}
+    assert len(set(expected.values())) < 200  # ties share ranks
 
     redis_board = RedisBoard(board_day, VARIANT)
     database_board = DatabaseBoard(board_day, VARIANT)
     assert redis_board.size() == database_board.size() == 200
-    for result in fresh:
+    for place, result in enumerate(ordered):
         assert database_board.rank(result) == expected[result.pk]
         assert redis_board.rank(result) == expected[result.pk]
-    by_rank = sorted(expected, key=expected.__getitem__)
-    want = [Entry(pk, i) for i, pk in enumerate(by_rank, start=1)]
+        assert database_board.place(result) == redis_board.place(result) == place
+    want = [Entry(r.pk, expected[r.pk]) for r in ordered]
     assert redis_board.page(0, 200) == database_board.page(0, 200) == want
     assert redis_board.page(37, 50) == database_board.page(37, 50) == want[37:87]
 

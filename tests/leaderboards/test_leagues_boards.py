@@ -21,6 +21,22 @@ def test_the_league_board_lists_only_members_in_the_global_order(
     assert [(r.rank, r.player_name, r.is_me) for r in rows] == [(1, "bob", False), (2, "ada", True)]
 
 
+def test_equal_results_share_a_rank_on_the_league_board_and_the_home_summary(
+    user, bob, carol, make_league, make_result, board_day, now
+):
+    league, _ = make_league(user, bob, carol)
+    for player in (user, bob):  # equal: same score, moves and time
+        make_result(player, won=True, score=900, moves=200, duration_ms=300_000)
+    make_result(carol, won=True, score=900, moves=201, duration_ms=300_000)
+    rows = selectors.league_board_rows(league=league, day=board_day, user=user)
+    assert sorted((r.rank, r.player_name) for r in rows) == [(1, "ada"), (1, "bob"), (3, "carol")]
+    today = now.date()
+    make_result(bob, day=today, won=True, score=800, duration_ms=60_000)
+    make_result(user, day=today, won=True, score=800, duration_ms=60_400)  # same second
+    [home] = selectors.leagues_for_home(user=user, now=now)
+    assert (home.rank, home.size) == (1, 2)
+
+
 @pytest.mark.parametrize("review", [Result.Review.HELD, Result.Review.DISQUALIFIED])
 def test_a_result_held_for_review_stays_off_the_league_board(
     user, bob, make_league, make_result, board_day, review

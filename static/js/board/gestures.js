@@ -2,13 +2,18 @@
 // gesture of its own or belongs to the last one, and the one move it makes. A gesture
 // makes at most one move (docs/protocol.md, "Input gestures"):
 //
-// * a press is BOUND to the card it started on: its pile, its place in the pile, its code
-//   and the run above it. It acts on that card when its turn comes, or on nothing if the
-//   card has gone meanwhile; never on the card that was under it.
+// * a press is BOUND when it is made: a run or a foundation card to that card, its place
+//   and the run above it (it acts on that card when its turn comes, or on nothing if the
+//   card has gone meanwhile); the waste and a column's top card as below.
 // * a second press on the same spot within SAME_GESTURE_MS of a press that moved its
 //   card (the second click of a double-click, a double-tap) belongs to that gesture and
 //   does nothing, even when the board already shows the card that was underneath; so does
-//   a press on a card whose move is still in flight.
+//   a press on a foundation card whose move is still in flight.
+// * any other press on a waste or column card whose move is still unanswered (the board
+//   shows the server's word only, so a quick player taps a card that is already on its
+//   way) is a deliberate tap for the card under it: on the waste, bound to that card
+//   when it is made (wasteTarget); on a column's top card, for the column's top card at
+//   its turn, after the player's earlier gestures (queued before it) have played.
 // * a second press on a card that a press just could NOT move is a double-tap.
 // * every press on the stock is a draw of its own, as in any solitaire.
 
@@ -33,11 +38,14 @@ export const SAME_SPOT_PX = 24;
  */
 export function pressKind(last, press, { inFlight = false } = {}) {
   if (press.pile === "stock") return "tap";
-  if (inFlight) return "same";
-  if (!last || last.pile !== press.pile) return "tap";
-  const elapsed = press.time - last.time;
-  const near = Math.hypot(press.x - last.x, press.y - last.y) <= SAME_SPOT_PX;
-  if (last.moved) return near && elapsed < SAME_GESTURE_MS ? "same" : "tap";
+  const samePile = Boolean(last) && last.pile === press.pile;
+  const elapsed = samePile ? press.time - last.time : Infinity;
+  const near = samePile && Math.hypot(press.x - last.x, press.y - last.y) <= SAME_SPOT_PX;
+  // The rest of a double-click, whatever card the board shows there by now.
+  if (samePile && last.moved && near && elapsed < SAME_GESTURE_MS) return "same";
+  // A waste or column card in flight: any other press is for the card under it.
+  if (inFlight && press.pile[0] === "f") return "same";
+  if (!samePile || last.moved) return "tap";
   const sameCard = last.card === press.card && last.index === press.index && press.card !== null;
   return sameCard && elapsed < DOUBLE_TAP_MS ? "double" : "tap";
 }
@@ -48,18 +56,23 @@ export function placeKey({ pile, index, card }) {
 }
 
 /**
- * How many cards a press bound to ({pile, card, index, count}) picks up from `board` now:
- * 0 when that card is no longer where it was pressed, or the run above it changed (a
- * card landed on it, or left it), so the press is for a board that is gone.
+ * How many cards a press bound to ({pile, card, index, count, top}) picks up from `board`
+ * now: 0 when that card is no longer where it was pressed, or the run above it changed
+ * (a card landed on it, or left it), so the press is for a board that is gone. A press
+ * on a column's top card (`top`) is for the column's top card when its turn comes: what
+ * changed the column meanwhile were the player's own earlier gestures, queued before
+ * this press (a quick player taps ahead of a slow server's answers: the card the last
+ * tap sends away, a card a tap sends there); the rest of a double-click never gets here
+ * (pressKind).
  */
-export function boundCount(board, { pile, card, index, count = 1 }) {
+export function boundCount(board, { pile, card, index, count = 1, top = false }) {
   if (pile === "w") {
     const waste = board.waste;
-    // The waste plays its top card only. A press on it while a draw was on its way is for
-    // the card the draw brings (the card pressed is still there, under it); the card
-    // pressed gone (an earlier action played it): nothing.
+    // The waste plays its top card only, and a press is for the card wasteTarget bound it
+    // to, which must be the top card by its turn (else an earlier action did not go as
+    // expected: nothing). Bound to no card: whatever card a draw on its way brings.
     if (card === null) return waste.length ? 1 : 0;
-    return waste[index] === card ? 1 : 0;
+    return waste[waste.length - 1] === card ? 1 : 0;
   }
   const k = Number(pile.slice(1)) - 1;
   if (pile[0] === "f") {
@@ -67,7 +80,28 @@ export function boundCount(board, { pile, card, index, count = 1 }) {
     return f && f.top === card && f.count === index + 1 ? 1 : 0;
   }
   const cards = board.columns[k]?.cards || [];
+  if (top) return cards.length ? 1 : 0;
   return cards[index] === card && cards.length - index === count ? count : 0;
+}
+
+/**
+ * Which waste card a press on the waste is for, worked out when it is made, so that it is
+ * bound to a card and not to a place: {card} (null: whatever card is on top at its turn,
+ * the card a draw still on its way brings), or null (every card shown is already spoken
+ * for). `waste` is the waste the board shows (bottom first); `pending` the actions before
+ * it still to be shown, in order: {kind: "draw"} (a draw or redeal) or {kind: "waste",
+ * card} (a tap's move of that waste card). A press while the top card's move is pending
+ * is a deliberate second tap (the rest of a double-click never gets here, see pressKind):
+ * it is for the card under it, and so on down.
+ */
+export function wasteTarget(waste, pending) {
+  let top = waste.length - 1;
+  for (const item of pending) {
+    if (item.kind === "draw" || item.card === null) return { card: null };
+    if (top >= 0 && item.card === waste[top]) top -= 1;
+  }
+  if (top >= 0) return { card: waste[top] };
+  return waste.length ? null : { card: null };
 }
 
 /**

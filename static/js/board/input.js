@@ -5,7 +5,7 @@
 
 import { suitOf } from "./cards.js";
 import { cardsAt } from "./describe.js";
-import { boundCount, boundMove, placeKey, pressKind } from "./gestures.js";
+import { boundCount, boundMove, placeKey, pressKind, wasteTarget } from "./gestures.js";
 import { formatMove, legalCounts, legalTargets, smartTarget } from "./moves.js";
 import { cannotMoveNote } from "./reminders.js";
 
@@ -25,6 +25,9 @@ export class Input {
     this.drag = null; // the gesture in progress
     this.lastTap = null; // the press that started the last gesture (gestures.js)
     this.flying = new Set(); // the cards (placeKey) whose tap's move awaits its answer
+    // Draws and waste taps not yet shown on the board ({kind, card, version}; version:
+    // answered at it), which decide the waste card a new press is for (wasteTarget).
+    this.wastePending = [];
     this.selection = null; // keyboard: {pile, count}
     const table = view.table;
     table.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -175,15 +178,16 @@ export class Input {
    * a single tap sends that card to a foundation that accepts it (the waste card, failing
    * that, to a column); a second tap on a card a tap just could not move is a
    * double-tap: to a foundation, else the longest accepting column, else an empty one. A
-   * second press right after a press that moved its card (the rest of a double-click),
-   * or on a card whose move is in flight, is the same gesture and does nothing: a gesture
-   * makes at most one move, never one for the card that was underneath.
+   * second press right after a press that moved its card (the rest of a double-click)
+   * is the same gesture and does nothing: a gesture makes at most one move, never one
+   * for the card that was underneath. A later press on a waste or column card whose move
+   * is still on its way is a tap of its own, for the card under it (gestures.js).
    */
   tap(d) {
     const now = d.time ?? performance.now();
     if (d.pile === "stock") {
       this.lastTap = null;
-      this.game.draw();
+      this.draw();
       return;
     }
     const press = { pile: d.pile, card: d.card, index: d.index, count: d.count, x: d.x, y: d.y, time: now };
@@ -192,6 +196,15 @@ export class Input {
       // A third click of a triple-click is the same gesture still.
       if (this.lastTap) this.lastTap.time = now;
       return;
+    }
+    if (press.pile === "w") {
+      // Bound to a waste card now: the top card shown, or the one under a card whose move
+      // is on its way, or the card a draw on its way brings.
+      const bound = wasteTarget(this.state.board.waste, this.unshown());
+      if (!bound) return;
+      press.card = bound.card;
+    } else if (press.pile[0] === "t" && press.count === 1) {
+      press.top = true; // for the column's top card at its turn (gestures.js: boundCount)
     }
     if (kind === "double") {
       this.lastTap = { ...press, moved: true };
@@ -217,8 +230,43 @@ export class Input {
   send(press, move) {
     const key = placeKey(press);
     this.flying.add(key);
-    const done = () => this.flying.delete(key);
-    this.game.play(move, { onAccepted: done, onRefused: done });
+    const waste = press.pile === "w" ? this.track({ kind: "waste", card: press.card }) : null;
+    this.game.play(move, {
+      onAccepted: (msg) => {
+        this.flying.delete(key);
+        waste?.onAccepted(msg);
+      },
+      onRefused: () => {
+        this.flying.delete(key);
+        waste?.onRefused();
+      },
+    });
+  }
+
+  /** A draw (or redeal), chosen at its turn, remembered until the board shows it. */
+  draw() {
+    this.game.draw(this.track({ kind: "draw", card: null }));
+  }
+
+  /** Remember a waste-changing action until the board shows it; its answer's callbacks. */
+  track(entry) {
+    this.wastePending.push(entry);
+    return {
+      onAccepted: (msg) => {
+        // Shown once the board reaches its version (later than now if one was skipped).
+        entry.version = msg?.version ?? 0;
+      },
+      onRefused: () => {
+        this.wastePending = this.wastePending.filter((e) => e !== entry);
+      },
+    };
+  }
+
+  /** The waste-changing actions, in order, that the board does not show yet. */
+  unshown() {
+    const shown = this.state.version;
+    this.wastePending = this.wastePending.filter((e) => e.version === undefined || e.version > shown);
+    return this.wastePending;
   }
 
   /** A double-tap's one move, for the card it is bound to. */
@@ -333,7 +381,7 @@ export class Input {
       case "d":
       case "s":
         this.clearSelection();
-        this.game.draw();
+        this.draw();
         break;
       case "u":
         this.clearSelection();
@@ -370,7 +418,7 @@ export class Input {
   activate(pile) {
     if (pile === "stock") {
       this.clearSelection();
-      this.game.draw();
+      this.draw();
       return;
     }
     const sel = this.selection;

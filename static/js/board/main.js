@@ -68,6 +68,7 @@ class BoardPage {
     this.queue = new ActionQueue(this.socket, {
       canSend: () => this.isPlayer && this.game.status === "active",
       version: () => this.game.version,
+      syncing: () => this.syncAsked,
     });
     this.hints = new Hints({
       root,
@@ -124,7 +125,7 @@ class BoardPage {
         this.queue.enqueue(typeof move === "function" ? () => message(move()) : message(move), callbacks),
       busy: () => this.queue.busy,
       // Chosen at its turn too: a tap on the stock just emptied by the last draw redeals.
-      draw: () => this.queue.enqueue(() => message(drawMove(this.game))),
+      draw: (callbacks) => this.queue.enqueue(() => message(drawMove(this.game)), callbacks),
       undo: () => this.undo(),
       note: (text) => {
         if (text) this.notices.remind(text);
@@ -181,9 +182,11 @@ class BoardPage {
       case "state":
         this.syncAsked = false;
         this.takeState(msg.game);
+        this.queue.pump(); // taps held for the sync are worked out on this state
         break;
       case "synced":
         this.syncAsked = false;
+        this.queue.pump();
         break;
       case "accepted":
         this.accepted(msg);
@@ -220,7 +223,7 @@ class BoardPage {
   }
 
   accepted(msg) {
-    this.queue.answered(msg)?.callbacks.onAccepted?.();
+    this.queue.answered(msg)?.callbacks.onAccepted?.(msg);
     if (msg.duplicate) {
       if (msg.version > this.game.version) this.requestSync();
     } else {
@@ -245,6 +248,8 @@ class BoardPage {
       return;
     }
     item?.callbacks.onRefused?.();
+    // A sync refused for another reason than pace is not answered: stop holding the taps.
+    if (!item && !msg.id && this.syncAsked) this.syncAsked = false;
     if (msg.code === "stale_version") {
       this.notices.remind(t("The board was out of date and has been refreshed."));
       this.requestSync();

@@ -16,12 +16,21 @@ export class ActionQueue {
   /**
    * @param {object} socket   {isOpen, act(message) -> id}
    * @param {object} hooks    canSend() -> whether actions are taken now (a player, an
-   *                          active game); version() -> the version the board shows
+   *                          active game); version() -> the version the board shows;
+   *                          syncing() -> whether the board waits for the server's
+   *                          whole state (a version was skipped): nothing is chosen or
+   *                          sent until it comes, so no tap is worked out on a board
+   *                          that is about to be replaced
    */
-  constructor(socket, { canSend, version, later = (fn, ms) => setTimeout(fn, ms) }, max = MAX_QUEUED) {
+  constructor(
+    socket,
+    { canSend, version, syncing = () => false, later = (fn, ms) => setTimeout(fn, ms) },
+    max = MAX_QUEUED,
+  ) {
     this.socket = socket;
     this.canSend = canSend;
     this.version = version;
+    this.syncing = syncing;
     this.later = later; // (fn, ms): run fn after ms (a test's own clock may stand in)
     this.max = max;
     this.waiting = [];
@@ -29,9 +38,9 @@ export class ActionQueue {
     this.held = false; // a retry hint is being honoured: nothing goes out until it is over
   }
 
-  /** Whether an action is waiting for its answer or its turn. */
+  /** Whether an action is waiting for its answer or its turn, or the board for a sync. */
   get busy() {
-    return Boolean(this.inFlight) || this.waiting.length > 0;
+    return Boolean(this.inFlight) || this.waiting.length > 0 || this.syncing();
   }
 
   /**
@@ -64,9 +73,12 @@ export class ActionQueue {
     this.pump();
   }
 
-  /** Send the next action if none is waiting for its answer and the socket is open. */
+  /**
+   * Send the next action if none is waiting for its answer, no sync is awaited and the
+   * socket is open. Call again when any of those changes.
+   */
   pump() {
-    while (!this.inFlight && !this.held && this.waiting.length && this.socket.isOpen) {
+    while (!this.inFlight && !this.held && !this.syncing() && this.waiting.length && this.socket.isOpen) {
       const item = this.waiting.shift();
       const chosen = typeof item.message === "function" ? item.message() : item.message;
       if (!chosen || !this.canSend()) {

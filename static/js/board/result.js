@@ -20,6 +20,7 @@ export class ResultDialog {
    */
   constructor(root, { mine, shareUrl, practice = null }) {
     this.dialog = root.querySelector('[data-testid="result"]');
+    this.afterGame = root.querySelector('[data-testid="board-analysis-link"]');
     this.mine = mine;
     this.shareUrl = shareUrl;
     this.practice = practice;
@@ -33,6 +34,7 @@ export class ResultDialog {
 
   /** Open the dialog on `game`'s outcome; `seconds` is the game's clock. */
   show(game, seconds) {
+    if (this.afterGame) this.afterGame.hidden = false; // the replay and analysis, on the board too
     if (!this.dialog) return;
     this.field("title").textContent = this.title(game);
     this.field("line").textContent = this.line(game);
