@@ -14,7 +14,8 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -160,13 +161,13 @@ def may_watch_deal(user: User | AnonymousUser, deal: Deal) -> bool:
     )
 
 
-def account_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def account_view(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """``login_required`` for pages only an account may use (the account pages, leagues):
     an anonymous visitor goes to sign in, a guest to sign up (with a word why), both
     coming back here after."""
 
     @wraps(view)
-    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if is_guest(request.user):
             messages.info(request, _("This needs an account. Sign up: your games come with you."))
             return redirect(f"{reverse('signup')}?{urlencode({'next': request.get_full_path()})}")

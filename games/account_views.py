@@ -16,9 +16,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
-from django.forms import BaseForm, Form
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
@@ -82,7 +82,7 @@ class LoginView(auth_views.LoginView):
 
     redirect_authenticated_user = True
 
-    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         self.redirect_authenticated_user = not is_guest(request.user)
         return super().dispatch(request, *args, **kwargs)
 

@@ -37,7 +37,7 @@ def player_or_guest(request: HttpRequest) -> User:
     """The signed-in player (or guest), else a new guest logged into this session
     (``services.guest_create``: throttled per address and device, :class:`RateLimited`)."""
     if request.user.is_authenticated:
-        return request.user  # type: ignore[return-value]
+        return request.user
     token = request.COOKIES.get(DEVICE_COOKIE)
     device = device_digest(token=token) if token and device_token_valid(token=token) else None
     guest = services.guest_create(address=request_address(request=request), device=device)

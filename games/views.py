@@ -32,7 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.access import access_game, is_guest, signed_in
+from games.access import is_guest, signed_in
 from games.account_views import limited, signup_count
 from games.daily import day_end, utc_today
 from games.display import variant_title
@@ -288,7 +288,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and sign straight in. A guest's sign-up turns its own row into
     the account (``services.guest_convert``), so the guest's games stay its own."""
-    guest = request.user if is_guest(request.user) else None
+    guest = signed_in(request.user) if is_guest(request.user) else None
     if request.user.is_authenticated and guest is None:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
@@ -311,7 +311,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     password=data["password1"],
                 )
             except ServiceError as err:
-                return _refusal_page(request, err)
+                return refusal_page(request, err)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
@@ -481,7 +481,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 def game_discard(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Discard an abandoned practice start (no move yet), back to "My games"."""
     try:
-        services.game_discard_unstarted(user=request.user, game_id=game_id)
+        services.game_discard_unstarted(user=signed_in(request.user), game_id=game_id)
     except ServiceError as err:
         messages.error(request, err.reason)
         return redirect("my_games")

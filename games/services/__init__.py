@@ -67,8 +67,8 @@ from games.services.starts import (
     game_start_practice,
     game_start_weekly,
 )
-from games.services.table_settings import table_settings_save
 from games.services.table import RankedTable, game_new_deal, game_restart
+from games.services.table_settings import table_settings_save
 from games.services.tokens import (
     api_token_authenticate,
     api_token_create,

@@ -30,8 +30,8 @@ from games.services.deals import (
     deal_random,
 )
 from games.services.identity import ranked_attempt_check
-from games.table_settings import settings_of
 from games.services.practice_pool import practice_pool_draw
+from games.table_settings import settings_of
 from games.throttles import Rate, throttle_check, who
 from games.weekly import week_monday
 
