@@ -28,6 +28,7 @@ from games.errors import BadRequest, ServiceError
 from games.forms import PracticeForm
 from games.middleware import DEVICE_COOKIE
 from games.models import Game, User
+from games.responses import retry_after_of, with_retry_after
 from games.services.practice_pool import PoolEmpty
 from games.sightings import device_digest, device_token_valid, request_address
 from games.throttles import RateLimited
@@ -62,8 +63,7 @@ def _guest_refused(
         % {"minutes": minutes},
     )
     response = render(request, "games/practice.html", {"form": form}, status=429)
-    response["Retry-After"] = str(err.retry_after)
-    return response
+    return with_retry_after(response, err.retry_after)
 
 
 @require_http_methods(["GET", "POST"])
@@ -182,7 +182,5 @@ def _table(request: HttpRequest, start: Callable[..., Game], game_id: uuid.UUID)
         status = err.status if 400 <= err.status < 500 else 400
         context = {"reason": err.reason, "error": err, "game_id": game_id}
         response = render(request, "games/refused.html", context, status=status)
-        if isinstance(err, RateLimited):
-            response["Retry-After"] = str(err.retry_after)
-        return response
+        return with_retry_after(response, retry_after_of(err))
     return redirect("game", game_id=game.pk)
