@@ -29,7 +29,7 @@ from games.engine import moves as _moves
 from games.engine.notation import format_move
 
 from .beam import Beam
-from .heuristics import Knowledge, evaluate
+from .heuristics import evaluate, knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
 from .search import Search
@@ -174,7 +174,7 @@ def _beams(game: GameState, deadline: float, width: int):
         began = time.perf_counter()
         beam = Beam(
             work,
-            know=Knowledge(work),
+            know=knowledge_for(work),
             legal=make_generator(work),
             key=make_key_function(work),
             deadline=deadline,
@@ -220,7 +220,7 @@ def hint(game: GameState, *, max_seconds: float = 1.0) -> str | None:
     if result.verdict == "win" and result.line and result.line[0] in texts:
         return result.line[0]
     work = _private_copy(game)
-    know = Knowledge(work)
+    know = knowledge_for(work)
     order = know.ordered(work, legal, None) or legal
     best, best_score = order[0], None
     for rank, move in enumerate(order):

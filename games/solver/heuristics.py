@@ -47,6 +47,7 @@ Skipped moves (equivalent to a kept one)
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from games.engine.cards import KING
@@ -55,14 +56,27 @@ from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
 if TYPE_CHECKING:
     from games.engine import GameState
     from games.engine.notation import Move
+    from games.engine.rules import RuleSet
+
+
+def knowledge_for(game: GameState) -> Knowledge:
+    """The :class:`Knowledge` of the game's rule set, made once per rule set (it holds
+    only tables read from the rules; the searches make many, one per restart)."""
+    return _knowledge_for(game.rules)
+
+
+@cache
+def _knowledge_for(rules: RuleSet) -> Knowledge:
+    return Knowledge(rules)
 
 
 class Knowledge:
     """Per-variant tables used by the filters and scores."""
 
-    def __init__(self, game: GameState) -> None:
-        rules = game.rules
-        table = game._table
+    def __init__(self, game: GameState | RuleSet) -> None:
+        rules = game.rules if hasattr(game, "rules") else game
+        table = rules.build_table
+        fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
         self.rules = rules
         self.decks = rules.decks
         self.table = table
@@ -75,9 +89,10 @@ class Knowledge:
             x: sorted(set(self.onto[x]) | ({x - 4} if x >> 2 > 1 else set())) for x in cards
         }
         #: foundation indexes of each suit
-        self.by_suit = [
-            [k for k in range(rules.foundations) if game._fsuit[k] == s] for s in range(4)
-        ]
+        self.by_suit = [[k for k in range(rules.foundations) if fsuit[k] == s] for s in range(4)]
+        #: ``home_from[card]``: (foundation, rank it must show) for each foundation
+        #: ``card`` may go to.
+        self.home_from = [tuple((k, (c >> 2) - 1) for k in self.by_suit[c & 3]) for c in range(64)]
         self.safe_enabled = not rules.takeback
 
     def home_copies(self, game: GameState, card: int) -> int:
@@ -95,8 +110,11 @@ class Knowledge:
         return all(self.home_copies(game, c) >= decks for c in self.needed[card])
 
     def can_go_home(self, game: GameState, card: int) -> bool:
-        found, fsuit = game._found, game._fsuit
-        return any(((found[k] + 1) << 2) | fsuit[k] == card for k in self.by_suit[card & 3])
+        found = game._found
+        for k, below in self.home_from[card]:  # noqa: SIM110 - a loop is faster here
+            if found[k] == below:
+                return True
+        return False
 
     # Ordering -----------------------------------------------------------
 

@@ -31,15 +31,21 @@ never affected (every line is replayed by the engine).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from games.engine import GameState
+    from games.engine.rules import RuleSet
 
 
 def make_key_function(game: GameState):
-    """A fast ``key(game) -> int`` specialised for the game's variant."""
-    rules = game.rules
+    """A fast ``key(game) -> int`` specialised for the game's variant (one per rule set)."""
+    return _key_for(game.rules)
+
+
+@cache
+def _key_for(rules: RuleSet):
     if rules.redeals:
 
         def stock(g: GameState):

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 from games.engine import moves as _moves
 from games.engine.notation import TO_COLUMN, format_move
 
-from .heuristics import Knowledge
+from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
 
@@ -177,7 +177,7 @@ class _Prover:
         self.deadline = deadline
         self.max_nodes = -1 if max_nodes is None else max_nodes
         self.nodes = 0
-        self.know = Knowledge(game)
+        self.know = knowledge_for(game)
         self.key = make_key_function(game)
         self.legal = make_generator(game)
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from games.engine import moves as _moves
 
-from .heuristics import Knowledge
+from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
 
@@ -58,7 +58,7 @@ class Search:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.know = Knowledge(game)
+        self.know = knowledge_for(game)
         self.key = make_key_function(game)
         self.legal = make_generator(game)
         self.seen: set[int] = set()
