@@ -32,7 +32,7 @@ from .beam import Beam
 from .heuristics import evaluate, knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
-from .search import Search
+from .search import LostTable, Search
 
 __all__ = ["SolveResult", "dead_end_decidable", "hint", "is_dead", "solve"]
 
@@ -90,7 +90,11 @@ def luby(i: int) -> int:
 
 
 def solve(
-    game: GameState, *, max_seconds: float = 10.0, max_nodes: int | None = None
+    game: GameState,
+    *,
+    max_seconds: float = 10.0,
+    max_nodes: int | None = None,
+    table: LostTable | None = None,
 ) -> SolveResult:
     """Search ``game`` (never changed) for a win within the budget.
 
@@ -115,8 +119,16 @@ def solve(
     engine like any other); "lost" still comes only from an exhausted
     restart. On classic deals the beams find most of the wins that take more
     than a fraction of a second.
+
+    Every restart and every end game of the beams reads and fills one
+    :class:`~.search.LostTable` (``table``, of the same game, when given: a
+    caller deciding several positions of one game passes one): a later run
+    stops at once wherever an earlier one proved a loss. The perturbed order
+    never changes which positions are lost, so the proofs hold for every run.
     """
     start = time.perf_counter()
+    if table is None:
+        table = LostTable()
     deadline = start + max_seconds
     nodes = 0
     endgame = not game._stock and not (game._redeals_left and game._piles[0])
@@ -129,7 +141,7 @@ def solve(
         if beam_at is not None and time.perf_counter() >= beam_at:
             beam_at = None
             width = max(20, int(BEAM_WIDTH_PER_SECOND * max_seconds))
-            moves, used = _beams(game, start + BEAM_UNTIL * max_seconds, width)
+            moves, used = _beams(game, start + BEAM_UNTIL * max_seconds, width, table)
             nodes += used
             if moves is not None:
                 verdict, line = "win", [format_move(m) for m in moves]
@@ -150,6 +162,7 @@ def solve(
             deadline=deadline,
             max_nodes=limit,
             noise=random.Random(run) if run else None,
+            table=table,
         )
         verdict, moves = search.run()
         nodes += search.nodes
@@ -164,7 +177,7 @@ def solve(
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def _beams(game: GameState, deadline: float, width: int):
+def _beams(game: GameState, deadline: float, width: int, table: LostTable | None = None):
     """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
     wide as the time left allows, until one wins or no wider beam fits;
     returns (winning move list or ``None``, nodes)."""
@@ -189,7 +202,7 @@ def _beams(game: GameState, deadline: float, width: int):
             if time.perf_counter() >= deadline:
                 break
             beam.restore(snap)
-            search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES)
+            search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES, table=table)
             verdict, rest = search.run()
             nodes += search.nodes
             if verdict == "win":

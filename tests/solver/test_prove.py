@@ -11,15 +11,25 @@ when its search was cut short by a node budget.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState
+from games.solver import _private_copy, solve
 from games.solver.key import make_key_function
 from games.solver.players import play_greedy
 from games.solver.prove import SOLVE, LostTable, decide, prove
-from tests.support.solver import VARIANTS, endgames, naive_winnable, reachable_outcomes
+from games.solver.search import Search
+from tests.support.solver import (
+    VARIANTS,
+    endgames,
+    naive_winnable,
+    reachable_outcomes,
+    state_of,
+)
 
 
 def replays_to_win(game: GameState, line: list[str]) -> bool:
@@ -52,6 +62,25 @@ def test_every_position_its_table_holds_is_lost_even_when_cut_short(
     table = LostTable()
     prove(game, max_seconds=30, max_nodes=budget, table=table)
     assert table.keys <= {k for won, k in outcomes.values() if not won}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(VARIANTS, lowest=8, stock=6), st.integers(1, 400), st.integers(0, 10**6))
+def test_restarts_in_perturbed_orders_share_one_table_soundly(
+    game: GameState, budget: int, seed: int
+) -> None:
+    key = make_key_function(game)
+    outcomes = reachable_outcomes(game, key, limit=5000)
+    if not outcomes:
+        return
+    table = LostTable()
+    for run in range(5):  # as solve's restarts do: cut short, each in its own order
+        noise = random.Random(seed + run) if run else None
+        Search(_private_copy(game), deadline=1e18, max_nodes=budget, noise=noise, table=table).run()
+    assert table.keys <= {k for won, k in outcomes.values() if not won}
+    winnable = outcomes[state_of(game)][0]
+    result = solve(game, max_seconds=30, table=table)
+    assert result.verdict == ("win" if winnable else "lost"), game.dump()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
