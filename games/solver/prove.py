@@ -76,11 +76,14 @@ def decide(
     even when cut short; it finds wins too, in small spaces). ``SOLVE``:
     :func:`~games.solver.solve`, whose restarts and beams find wins in large spaces.
     ``BOTH``: the first for ``PROVE_SHARE`` of the budget, then, if it was undecided,
-    the second for the rest."""
+    the second for the rest. Both read and fill ``table`` (one of their own when not
+    given): the solver's restarts stop where a proof stands and leave theirs."""
     from . import SolveResult, solve
 
+    if table is None:
+        table = LostTable()
     if mode == SOLVE:
-        return solve(game, max_seconds=max_seconds)
+        return solve(game, max_seconds=max_seconds, table=table)
     share = 1.0 if mode == PROVE else PROVE_SHARE
     first = prove(game, max_seconds=max_seconds * share, table=table)
     if mode == PROVE or first.verdict != "unknown":
@@ -88,7 +91,7 @@ def decide(
     rest = max_seconds - first.seconds
     if rest < MIN_SECONDS:
         return first
-    second = solve(game, max_seconds=rest)
+    second = solve(game, max_seconds=rest, table=table)
     return SolveResult(
         second.verdict, second.line, first.nodes + second.nodes, first.seconds + second.seconds
     )

@@ -177,8 +177,13 @@ def test_the_decider_proves_a_loss_and_wins_where_a_win_is() -> None:
     assert result.verdict == "win" and replays_to_win(through_the_stock, result.line)
 
 
-def test_the_decider_in_solver_mode_leaves_the_table_alone() -> None:
-    deal = GameState.from_seed(1)
+def test_the_decider_in_solver_mode_shares_the_table() -> None:
+    tops = ["9S", "JH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    stuck = GameState.from_layout(columns, [], foundations=tops)
     table = LostTable()
-    decide(deal, max_seconds=0.3, table=table, mode=SOLVE)
-    assert len(table) == 0  # the solver alone never reads or fills the table
+    assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).verdict == "lost"
+    assert make_key_function(stuck)(stuck) in table.keys
+    # and it reads it: the proof stands, no position is searched again
+    assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).nodes == 0
