@@ -10,9 +10,11 @@ The search is in :mod:`.search` (depth-first with a transposition table,
 restarted with a perturbed move order, see :func:`solve`) and :mod:`.beam`
 (a beam search over draw layers that can only find wins),
 the pruning and move ordering in :mod:`.heuristics` (each pruning rule is
-argued safe there), the position keys in :mod:`.key`. Proofs of loss that
-outlive the search making them (a table of positions proved lost, shared by
-the searches of one game) and the fast decider are in :mod:`.prove`. The engine is the only
+argued safe there), the position keys in :mod:`.key`. The one search loop
+keeps the positions it proves lost in a table that outlives it, shared by the
+restarts of one solve and by the searches of one game (:mod:`.search`); the
+soundness argument, the exhaustive mode and the fast decider are in
+:mod:`.prove`. The engine is the only
 judge of the rules: moves come from ``moves.legal`` (or :mod:`.movegen`, a
 faster generator tested to list exactly the same moves) and are played with
 ``moves.apply``; nothing here restates a rule. No Django is imported.
