@@ -10,9 +10,11 @@ The search is in :mod:`.search` (depth-first with a transposition table,
 restarted with a perturbed move order, see :func:`solve`) and :mod:`.beam`
 (a beam search over draw layers that can only find wins),
 the pruning and move ordering in :mod:`.heuristics` (each pruning rule is
-argued safe there), the position keys in :mod:`.key`. Proofs of loss that
-outlive the search making them (a table of positions proved lost, shared by
-the searches of one game) and the fast decider are in :mod:`.prove`. The engine is the only
+argued safe there), the position keys in :mod:`.key`. The one search loop
+keeps the positions it proves lost in a table that outlives it, shared by the
+restarts of one solve and by the searches of one game (:mod:`.search`); the
+soundness argument, the exhaustive mode and the fast decider are in
+:mod:`.prove`. The engine is the only
 judge of the rules: moves come from ``moves.legal`` (or :mod:`.movegen`, a
 faster generator tested to list exactly the same moves) and are played with
 ``moves.apply``; nothing here restates a rule. No Django is imported.
@@ -29,10 +31,10 @@ from games.engine import moves as _moves
 from games.engine.notation import Move, format_move
 
 from .beam import Beam
-from .heuristics import Knowledge, evaluate
+from .heuristics import evaluate, knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
-from .search import Search
+from .search import LostTable, Search
 
 __all__ = ["SolveResult", "dead_end_decidable", "hint", "is_dead", "solve"]
 
@@ -90,7 +92,11 @@ def luby(i: int) -> int:
 
 
 def solve(
-    game: GameState, *, max_seconds: float = 10.0, max_nodes: int | None = None
+    game: GameState,
+    *,
+    max_seconds: float = 10.0,
+    max_nodes: int | None = None,
+    table: LostTable | None = None,
 ) -> SolveResult:
     """Search ``game`` (never changed) for a win within the budget.
 
@@ -115,8 +121,16 @@ def solve(
     engine like any other); "lost" still comes only from an exhausted
     restart. On classic deals the beams find most of the wins that take more
     than a fraction of a second.
+
+    Every restart and every end game of the beams reads and fills one
+    :class:`~.search.LostTable` (``table``, of the same game, when given: a
+    caller deciding several positions of one game passes one): a later run
+    stops at once wherever an earlier one proved a loss. The perturbed order
+    never changes which positions are lost, so the proofs hold for every run.
     """
     start = time.perf_counter()
+    if table is None:
+        table = LostTable()
     deadline = start + max_seconds
     nodes = 0
     endgame = not game._stock and not (game._redeals_left and game._piles[0])
@@ -129,7 +143,7 @@ def solve(
         if beam_at is not None and time.perf_counter() >= beam_at:
             beam_at = None
             width = max(20, int(BEAM_WIDTH_PER_SECOND * max_seconds))
-            moves, used = _beams(game, start + BEAM_UNTIL * max_seconds, width)
+            moves, used = _beams(game, start + BEAM_UNTIL * max_seconds, width, table)
             nodes += used
             if moves is not None:
                 verdict, line = "win", [format_move(m) for m in moves]
@@ -150,6 +164,7 @@ def solve(
             deadline=deadline,
             max_nodes=limit,
             noise=random.Random(run) if run else None,
+            table=table,
         )
         verdict, moves = search.run()
         nodes += search.nodes
@@ -164,7 +179,9 @@ def solve(
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def _beams(game: GameState, deadline: float, width: int) -> tuple[list[Move] | None, int]:
+def _beams(
+    game: GameState, deadline: float, width: int, table: LostTable | None = None
+) -> tuple[list[Move] | None, int]:
     """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
     wide as the time left allows, until one wins or no wider beam fits;
     returns (winning move list or ``None``, nodes)."""
@@ -174,7 +191,7 @@ def _beams(game: GameState, deadline: float, width: int) -> tuple[list[Move] | N
         began = time.perf_counter()
         beam = Beam(
             work,
-            know=Knowledge(work),
+            know=knowledge_for(work),
             legal=make_generator(work),
             key=make_key_function(work),
             deadline=deadline,
@@ -189,7 +206,7 @@ def _beams(game: GameState, deadline: float, width: int) -> tuple[list[Move] | N
             if time.perf_counter() >= deadline:
                 break
             beam.restore(snap)
-            search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES)
+            search = Search(work, deadline=deadline, max_nodes=BEAM_ENDGAME_NODES, table=table)
             verdict, rest = search.run()
             nodes += search.nodes
             if verdict == "win":
@@ -220,7 +237,7 @@ def hint(game: GameState, *, max_seconds: float = 1.0) -> str | None:
     if result.verdict == "win" and result.line and result.line[0] in texts:
         return result.line[0]
     work = _private_copy(game)
-    know = Knowledge(work)
+    know = knowledge_for(work)
     order = know.ordered(work, legal, None) or legal
     best, best_score = order[0], None
     for rank, move in enumerate(order):

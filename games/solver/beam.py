@@ -55,28 +55,36 @@ def score(game: GameState) -> float:
     foundation needs next close to the top of their pile (column or waste)."""
     piles, found, fsuit = game._piles, game._found, game._fsuit
     total = W_HOME * game._home - W_WASTE * len(piles[0])
-    depth_of: dict[int, int] = {}
-    for i, pile in enumerate(piles):
-        n = len(pile)
-        if not n:
-            if i:
-                total += W_EMPTY
+    # the depth of the shallowest copy of each card a foundation needs next (99: none
+    # found); only these cards are looked up, so the scan below stays cheap
+    need: dict[int, int] = {}
+    for k, rank in enumerate(found):
+        if rank < 13:
+            need[((rank + 1) << 2) | fsuit[k]] = 99
+    bury = 0
+    empty = 0
+    for pile in piles:
+        if not pile:
+            empty += 1
             continue
         lowest = 99
-        for d in range(n):
-            card = pile[n - 1 - d]
-            if depth_of.get(card, 99) > d:
-                depth_of[card] = d
+        d = 0
+        for card in reversed(pile):
+            if card in need and need[card] > d:
+                need[card] = d
             r = card >> 2
             if r < lowest:
                 lowest = r
-                if d:
-                    total -= d * (14 - r) * W_BURY
+                bury += d * (14 - r)
+            d += 1  # noqa: SIM113 - cheaper than enumerate in this hot loop
+    if not piles[0]:
+        empty -= 1  # the waste is no column
+    total += W_EMPTY * empty - W_BURY * bury
     for k, rank in enumerate(found):
         if rank < 13:
-            depth = depth_of.get(((rank + 1) << 2) | fsuit[k])
-            if depth is not None:
-                total -= W_NEXT * depth
+            d = need[((rank + 1) << 2) | fsuit[k]]
+            if d != 99:
+                total -= W_NEXT * d
     return total
 
 

@@ -57,7 +57,7 @@ from games.engine import GameState
 
 from . import BEAM_CLOSURE, BEAM_ENDGAME_NODES, _private_copy
 from .beam import Beam
-from .heuristics import Knowledge
+from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
 from .players import Seen
@@ -126,7 +126,7 @@ def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH) -> str:
     work = _private_copy(game)
     beam = Beam(
         work,
-        know=Knowledge(work),
+        know=knowledge_for(work),
         legal=make_generator(work),
         key=make_key_function(work),
         deadline=_NO_DEADLINE,

@@ -79,7 +79,7 @@ from games.engine.cards import format_card
 from games.engine.notation import DRAW, Move, format_move, parse_move
 
 from .foresight_values import rollout, settle, undo
-from .heuristics import Knowledge
+from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
 
@@ -166,7 +166,7 @@ class _Analysis:
         self.rng = rng
         self.samples = samples
         self.horizon = horizon
-        self.know = Knowledge(game)
+        self.know = knowledge_for(game)
         self.legal = make_generator(game)
         self.key = make_key_function(game)
         self.futures: list[list[int]] = []  # [real coming cards, then the completions]

@@ -25,6 +25,7 @@ Skipped moves (equivalent to a kept one)
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from games.engine.cards import KING
@@ -36,14 +37,27 @@ if TYPE_CHECKING:
 
     from games.engine import GameState
     from games.engine.notation import Move
+    from games.engine.rules import RuleSet
+
+
+def knowledge_for(game: GameState) -> Knowledge:
+    """The :class:`Knowledge` of the game's rule set, made once per rule set (it holds
+    only tables read from the rules; the searches make many, one per restart)."""
+    return _knowledge_for(game.rules)
+
+
+@cache
+def _knowledge_for(rules: RuleSet) -> Knowledge:
+    return Knowledge(rules)
 
 
 class Knowledge:
     """Per-variant tables used by the filters and scores."""
 
-    def __init__(self, game: GameState) -> None:
-        rules = game.rules
-        table = game._table
+    def __init__(self, game: GameState | RuleSet) -> None:
+        rules = game.rules if hasattr(game, "rules") else game
+        table = rules.build_table
+        fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
         self.rules = rules
         self.decks = rules.decks
         self.table = table
@@ -51,9 +65,10 @@ class Knowledge:
         #: ``onto[x]``: the cards the build rule lets go onto card x.
         self.onto = {x: [c for c in cards if table[(x << 6) | c]] for x in cards}
         #: foundation indexes of each suit
-        self.by_suit = [
-            [k for k in range(rules.foundations) if game._fsuit[k] == s] for s in range(4)
-        ]
+        self.by_suit = [[k for k in range(rules.foundations) if fsuit[k] == s] for s in range(4)]
+        #: ``home_from[card]``: (foundation, rank it must show) for each foundation
+        #: ``card`` may go to.
+        self.home_from = [tuple((k, (c >> 2) - 1) for k in self.by_suit[c & 3]) for c in range(64)]
 
     def is_safe_home(self, game: GameState, card: int, src: int) -> bool:
         """Whether sending ``card`` (top of pile ``src``) home loses nothing: the engine's
@@ -61,8 +76,11 @@ class Knowledge:
         return is_safe_home(game, card, src)
 
     def can_go_home(self, game: GameState, card: int) -> bool:
-        found, fsuit = game._found, game._fsuit
-        return any(((found[k] + 1) << 2) | fsuit[k] == card for k in self.by_suit[card & 3])
+        found = game._found
+        for k, below in self.home_from[card]:  # noqa: SIM110 - a loop is faster here
+            if found[k] == below:
+                return True
+        return False
 
     # Ordering -----------------------------------------------------------
 

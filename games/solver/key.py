@@ -31,17 +31,23 @@ never affected (every line is replayed by the engine).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable
 
     from games.engine import GameState
+    from games.engine.rules import RuleSet
 
 
 def make_key_function(game: GameState) -> Callable[[GameState], int]:
-    """A fast ``key(game) -> int`` specialised for the game's variant."""
-    rules = game.rules
+    """A fast ``key(game) -> int`` specialised for the game's variant (one per rule set)."""
+    return _key_for(game.rules)
+
+
+@cache
+def _key_for(rules: RuleSet) -> Callable[[GameState], int]:
     if rules.redeals:
 
         def stock(g: GameState) -> Hashable:

@@ -17,6 +17,7 @@ the solver returns is replayed by the engine.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from games.engine import moves as _moves
@@ -27,16 +28,21 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from games.engine import GameState
+    from games.engine.rules import RuleSet
 
 
 def make_generator(game: GameState) -> Callable[[GameState], list[Move]]:
-    """``legal(game) -> list[Move]`` equal to ``moves.legal`` for the game's variant."""
-    rules = game.rules
+    """``legal(game) -> list[Move]`` equal to ``moves.legal`` for the game's variant
+    (made once per rule set: its tables depend on nothing else)."""
+    return _generator_for(game.rules, len(game._piles))
+
+
+@cache
+def _generator_for(rules: RuleSet, npiles: int) -> Callable[[GameState], list[Move]]:
     if rules.sequences or rules.takeback:
         return _moves.legal
-    table = game._table
-    fsuit = game._fsuit
-    npiles = len(game._piles)
+    table = rules.build_table
+    fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
     columns = range(1, npiles)
     kings_only = rules.space == "kings"
     #: ``ontos[card]``: the cards ``card`` may go onto in a column.

@@ -35,7 +35,7 @@ from games.engine.notation import DRAW, TO_FOUNDATION, format_move
 
 from . import solve
 from .beam import score
-from .heuristics import Knowledge
+from .heuristics import Knowledge, knowledge_for
 
 #: Longest game a scripted player may play (a guard against loops).
 MAX_ACTIONS = 2000
@@ -136,7 +136,7 @@ def climb_move(
     (a strict rise, so repeated climbing always ends). With ``rng`` the rises
     are jittered by up to :data:`JITTER` points: seeded runs differ like
     players of the same style."""
-    know = know or Knowledge(game)
+    know = know or knowledge_for(game)
     legal = know.ordered(game, _moves.legal(game), None)
     if len(legal) == 1 and legal[0].kind == TO_FOUNDATION:
         return format_move(legal[0])  # a safe foundation move

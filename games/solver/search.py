@@ -1,4 +1,6 @@
-"""Depth-first search with a transposition table over the engine's own moves.
+"""Depth-first search with a transposition table over the engine's own moves; the one
+search loop of the solver (the restarts of :func:`~games.solver.solve`, the exhaustive
+search of :mod:`.prove`, the end games of the beam all run it).
 
 The search works on a private copy of the game and walks it with
 :func:`games.engine.moves.apply` / :func:`~games.engine.moves.revert` (no
@@ -8,20 +10,26 @@ lets :class:`~.heuristics.Knowledge` drop the ones that are provably
 redundant and order the rest, and goes down the first child not seen before.
 The explicit stack (no recursion) keeps deep lines cheap.
 
-Completeness (why "lost" is a proof): every position entered is recorded in
-the transposition table and all its kept children are tried before the
-search backs out of it. A child is left out only when (a) another kept move
-of the same position leads to the same position up to a permutation of
-columns (another empty column), (b) the move re-moves at once the unit the
-previous move placed: the resulting position is a child of the parent
-position (one direct move), which is searched there, or (c) a safe
-foundation move is played instead, which keeps every win and never makes a
-shortest win longer (see :mod:`.heuristics`). By induction on the length of
-a shortest win, a position with a win always has a win-keeping position
-among those entered, one step nearer the win, so an exhausted search proves
-there is no win. The one caveat is the 64-bit hash of the key (see
-:mod:`.key`): a collision could cut a position unseen (probability below
-1e-7 at a million positions).
+Completeness (why "lost" is a proof): every position entered is recorded and all its
+kept children are tried before the search backs out of it. A child is left out only
+when (a) another kept move of the same position leads to the same position up to a
+permutation of columns (another empty column), (b) the move re-moves at once the unit
+the previous move placed: the resulting position is a child of the parent position
+(one direct move), which is searched there, or (c) a safe foundation move is played
+instead, which keeps every win and never makes a shortest win longer (see
+:mod:`.heuristics`). By induction on the length of a shortest win, a position with a
+win always has a win-keeping position among those entered, one step nearer the win, so
+an exhausted search proves there is no win.
+
+Proofs that outlive the search: the positions seen are kept as Tarjan's algorithm keeps
+them, so that every position left without a win, and without depending on a position
+still open, goes into a :class:`LostTable` (the argument is in :mod:`.prove`). A table
+shared by several searches of one game (the restarts of one solve, the probes of one
+post-game analysis) lets each stop at once wherever an earlier one proved a loss; the
+bookkeeping costs about 5 % a node (measured on classic deals, see docs/benchmarks.md).
+
+The one caveat is the 64-bit hash of the key (see :mod:`.key`): a collision could cut a
+position unseen (probability below 1e-7 at a million positions).
 """
 
 from __future__ import annotations
@@ -30,8 +38,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
+from games.engine.notation import TO_COLUMN
 
-from .heuristics import Knowledge
+from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
 
@@ -41,17 +50,61 @@ if TYPE_CHECKING:
     from games.engine import GameState
     from games.engine.moves import Record
     from games.engine.notation import Move
+    from games.engine.rules import RuleSet
 
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY = 128
+#: A table holding more positions than this (about 100 MB) is emptied before the next
+#: search: forgetting proofs costs time, never soundness.
+TABLE_LIMIT = 1_500_000
 
 
 class Budget(Exception):
     """Raised inside the search when the time or node budget runs out."""
 
 
+class LostTable:
+    """Keys of positions proved lost, for the positions of one game.
+
+    The key counts the stock by its length (the stock's order never changes without
+    a redeal), so a key means the same position only among games whose stocks are
+    prefixes of one another: the positions of one deal's play.
+    """
+
+    def __init__(self) -> None:
+        self.keys: set[int] = set()
+        self._rules: RuleSet | None = None
+        self._stock: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def accepts(self, game: GameState) -> bool:
+        """Whether ``game`` is a position of the game the table holds (and adopt it
+        if the table is new). With redeals the key holds the whole stock: any
+        position of the variant will do."""
+        if self._rules is None:
+            self._rules, self._stock = game.rules, list(game._stock)
+            return True
+        if game.rules != self._rules:
+            return False
+        if game.rules.redeals:
+            return True
+        stock, mine = game._stock, self._stock
+        if len(stock) > len(mine):
+            if stock[: len(mine)] != mine:
+                return False
+            self._stock = list(stock)
+            return True
+        return mine[: len(stock)] == stock
+
+
 class Search:
-    """One search over one position (the game given is mutated and restored)."""
+    """One search over one position (the game given is mutated and restored).
+
+    ``table``: a :class:`LostTable` of the same game, read and filled (a fresh one when
+    not given); ``noise``: a ``random.Random`` that perturbs the move order (never which
+    moves are kept)."""
 
     def __init__(
         self,
@@ -60,41 +113,66 @@ class Search:
         deadline: float,
         max_nodes: int | None,
         noise: random.Random | None = None,
+        table: LostTable | None = None,
     ) -> None:
         self.game = game
         self.noise = noise
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.know = Knowledge(game)
+        if table is None:
+            table = LostTable()
+        elif not table.accepts(game):
+            raise ValueError("this table holds the positions of another game")
+        if len(table) > TABLE_LIMIT:
+            table.keys.clear()
+        self.table = table
+        self.know = knowledge_for(game)
         self.key = make_key_function(game)
         self.legal = make_generator(game)
-        self.seen: set[int] = set()
 
-    def run(self) -> tuple[str, list[Move]]:
+    def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop stays in one piece
         """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``."""
-        game = self.game
+        game, lost = self.game, self.table.keys
         if game.is_won():
             return "win", []
-        apply, revert, legal = _moves.apply, _moves.revert, self.legal
-        ordered = self.know.ordered
-        key = self.key
-        noise = self.noise
-        seen = self.seen
-        seen.add(key(game))
-        max_nodes = self.max_nodes if self.max_nodes is not None else -1
-        deadline = self.deadline
-        clock = time.perf_counter
-        nodes = self.nodes
+        key, legal, ordered, noise = self.key, self.legal, self.know.ordered, self.noise
+        apply, revert = _moves.apply, _moves.revert
+        root = key(game)
+        if root in lost:
+            return "lost", []
         deck = game.rules.deck_size
+        clock, deadline = time.perf_counter, self.deadline
+        max_nodes = self.max_nodes if self.max_nodes is not None else -1
+        nodes = 0
+        # Tarjan's bookkeeping: ``index`` of every position searched and not yet
+        # proved lost (on the search path or waiting for a position on it), in the
+        # order found; ``pending`` the same keys in that order.
+        index: dict[int, int] = {root: 0}
+        pending: list[int] = [root]
+        counter = 1
         path: list[Record] = []  # undo records of the moves from the root
-        frames: list[list[Any]] = [[ordered(game, legal(game), None, noise), 0]]
+        # a frame: [children, next child, key, index, low]
+        frames: list[list[Any]] = [[ordered(game, legal(game), None, noise), 0, root, 0, 0]]
         try:
             while frames:
                 frame = frames[-1]
-                children, i = frame
+                children, i = frame[0], frame[1]
                 if i >= len(children):
                     frames.pop()
+                    if frame[4] == frame[3]:  # the root of a component: all of it lost
+                        # ``pending`` is in index order: this frame's key and the
+                        # keys after it are the component
+                        at = len(pending) - 1
+                        while pending[at] != frame[2]:
+                            at -= 1
+                        done = pending[at:]
+                        del pending[at:]
+                        for k in done:
+                            del index[k]
+                        lost.update(done)
+                    elif frames and frame[4] < frames[-1][4]:
+                        frames[-1][4] = frame[4]
                     if path:
                         revert(game, path.pop())
                     continue
@@ -113,12 +191,29 @@ class Search:
                     self._restore(path)
                     return "win", line
                 k = key(game)
-                if k in seen:
+                if k in lost:
                     revert(game, record)
                     continue
-                seen.add(k)
+                seen = index.get(k)
+                if seen is not None:
+                    revert(game, record)
+                    if seen < frame[4]:
+                        frame[4] = seen
+                    continue
                 path.append(record)
-                frames.append([ordered(game, legal(game), move, noise), 0])
+                moves = legal(game)
+                low = counter
+                if move[0] == TO_COLUMN:
+                    # the filter skips re-moving this unit: depend on the parent
+                    dst, count = move[2], move[3]
+                    for m in moves:
+                        if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
+                            low = frame[3]
+                            break
+                index[k] = counter
+                pending.append(k)
+                frames.append([ordered(game, moves, move, noise), 0, k, counter, low])
+                counter += 1
         except Budget:
             self._restore(path)
             return "unknown", []

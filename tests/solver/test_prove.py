@@ -11,15 +11,25 @@ when its search was cut short by a node budget.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState
+from games.solver import _private_copy, solve
 from games.solver.key import make_key_function
 from games.solver.players import play_greedy
 from games.solver.prove import SOLVE, LostTable, decide, prove
-from tests.support.solver import VARIANTS, endgames, naive_winnable, reachable_outcomes
+from games.solver.search import Search
+from tests.support.solver import (
+    VARIANTS,
+    endgames,
+    naive_winnable,
+    reachable_outcomes,
+    state_of,
+)
 
 
 def replays_to_win(game: GameState, line: list[str]) -> bool:
@@ -52,6 +62,25 @@ def test_every_position_its_table_holds_is_lost_even_when_cut_short(
     table = LostTable()
     prove(game, max_seconds=30, max_nodes=budget, table=table)
     assert table.keys <= {k for won, k in outcomes.values() if not won}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(VARIANTS, lowest=8, stock=6), st.integers(1, 400), st.integers(0, 10**6))
+def test_restarts_in_perturbed_orders_share_one_table_soundly(
+    game: GameState, budget: int, seed: int
+) -> None:
+    key = make_key_function(game)
+    outcomes = reachable_outcomes(game, key, limit=5000)
+    if not outcomes:
+        return
+    table = LostTable()
+    for run in range(5):  # as solve's restarts do: cut short, each in its own order
+        noise = random.Random(seed + run) if run else None
+        Search(_private_copy(game), deadline=1e18, max_nodes=budget, noise=noise, table=table).run()
+    assert table.keys <= {k for won, k in outcomes.values() if not won}
+    winnable = outcomes[state_of(game)][0]
+    result = solve(game, max_seconds=30, table=table)
+    assert result.verdict == ("win" if winnable else "lost"), game.dump()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,8 +177,13 @@ def test_the_decider_proves_a_loss_and_wins_where_a_win_is() -> None:
     assert result.verdict == "win" and replays_to_win(through_the_stock, result.line)
 
 
-def test_the_decider_in_solver_mode_leaves_the_table_alone() -> None:
-    deal = GameState.from_seed(1)
+def test_the_decider_in_solver_mode_shares_the_table() -> None:
+    tops = ["9S", "JH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    stuck = GameState.from_layout(columns, [], foundations=tops)
     table = LostTable()
-    decide(deal, max_seconds=0.3, table=table, mode=SOLVE)
-    assert len(table) == 0  # the solver alone never reads or fills the table
+    assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).verdict == "lost"
+    assert make_key_function(stuck)(stuck) in table.keys
+    # and it reads it: the proof stands, no position is searched again
+    assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).nodes == 0

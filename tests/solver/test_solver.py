@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 
 from games.engine import GameState
 from games.engine import moves as engine_moves
-from games.engine.cards import format_card
 from games.engine.notation import DRAW
 from games.solver import SolveResult, _beams, hint, is_dead, luby, solve
 from games.solver.beam import Beam, score
-from games.solver.heuristics import Knowledge
+from games.solver.heuristics import Knowledge, knowledge_for
 from games.solver.key import make_key_function
 from games.solver.movegen import make_generator
+from tests.support.solver import endgames, naive_winnable
 
 ROOT = Path(__file__).resolve().parents[2]
 WON = json.loads((ROOT / "tests" / "data" / "won_games.json").read_text())["games"]
@@ -112,55 +112,7 @@ def test_the_same_block_is_lost_under_other_build_rules() -> None:
         assert is_dead(game) is True
 
 
-# A naive exhaustive search (no pruning) agrees with the solver ------------------------
-
-
-def naive_winnable(game: GameState, limit: int = 20_000) -> bool | None:
-    """Depth-first over every legal move with a full-state visited set."""
-    seen = set()
-    stack = [GameState.load(game.dump())]
-    while stack:
-        g = stack.pop()
-        state = (tuple(map(tuple, g._piles)), tuple(g._stock), tuple(g._found), g._redeals_left)
-        if state in seen:
-            continue
-        seen.add(state)
-        if len(seen) > limit:
-            return None
-        if g.is_won():
-            return True
-        for move in engine_moves.legal(g):
-            child = GameState.load(g.dump())
-            engine_moves.apply(child, move)
-            stack.append(child)
-    return False
-
-
-@st.composite
-def endgames(draw):
-    variant = draw(
-        st.sampled_from(["forty-thieves", "josephine", "streets", "forty-thieves+kings", "indian"])
-    )
-    rng = random.Random(draw(st.integers(0, 10**9)))
-    rules = GameState.from_seed(1, variant).rules
-    tops, loose = [], []
-    for k in range(8):
-        rank = rng.choice([10, 11, 12, 12, 13, 13])
-        suit = k % 4
-        tops.append(None if rank == 0 else format_card(rank << 2 | suit))
-        loose += [format_card(r << 2 | suit) for r in range(rank + 1, 14)]
-    rng.shuffle(loose)
-    stock_n = rng.choice([0, 0, 1, 2])
-    stock, loose = loose[:stock_n], loose[stock_n:]
-    waste_n = min(len(loose), rng.choice([0, 0, 1, 2]))
-    waste, loose = loose[:waste_n], loose[waste_n:]
-    used = rng.randint(1, rules.columns)
-    columns = [[] for _ in range(rules.columns)]
-    for card in loose:
-        columns[rng.randrange(used)].append(card)
-    return GameState.from_layout(
-        columns, stock, variant, waste=waste, foundations=[t if t else None for t in tops]
-    )
+# The plain exhaustive search of tests/support/solver.py agrees with the solver -------
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -293,6 +245,53 @@ def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
     before = score(game)
     engine_moves.apply(game, engine_moves.legal(game)[0])  # the draw
     assert engine_moves.legal(game) and score(game) < before
+
+
+def documented_score(game: GameState) -> float:
+    """The beam score as docs/benchmarks.md states it, written plainly."""
+    from games.solver.beam import W_BURY, W_EMPTY, W_HOME, W_NEXT, W_WASTE
+
+    total = W_HOME * game._home - W_WASTE * len(game._piles[0])
+    total += W_EMPTY * sum(1 for pile in game._piles[1:] if not pile)
+    depth: dict[int, int] = {}
+    for pile in game._piles:
+        lowest = 99
+        for d, card in enumerate(reversed(pile)):
+            depth[card] = min(depth.get(card, 99), d)
+            if card >> 2 < lowest:
+                lowest = card >> 2
+                total -= W_BURY * d * (14 - lowest)
+    for k, rank in enumerate(game._found):
+        wanted = ((rank + 1) << 2) | game._fsuit[k]
+        if rank < 13 and wanted in depth:
+            total -= W_NEXT * depth[wanted]
+    return total
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(["forty-thieves", "streets", "sixty-thieves", "indian"]),
+    st.integers(0, 120),
+    st.integers(0, 1000),
+)
+def test_the_beam_score_is_the_documented_sum(seed, variant, steps, rng_seed) -> None:
+    game = GameState.from_seed(seed, variant, undo_limit=0)
+    rng = random.Random(rng_seed)
+    for _ in range(steps):
+        legal = engine_moves.legal(game)
+        if not legal:
+            break
+        engine_moves.apply(game, rng.choice(legal))
+    assert score(game) == pytest.approx(documented_score(game))
+
+
+def test_the_search_tables_are_made_once_per_rule_set() -> None:
+    one, other = GameState.from_seed(1), GameState.from_seed(2)
+    streets = GameState.from_seed(1, "streets")
+    assert knowledge_for(one) is knowledge_for(other) is not knowledge_for(streets)
+    assert make_generator(one) is make_generator(other) is not make_generator(streets)
+    assert make_key_function(one) is make_key_function(other)
 
 
 # Budgets -------------------------------------------------------------------------------
