@@ -451,3 +451,41 @@ def test_the_dead_end_check_never_speaks_while_a_card_is_face_down() -> None:
     assert engine.face_down == 10 and engine.stock_count == 0
     practice = Game(deal=Deal(kind=Deal.Kind.PRACTICE), mode=Game.Mode.PRACTICE)
     assert _dead_end_check(practice, engine) is None
+
+
+def test_a_deterministically_certified_deal_gets_its_completions_drawn_once(
+    certify, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    from games.models import DealCompletions
+    from games.services import completions
+
+    drawn: list[int] = []
+
+    def small_pool(seed, variant, *, accept, rng, **kwargs):
+        drawn.append(seed)
+        return evidence.certified_pool(
+            seed, variant, accept=accept, rng=rng, completions=1, max_stock=4, **kwargs
+        )
+
+    monkeypatch.setattr(completions, "certified_pool", small_pool)
+    queued: list[int] = []
+    monkeypatch.setattr(deals_service, "_enqueue_completions", queued.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        deal = services.deal_open_daily(day=date(2026, 12, 1))
+    assert queued == [deal.pk]  # on the solver queue, after the commit
+    stored = tasks.build_completions(deal.pk)
+    pool = DealCompletions.objects.get(deal=deal)
+    assert stored == len(pool.pool) and pool.nodes == evidence.NODES
+    for count, orders in pool.orders().items():
+        assert count == 4 and len(orders) == 1 and sorted(orders[0]) == sorted(deal_stock(deal)[:4])
+    tasks.build_completions(deal.pk)  # idempotent: drawn once
+    assert drawn == [deal.seed] and DealCompletions.objects.count() == 1
+
+
+def test_a_clock_certified_or_uncertified_deal_gets_no_completions() -> None:
+    deal = services.deal_open_daily(day=date(2026, 12, 1))  # certification off here
+    assert tasks.build_completions(deal.pk) is None
+
+
+def deal_stock(deal: Deal) -> list[int]:
+    return list(GameState.from_seed(deal.seed, deal.variant, undo_limit=0)._stock)
