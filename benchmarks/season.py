@@ -47,10 +47,16 @@ sys.path.insert(0, str(ROOT))
 
 from games.engine import GameState  # noqa: E402
 from games.solver import players, solve  # noqa: E402
-from games.solver.evidence import blind_survival, verdict  # noqa: E402
+from games.solver.evidence import (  # noqa: E402
+    blind_survival,
+    certification,
+    certified_pool,
+    verdict,
+)
 
 DEALS = ROOT / "benchmarks" / "data" / "certified_deals.json"
 CACHE = ROOT / "benchmarks" / "data" / "season_sample.jsonl"
+POOLS = ROOT / "benchmarks" / "data" / "season_pools.json"
 VARIANT = "forty-thieves"
 KINDS = ("greedy", "mixed-30", "determinized")
 
@@ -75,13 +81,16 @@ def sample_one(job: tuple[str, dict, int, bool]) -> dict:
     began = time.process_time()
     played = play(kind, deal, run)
     play_cpu = time.process_time() - began
+    pool = deal.get("pool")
     evidence = blind_survival(
         int(deal["seed"], 16),
         VARIANT,
         played.moves,
         won=played.won,
         rng=random.Random(f"{kind}:{deal['day']}:{run}"),
-        accept=certified if conditioned else None,
+        accept=certified if conditioned and pool is None else None,
+        pool={int(n): orders for n, orders in pool.items()} if pool is not None else None,
+        losses=pool is not None,
     )
     return {
         "kind": kind,
@@ -115,8 +124,43 @@ def random_deals(count: int) -> list[dict]:
 #: The benchmark's own certification when completions are conditioned on it: a deal is
 #: kept when the evidence's deterministic verdict wins it from the start (a node-capped
 #: search and a beam 20 wide), so the test can draw completions exactly as deals were drawn.
+#: It is the site's with ``FT_DAILY_CERTIFY_NODES=2000`` (``evidence.certification``).
 def certified(game: GameState) -> bool:
     return verdict(game) == "w"
+
+
+def pooled_deals(count: int, path: Path, jobs: int) -> list[dict]:
+    """The site's pipeline (``--pooled``): per "day", the first random seed the site's
+    deterministic certification wins (its line is the foresight player's), and the deal's
+    certified completions drawn once (``evidence.certified_pool``, as the solver queue
+    does), kept in ``path`` so later runs reuse them."""
+    known = {d["day"]: d for d in json.loads(path.read_text())} if path.exists() else {}
+    missing = [i for i in range(count) if f"pool-{i}" not in known]
+    with ProcessPoolExecutor(jobs) as workers:
+        for deal in workers.map(pooled_deal, missing):
+            known[deal["day"]] = deal
+            path.write_text(json.dumps(list(known.values())))
+            print(f"{deal['day']}: pool of {len(deal['pool'])} counts in {deal['pool_cpu']} s")
+    return [known[f"pool-{i}"] for i in range(count)]
+
+
+def pooled_deal(i: int) -> dict:
+    rng = random.Random(f"certified-{i}")
+    while True:
+        seed = rng.getrandbits(128)
+        found = certification(GameState.from_seed(seed, VARIANT, undo_limit=0))
+        if found.verdict == "win":
+            break
+    day = f"pool-{i}"
+    began = time.process_time()
+    pool = certified_pool(seed, VARIANT, accept=certified, rng=random.Random(day))
+    return {
+        "day": day,
+        "seed": f"{seed:032x}",
+        "line": " ".join(found.line),
+        "pool": {str(n): orders for n, orders in pool.items()},
+        "pool_cpu": round(time.process_time() - began, 2),
+    }
 
 
 def certified_deals(count: int) -> list[dict]:
@@ -137,7 +181,9 @@ def certified_deals(count: int) -> list[dict]:
 
 
 def sample(args: argparse.Namespace) -> None:
-    if args.conditioned:
+    if args.pooled:
+        deals = pooled_deals(args.deals, args.pools, args.jobs)
+    elif args.conditioned:
         deals = certified_deals(args.deals)
     elif args.random:
         deals = random_deals(args.deals)
@@ -179,6 +225,13 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="deals certified by a deterministic test, completions conditioned on it",
     )
+    one.add_argument(
+        "--pooled",
+        action="store_true",
+        help="as the site: deterministic certification, completions drawn once per deal,"
+        " lost games weighed too",
+    )
+    one.add_argument("--pools", type=Path, default=POOLS)
     two = sub.add_parser("simulate", help="seasons resampled from the cache")
     two.add_argument("--cache", type=Path, default=CACHE)
     two.add_argument("--days", type=int, default=365)

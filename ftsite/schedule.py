@@ -23,6 +23,8 @@ TASK_ROUTES: dict[str, dict[str, str]] = {
     # never on the verification's queue.
     "games.open_upcoming_deals": {"queue": "solver"},
     "games.open_weekly_deals": {"queue": "solver"},
+    # A deterministically certified deal's completions for the sequential test (a minute).
+    "games.build_completions": {"queue": "solver"},
     "leaderboards.analyse_foresight": {"queue": "fairplay"},
     # Each verified ranked game steps its player's sequential test (docs/fairplay.md).
     "leaderboards.step_evidence": {"queue": "fairplay"},

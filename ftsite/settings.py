@@ -85,10 +85,13 @@ FT_TRUSTED_PROXY_NETWORKS = env_networks(
 # The solver (games.solver) at work on deals. Certifying: a daily seed candidate becomes the
 # deal only if the solver wins it within FT_DAILY_CERTIFY_SECONDS (0 turns certification off:
 # candidate 0 is the deal, unrated); up to FT_DAILY_MAX_CANDIDATES candidates are tried.
-# FT_DAILY_CERTIFY_NODES optionally caps the search in nodes too (0 = no cap), which makes the
-# verdict independent of the machine's speed. FT_RATE_SECONDS is the budget for rating a
-# practice deal's difficulty (0 = never rated); FT_RATE_PRACTICE_ON_START enqueues that rating
-# when a practice game of an unrated deal starts (off by default where tasks run inline).
+# FT_DAILY_CERTIFY_NODES > 0 makes it deterministic instead (games.solver.evidence.certification:
+# a search of that many nodes then one beam 20 wide, no clock; 2000 is what docs/fairplay.md
+# measured): whether a deal is certified is then a function of the deal alone, and the
+# solver queue draws each such deal's completions for the sequential test (FT_EVIDENCE).
+# FT_RATE_SECONDS is the budget for rating a practice deal's difficulty (0 = never rated);
+# FT_RATE_PRACTICE_ON_START enqueues that rating when a practice game of an unrated deal
+# starts (off by default where tasks run inline).
 
 
 # On the embedded default (no beat ahead of time) a person waits for the first open of the

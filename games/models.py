@@ -90,6 +90,10 @@ class Deal(models.Model):
         blank=True,
         help_text=_("1 to 5 stars from the solver's effort, 0 unsolved, blank not rated"),
     )
+    # The node cap of a deterministic certification (FT_DAILY_CERTIFY_NODES), blank when the
+    # deal was certified by the clock or not at all: the sequential fair-play test draws its
+    # completions as this certification drew the deal (DealCompletions).
+    certify_nodes = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -460,3 +464,25 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of {self.game_id} ({self.status})"
+
+
+class DealCompletions(models.Model):
+    """A certified competition deal's completions for the sequential fair-play test
+    (``games.solver.evidence.certified_pool``): per weighed stock count, orders of the
+    cards still in the stock that the deal's own deterministic certification would have
+    accepted. Drawn once per deal on the ``solver`` queue; as secret as the deal's code
+    (staff only), kept with the deal. ``rng`` seeds the draw, so a reviewer can redo it."""
+
+    deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="completions")
+    nodes = models.PositiveIntegerField()
+    rng = models.CharField(max_length=32)
+    # {"48": [[card, ...], ...], "44": ...}: card ints, the stock's bottom first.
+    pool = models.JSONField(default=dict)
+    seconds = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"completions of {self.deal}"
+
+    def orders(self) -> dict[int, list[list[int]]]:
+        return {int(count): orders for count, orders in self.pool.items()}

@@ -158,6 +158,14 @@ def rate_deal(deal_id: int) -> int | None:
         return None
 
 
+@shared_task(name="games.build_completions", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT)
+def build_completions(deal_id: int) -> int | None:
+    """Draw a deterministically certified deal's completions for the sequential fair-play
+    test (enqueued when the deal is certified); returns how many stock counts have them."""
+    drawn = services.deal_completions_build(deal_id=deal_id)
+    return None if drawn is None else len(drawn.pool)
+
+
 @shared_task(name="games.close_due_deals")
 def close_due_deals() -> dict[str, int]:
     """Close every daily deal whose day is over and every weekly challenge whose week is

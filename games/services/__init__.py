@@ -17,6 +17,7 @@ from games.services.accounts import (
     account_password_reset_mail,
 )
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
+from games.services.completions import deal_completions_build
 from games.services.deals import (
     DAILY_VARIANT,
     Certificate,
@@ -117,6 +118,7 @@ __all__ = [
     "api_token_revoke",
     "certify_daily_seed",
     "deal_close_daily",
+    "deal_completions_build",
     "deal_close_weekly",
     "deal_for_code",
     "deal_open_daily",

@@ -34,6 +34,7 @@ from games.errors import (
 from games.live import live_forget_deal
 from games.models import Deal, Game
 from games.solver import SolveResult, solve
+from games.solver.evidence import certification
 from games.weekly import week_end, week_start, weekly_seed, weekly_variant
 
 logger = logging.getLogger(__name__)
@@ -179,19 +180,23 @@ def _open_competition(
     it, open and closing at ``window``; ``certify`` goes to :func:`certify_daily_seed`
     (another seed source). A deal opened meanwhile by another process stands."""
     budget = settings.FT_DAILY_CERTIFY_SECONDS if seconds is None else seconds
+    nodes = settings.FT_DAILY_CERTIFY_NODES or None
+    if nodes is not None and budget > 0:  # deterministic: a function of the deal alone
+        certify.setdefault("solver", certification)
     cert = certify_daily_seed(
         day=day,
         variant=rules.spec,
         seconds=budget,
-        max_nodes=settings.FT_DAILY_CERTIFY_NODES or None,
+        max_nodes=nodes,
         max_candidates=settings.FT_DAILY_MAX_CANDIDATES,
         **certify,
     )
     code = format_code(rules, cert.seed)
     salt = secrets.token_hex(16)
+    deterministic = cert.verdict == "win" and certify.get("solver") is certification
     try:
         with transaction.atomic():
-            return Deal.objects.create(
+            deal = Deal.objects.create(
                 kind=kind,
                 variant=rules.spec,
                 day=day,
@@ -207,9 +212,19 @@ def _open_competition(
                 solver_nodes=cert.nodes,
                 solver_seconds=cert.seconds,
                 difficulty=difficulty_for(cert.verdict, cert.nodes) if cert.verdict else None,
+                certify_nodes=nodes if deterministic else None,
             )
+            if deal.certify_nodes:  # the sequential test's completions, on the solver queue
+                transaction.on_commit(lambda: _enqueue_completions(deal.pk), robust=True)
+            return deal
     except IntegrityError:  # opened concurrently: the other one stands
         return Deal.objects.get(kind=kind, day=day, **lookup)
+
+
+def _enqueue_completions(deal_id: int) -> None:
+    from games.tasks import build_completions  # the task calls deal_completions_build
+
+    build_completions.delay(deal_id)
 
 
 def deal_open_weekly(*, monday: date, seconds: float | None = None) -> Deal:

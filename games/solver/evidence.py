@@ -54,8 +54,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from games.engine import GameState
+from games.engine.notation import format_move
 
-from . import BEAM_CLOSURE, BEAM_ENDGAME_NODES, _private_copy
+from . import BEAM_CLOSURE, BEAM_ENDGAME_NODES, SolveResult, _private_copy
 from .beam import Beam
 from .heuristics import knowledge_for
 from .key import make_key_function
@@ -74,6 +75,11 @@ NODES = 2000
 WIDTH = 20
 MAX_STOCK = 48
 STRIDE = 4
+#: The server's choices (docs/fairplay.md §6): weigh lost games too (their value is the
+#: product of the draws weighed before the end, a stopped martingale, instead of 0), and
+#: let each draw's factor ``f`` enter as ``1 - SHRINK + SHRINK * f``.
+LOSSES = True
+SHRINK = 1.0
 
 
 @dataclass
@@ -111,18 +117,24 @@ class Evidence:
 _NO_DEADLINE = 1e12
 
 
-def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH) -> str:
+def decide(
+    game: GameState, *, nodes: int = NODES, width: int = WIDTH
+) -> tuple[str, list[str], int]:
     """The solver's two phases on a position, with fixed budgets so the answer is a
     function of the position alone (a clock would make it depend on the machine's load):
     a depth-first search of ``nodes`` nodes ("w" a win, "l" proved lost), then one beam
     of ``width`` positions a draw layer, each of its endgames searched for
-    ``BEAM_ENDGAME_NODES`` nodes ("w" when it finds a win); "u" otherwise."""
+    ``BEAM_ENDGAME_NODES`` nodes ("w" when it finds a win); "u" otherwise. Returns the
+    verdict, a winning line when "w", and the nodes spent."""
     if game.is_won():
-        return "w"
+        return "w", [], 0
     search = Search(_private_copy(game), deadline=_NO_DEADLINE, max_nodes=nodes)
-    found, _ = search.run()
-    if found in ("win", "lost"):
-        return found[0]
+    found, moves = search.run()
+    spent = search.nodes
+    if found == "win":
+        return "w", [format_move(m) for m in moves], spent
+    if found == "lost":
+        return "l", [], spent
     work = _private_copy(game)
     beam = Beam(
         work,
@@ -133,14 +145,37 @@ def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH) -> str:
         width=width,
         closure=BEAM_CLOSURE,
     )
-    if beam.run() is not None:
-        return "w"
-    for snap, _tail in beam.endgames():
+    line = beam.run()
+    spent += beam.nodes
+    if line is not None:
+        return "w", [format_move(m) for m in line], spent
+    for snap, tail in beam.endgames():
         beam.restore(snap)
         end = Search(work, deadline=_NO_DEADLINE, max_nodes=BEAM_ENDGAME_NODES)
-        if end.run()[0] == "win":
-            return "w"
-    return "u"
+        found, rest = end.run()
+        spent += end.nodes
+        if found == "win":
+            return "w", [format_move(m) for m in beam.line(tail) + rest], spent
+    return "u", [], spent
+
+
+def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH) -> str:
+    """:func:`decide`'s verdict alone."""
+    return decide(game, nodes=nodes, width=width)[0]
+
+
+def certification(
+    game: GameState, *, max_seconds: float = 0.0, max_nodes: int | None = None
+) -> SolveResult:
+    """The site's deterministic certification (``FT_DAILY_CERTIFY_NODES``): :func:`decide`
+    from the deal's start with a ``max_nodes`` search (``NODES`` when ``None``), never a
+    clock (``max_seconds`` is ignored: it is there to stand in for :func:`solve`). Whether a
+    deal is certified is then a function of the deal alone, so the completions of the
+    sequential test can be drawn exactly as certified deals are (:func:`certified_pool`)."""
+    began = time.perf_counter()
+    found, line, spent = decide(game, nodes=max_nodes or NODES)
+    names = {"w": "win", "l": "lost", "u": "unknown"}
+    return SolveResult(names[found], line, spent, time.perf_counter() - began)
 
 
 def block_factor(true: str, others: str, *, unknown: float = UNKNOWN_WEIGHT) -> float:
@@ -202,6 +237,72 @@ def certified_sampler(start: GameState, accept: Callable[[GameState], bool], tri
     return sample
 
 
+#: A deal's certified completions: per weighed stock count, orders of the cards still in
+#: the stock (bottom first, as ``GameState._stock``), drawn as the certification drew the deal.
+Pool = dict[int, list[list[int]]]
+
+
+def weighed_counts(stock: int, *, max_stock: int = MAX_STOCK, stride: int = STRIDE) -> list[int]:
+    """The stock counts at which a block is weighed (from the most cards down)."""
+    return [n for n in range(min(stock, max_stock), 0, -1) if n % stride == 0]
+
+
+def certified_pool(
+    seed: int,
+    variant: str,
+    *,
+    accept: Callable[[GameState], bool],
+    rng: random.Random,
+    completions: int = COMPLETIONS,
+    max_stock: int = MAX_STOCK,
+    stride: int = STRIDE,
+    tries: int = 40,
+) -> Pool:
+    """The completions of a certified deal, drawn once per deal (they depend on the deal and
+    the stock count only, never on the player): at each weighed stock count, ``completions``
+    uniformly random orders of the cards still in the stock, each kept only if the whole
+    deal it makes (the table as dealt, the cards drawn so far, then this order) passes
+    ``accept``, the certification's deterministic test. A count whose completions could not
+    all be drawn within ``completions * tries`` orders is left out (its blocks are not
+    weighed: a choice made from the deal and cards already seen, so the test stays valid).
+    Empty for a variant whose blocks are never blind (face-down cards, redeals)."""
+    start = GameState.from_seed(seed, variant, undo_limit=0)
+    if not _blind_block(start):
+        return {}
+    pool: Pool = {}
+    for count in weighed_counts(len(start._stock), max_stock=max_stock, stride=stride):
+        unseen, drawn = start._stock[:count], start._stock[count:]
+        kept: list[list[int]] = []
+        deal = _private_copy(start)  # ``accept`` solves copies: one deal serves every try
+        for _ in range(completions * tries):
+            order = list(unseen)
+            rng.shuffle(order)
+            deal._stock = order + list(drawn)
+            if accept(deal):
+                kept.append(order)
+                if len(kept) == completions:
+                    pool[count] = kept
+                    break
+    return pool
+
+
+def pooled_sampler(pool: Pool) -> Callable[[GameState], list[GameState] | None]:
+    """The positions of a block from a deal's precomputed completions (``None``: none)."""
+
+    def positions(game: GameState) -> list[GameState] | None:
+        orders = pool.get(len(game._stock))
+        if not orders:
+            return None
+        out = []
+        for order in orders:
+            other = _private_copy(game)
+            other._stock = list(order)
+            out.append(other)
+        return out
+
+    return positions
+
+
 def weigh_block(
     game: GameState,
     block: list[str],
@@ -210,18 +311,21 @@ def weigh_block(
     completions: int,
     width: int,
     sampler: Sampler = uniform_sampler,
+    pooled: list[GameState] | None = None,
 ) -> tuple[str, str] | None:
     """The verdicts on the true position after ``block`` and on ``completions`` random
-    completions of what was seen before it, solved in a random order (``None`` when the
-    sampler could not draw them)."""
-    seen = Seen.from_view(game.view())
-    positions = []
-    for _ in range(completions):
-        other = sampler(game, seen, rng)
-        if other is None:
-            return None
+    completions of what was seen before it (or the ``pooled`` ones), solved in a random
+    order (``None`` when the sampler could not draw them)."""
+    positions = list(pooled or [])
+    if pooled is None:
+        seen = Seen.from_view(game.view())
+        for _ in range(completions):
+            other = sampler(game, seen, rng)
+            if other is None:
+                return None
+            positions.append(other)
+    for other in positions:
         other.replay(block)
-        positions.append(other)
     after = game.copy()
     after.replay(block)
     positions.append(after)
@@ -231,6 +335,18 @@ def weigh_block(
     for i in order:
         found[i] = verdict(positions[i], width=width)
     return found[-1], "".join(found[:-1])
+
+
+def game_value(factors: list[float], *, won: bool, losses: bool, shrink: float = 1.0) -> float:
+    """A game's e-value from its blocks' factors: the product of ``1 - shrink + shrink * f``
+    (each such term has mean <= 1 when ``f`` has, so the product is still a test
+    martingale, stopped at the game's end); a loss is 0 unless ``losses`` (weighed too)."""
+    if not won and not losses:
+        return 0.0
+    value = 1.0
+    for factor in factors:
+        value *= 1 - shrink + shrink * factor
+    return value
 
 
 def blind_survival(
@@ -246,29 +362,44 @@ def blind_survival(
     stride: int = STRIDE,
     accept: Callable[[GameState], bool] | None = None,
     tries: int = 40,
+    pool: Pool | None = None,
+    losses: bool = False,
+    shrink: float = 1.0,
 ) -> Evidence:
     """The game's e-value (see the module's docstring). ``rng`` draws the completions and
     the solving order; it must not depend on the stock's order (the server seeds it from
-    a fresh random number). ``accept``: the certification's test, to draw completions as
-    it drew the deal (:func:`certified_sampler`); ``None`` draws them uniformly."""
+    a fresh random number). The completions: ``pool``, a certified deal's precomputed ones
+    (:func:`certified_pool`); else ``accept``, the certification's test, to draw them as it
+    drew the deal (:func:`certified_sampler`); else uniformly (a deal dealt at random).
+    ``losses``: weigh a lost game's blocks too (its value is then their product, not 0);
+    ``shrink``: each factor enters as ``1 - shrink + shrink * factor`` (:func:`game_value`)."""
     began = time.process_time()
-    if not won:
+    if not won and not losses:
         return Evidence(value=0.0, won=False)
     game = GameState.from_seed(seed, variant, undo_limit=0)
     sampler: Sampler = uniform_sampler
     if accept is not None:
         sampler = certified_sampler(game.copy(), accept, tries)
-    value, blocks = 1.0, []
+    pooled = pooled_sampler(pool) if pool is not None else None
+    blocks = []
     for block in split_blocks(moves):
         stock = game.stock_count
         if stock <= max_stock and stock % stride == 0 and _blind_block(game):
-            weighed = weigh_block(
-                game, block, rng=rng, completions=completions, width=width, sampler=sampler
-            )
-            if weighed is not None:
-                true, others = weighed
-                factor = block_factor(true, others)
-                value *= factor
-                blocks.append(Block(stock, true, others, factor))
+            others = pooled(game) if pooled is not None else None
+            if pooled is None or others is not None:
+                weighed = weigh_block(
+                    game,
+                    block,
+                    rng=rng,
+                    completions=completions,
+                    width=width,
+                    sampler=sampler,
+                    pooled=others,
+                )
+                if weighed is not None:
+                    true, found = weighed
+                    blocks.append(Block(stock, true, found, block_factor(true, found)))
         game.replay(block)
-    return Evidence(value=value, won=True, blocks=blocks, seconds=time.process_time() - began)
+    value = game_value([b.factor for b in blocks], won=won, losses=losses, shrink=shrink)
+    seconds = time.process_time() - began
+    return Evidence(value=value, won=won, blocks=blocks, seconds=seconds)

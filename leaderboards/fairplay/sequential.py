@@ -18,7 +18,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.solver.evidence import blind_survival
+from games.services.completions import deal_completions_build
+from games.solver import evidence
 from leaderboards.fairplay.eprocess import Wealth
 from leaderboards.fairplay.selectors import played_line
 from leaderboards.fairplay.services import _set_review
@@ -67,15 +68,31 @@ def _unweighed(evidence: PlayerEvidence, *, up_to: Result) -> list[Result]:
 
 
 def _weigh(result: Result) -> EvidenceStep:
-    """The game's e-value: 0 for a loss; for a win the blind-survival product, its
-    completions drawn from a fresh random seed (independent of the stock, as the argument
-    needs; kept with the detail so a reviewer can rerun it)."""
-    value, detail, seconds = 0.0, {}, 0.0
-    if result.won:
+    """The game's e-value (``evidence.blind_survival``), its completions drawn as the deal
+    was: a deterministically certified deal's precomputed ones (drawn now if the solver
+    queue has not yet), uniform ones for a deal dealt at random. A deal certified by the
+    clock has no calibrated null ("would it have been certified" is not a function of the
+    deal): its games step with 1, neither evidence nor cost. The solving order's random
+    seed is fresh and kept with the detail so a reviewer can rerun it."""
+    value, detail, seconds = _neutral(result)
+    deal = result.deal
+    calibrated = deal.certify_nodes is not None or not deal.solver_verdict
+    if calibrated and (result.won or evidence.LOSSES):
+        pool = None
+        if deal.certify_nodes is not None:
+            drawn = deal_completions_build(deal_id=deal.pk)
+            pool = drawn.orders() if drawn is not None else {}
         moves = played_line(game_id=result.game_id)
         seed = secrets.randbits(64)
-        found = blind_survival(
-            result.deal.seed, result.deal.variant, moves, won=True, rng=random.Random(seed)
+        found = evidence.blind_survival(
+            deal.seed,
+            deal.variant,
+            moves,
+            won=result.won,
+            rng=random.Random(seed),
+            pool=pool,
+            losses=evidence.LOSSES,
+            shrink=evidence.SHRINK,
         )
         value, detail, seconds = found.value, {**found.to_dict(), "rng": seed}, found.seconds
     step, _ = EvidenceStep.objects.get_or_create(
@@ -90,6 +107,14 @@ def _weigh(result: Result) -> EvidenceStep:
         },
     )
     return step
+
+
+def _neutral(result: Result) -> tuple[float, dict, float]:
+    """The step of a game not weighed: 1 on a clock-certified deal (no calibrated null),
+    0 for a loss when losses are not weighed (``evidence.LOSSES``)."""
+    if result.deal.solver_verdict and result.deal.certify_nodes is None:
+        return 1.0, {"skipped": "deal certified by the clock: no calibrated null"}, 0.0
+    return (0.0 if not result.won else 1.0), {}, 0.0
 
 
 def player_evidence_apply(*, player_id: int) -> PlayerEvidence:

@@ -28,13 +28,13 @@ from games.engine import GameState
 from games.errors import Forbidden, GameOver
 from games.live import engine_for
 from games.models import Deal, Game, User
-from games.solver import SolveResult, solve
+from games.services import deals as deals_service
+from games.solver import SolveResult, evidence
 from games.solver_pool import dead_end_for_state
 
 pytestmark = pytest.mark.django_db
 
 FAST = "indian"  # a variant the solver wins in well under a second
-NODES = 1_000  # small enough that some indian candidates are "unknown", others won
 PRACTICE_CODE = "FT1-N-0000007"
 
 # Endgames reached by play (the log is the game: no position is built by hand). A random
@@ -69,18 +69,20 @@ def decide_dead_end(result: services.ActResult) -> bool:
 
 @pytest.fixture
 def certify(settings) -> None:
+    """The deterministic certification (FT_DAILY_CERTIFY_NODES) on the classic daily: a
+    fixed-budget decision from the deal's start, a fraction of a second a candidate."""
     settings.FT_DAILY_CERTIFY_SECONDS = 5
-    settings.FT_DAILY_CERTIFY_NODES = NODES
+    settings.FT_DAILY_CERTIFY_NODES = evidence.NODES
     settings.FT_DAILY_MAX_CANDIDATES = 20
 
 
 def verdicts(day: date, count: int) -> list[str]:
-    """What the solver says of the day's first ``count`` indian candidates (same budget)."""
+    """What the certification says of the day's first ``count`` classic candidates."""
     found = []
     for candidate in range(count):
-        seed = daily_seed(settings.FT_DAILY_SECRET, day, FAST, candidate)
-        engine = GameState.from_seed(seed, FAST, undo_limit=0)
-        found.append(solve(engine, max_seconds=5, max_nodes=NODES).verdict)
+        seed = daily_seed(settings.FT_DAILY_SECRET, day, "forty-thieves", candidate)
+        engine = GameState.from_seed(seed, "forty-thieves", undo_limit=0)
+        found.append(evidence.certification(engine, max_nodes=evidence.NODES).verdict)
     return found
 
 
@@ -96,17 +98,36 @@ def test_certification_skips_candidates_the_solver_does_not_win(certify) -> None
             break
     else:
         pytest.skip("no day with a losing candidate 0 and a winning later one")
-    deal = services.deal_open_daily(day=day, variant=FAST)
+    deal = services.deal_open_daily(day=day)
     expected = found.index("win")
     assert deal.candidate == expected > 0
-    assert deal.seed == daily_seed(settings.FT_DAILY_SECRET, day, FAST, expected)
-    assert deal.solver_verdict == "win" and 0 < deal.solver_nodes <= NODES
+    assert deal.seed == daily_seed(settings.FT_DAILY_SECRET, day, "forty-thieves", expected)
+    assert deal.solver_verdict == "win" and deal.solver_nodes > 0
+    assert deal.certify_nodes == evidence.NODES  # the sequential test draws as it did
     assert deal.solver_seconds is not None and 1 <= deal.difficulty <= 5
     # The stored line is the engine's win.
-    engine = GameState.from_seed(deal.seed, FAST, undo_limit=0)
+    engine = GameState.from_seed(deal.seed, "forty-thieves", undo_limit=0)
     engine.replay(deal.solution.split())
     assert engine.is_won()
-    assert services.deal_open_daily(day=day, variant=FAST).pk == deal.pk  # idempotent
+    assert services.deal_open_daily(day=day).pk == deal.pk  # idempotent
+
+
+def test_a_deterministic_certification_repeats_whatever_the_clock_budget(settings) -> None:
+    engine = GameState.from_seed(
+        daily_seed(settings.FT_DAILY_SECRET, date(2026, 12, 1), "forty-thieves", 0),
+        "forty-thieves",
+        undo_limit=0,
+    )
+    first = evidence.certification(engine, max_seconds=0.001, max_nodes=500)
+    again = evidence.certification(engine, max_seconds=100, max_nodes=500)
+    assert (first.verdict, first.line, first.nodes) == (again.verdict, again.line, again.nodes)
+
+
+def test_a_clock_certified_deal_records_no_node_cap(settings) -> None:
+    settings.FT_DAILY_CERTIFY_SECONDS = 5
+    settings.FT_DAILY_MAX_CANDIDATES = 20
+    deal = services.deal_open_daily(day=date(2026, 12, 1), variant=FAST)
+    assert deal.solver_verdict == "win" and deal.certify_nodes is None
 
 
 def test_certification_takes_the_first_candidate_the_solver_wins() -> None:
@@ -127,11 +148,14 @@ def test_certification_takes_the_first_candidate_the_solver_wins() -> None:
 
 
 def test_no_winning_candidate_leaves_the_day_unopened_and_the_task_logs_it(
-    settings, caplog
+    settings, caplog, monkeypatch
 ) -> None:
     settings.FT_DAILY_CERTIFY_SECONDS = 5
-    settings.FT_DAILY_CERTIFY_NODES = 1  # nothing is won in one node
+    settings.FT_DAILY_CERTIFY_NODES = 1
     settings.FT_DAILY_MAX_CANDIDATES = 2
+    monkeypatch.setattr(  # a certification that wins nothing
+        deals_service, "certification", lambda engine, **budget: SolveResult("unknown")
+    )
     with pytest.raises(services.DealNotCertified, match="no candidate"):
         services.deal_open_daily(day=date(2026, 12, 1), variant=FAST)
     assert not Deal.objects.exists()
@@ -427,3 +451,41 @@ def test_the_dead_end_check_never_speaks_while_a_card_is_face_down() -> None:
     assert engine.face_down == 10 and engine.stock_count == 0
     practice = Game(deal=Deal(kind=Deal.Kind.PRACTICE), mode=Game.Mode.PRACTICE)
     assert _dead_end_check(practice, engine) is None
+
+
+def test_a_deterministically_certified_deal_gets_its_completions_drawn_once(
+    certify, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    from games.models import DealCompletions
+    from games.services import completions
+
+    drawn: list[int] = []
+
+    def small_pool(seed, variant, *, accept, rng, **kwargs):
+        drawn.append(seed)
+        return evidence.certified_pool(
+            seed, variant, accept=accept, rng=rng, completions=1, max_stock=4, **kwargs
+        )
+
+    monkeypatch.setattr(completions, "certified_pool", small_pool)
+    queued: list[int] = []
+    monkeypatch.setattr(deals_service, "_enqueue_completions", queued.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        deal = services.deal_open_daily(day=date(2026, 12, 1))
+    assert queued == [deal.pk]  # on the solver queue, after the commit
+    stored = tasks.build_completions(deal.pk)
+    pool = DealCompletions.objects.get(deal=deal)
+    assert stored == len(pool.pool) and pool.nodes == evidence.NODES
+    for count, orders in pool.orders().items():
+        assert count == 4 and len(orders) == 1 and sorted(orders[0]) == sorted(deal_stock(deal)[:4])
+    tasks.build_completions(deal.pk)  # idempotent: drawn once
+    assert drawn == [deal.seed] and DealCompletions.objects.count() == 1
+
+
+def test_a_clock_certified_or_uncertified_deal_gets_no_completions() -> None:
+    deal = services.deal_open_daily(day=date(2026, 12, 1))  # certification off here
+    assert tasks.build_completions(deal.pk) is None
+
+
+def deal_stock(deal: Deal) -> list[int]:
+    return list(GameState.from_seed(deal.seed, deal.variant, undo_limit=0)._stock)

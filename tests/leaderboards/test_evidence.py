@@ -20,8 +20,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
-from games.models import Deal, User
+from games.models import Deal, DealCompletions, User
 from games.services.starts import _new_game
+from games.solver import evidence
 from games.solver.evidence import Evidence
 from leaderboards import services
 from leaderboards.fairplay import sequential
@@ -46,7 +47,7 @@ def weigh(monkeypatch) -> list[int]:
         return Evidence(value=fake.value if won else 0.0, won=won, seconds=0.01)
 
     fake.value = 10.0
-    monkeypatch.setattr(sequential, "blind_survival", fake)
+    monkeypatch.setattr(evidence, "blind_survival", fake)
     return calls
 
 
@@ -65,15 +66,51 @@ def mixture(*factors: float) -> float:
     return sum(math.prod(1 - lam + lam * f for f in factors) for lam in BETS) / len(BETS)
 
 
-def test_a_loss_steps_the_test_by_the_fraction_bet_without_solving(
+def test_a_loss_is_weighed_too_and_steps_the_test_with_its_value(
     user: User, make_result: MakeResult, weigh: list[int]
 ) -> None:
     lost = ranked(make_result, user, 3)
-    evidence = sequential.result_step_evidence(result_id=lost.pk)
-    assert weigh == [] and evidence.games == 1
-    assert math.isclose(evidence.wealth, mixture(0.0))
+    found = sequential.result_step_evidence(result_id=lost.pk)
+    assert len(weigh) == 1 and found.games == 1
+    assert math.isclose(found.wealth, mixture(0.0))
     step = EvidenceStep.objects.get(result=lost)
     assert step.value == 0.0 and step.applied_at is not None and not step.won
+
+
+def test_without_weighing_losses_a_loss_costs_the_fraction_bet_and_no_solving(
+    user: User, make_result: MakeResult, weigh: list[int], monkeypatch
+) -> None:
+    monkeypatch.setattr(evidence, "LOSSES", False)
+    lost = ranked(make_result, user, 3)
+    found = sequential.result_step_evidence(result_id=lost.pk)
+    assert weigh == [] and math.isclose(found.wealth, mixture(0.0))
+
+
+def test_a_game_on_a_clock_certified_deal_steps_with_one(
+    user: User, make_result: MakeResult, weigh: list[int]
+) -> None:
+    win = ranked(make_result, user, 3, won=True)
+    Deal.objects.filter(pk=win.deal_id).update(solver_verdict="win", certify_nodes=None)
+    found = sequential.result_step_evidence(result_id=win.pk)
+    assert weigh == [] and math.isclose(found.wealth, 1.0)
+    assert "clock" in EvidenceStep.objects.get(result=win).detail["skipped"]
+
+
+def test_a_deterministically_certified_deal_is_weighed_on_its_stored_completions(
+    user: User, make_result: MakeResult, monkeypatch
+) -> None:
+    seen: list[dict | None] = []
+
+    def fake(seed, variant, moves, *, won, rng, pool=None, **kwargs) -> Evidence:
+        seen.append(pool)
+        return Evidence(value=2.0, won=won)
+
+    monkeypatch.setattr(evidence, "blind_survival", fake)
+    win = ranked(make_result, user, 3, won=True)
+    Deal.objects.filter(pk=win.deal_id).update(solver_verdict="win", certify_nodes=2000)
+    DealCompletions.objects.create(deal_id=win.deal_id, nodes=2000, rng="r", pool={"8": [[1, 2]]})
+    found = sequential.result_step_evidence(result_id=win.pk)
+    assert seen == [{8: [[1, 2]]}] and found.wealth > 1
 
 
 def test_evidence_builds_over_days_and_a_loss_never_resets_it(
@@ -81,9 +118,9 @@ def test_evidence_builds_over_days_and_a_loss_never_resets_it(
 ) -> None:
     for n, won in ((5, True), (4, False), (3, True)):
         result = ranked(make_result, user, n, won=won)
-        evidence = sequential.result_step_evidence(result_id=result.pk)
-    assert math.isclose(evidence.wealth, mixture(10.0, 0.0, 10.0))
-    assert evidence.wealth > mixture(10.0) > 1 and evidence.peak == evidence.wealth
+        found = sequential.result_step_evidence(result_id=result.pk)
+    assert math.isclose(found.wealth, mixture(10.0, 0.0, 10.0))
+    assert found.wealth > mixture(10.0) > 1 and found.peak == found.wealth
 
 
 def test_steps_wait_for_an_earlier_game_and_apply_in_the_order_played(
@@ -94,16 +131,16 @@ def test_steps_wait_for_an_earlier_game_and_apply_in_the_order_played(
     # The first game started the test (its verification is slow); the second is weighed
     # but waits for it.
     PlayerEvidence.objects.create(player=user, started_at=first.finished_at)
-    evidence = sequential.result_step_evidence(result_id=second.pk)
-    assert evidence.games == 0 and evidence.wealth == 1.0
+    found = sequential.result_step_evidence(result_id=second.pk)
+    assert found.games == 0 and found.wealth == 1.0
     assert EvidenceStep.objects.get(result=second).applied_at is None
     Result.objects.filter(pk=first.pk).update(status=Result.Status.VERIFIED)
-    evidence = sequential.result_step_evidence(result_id=first.pk)
-    assert evidence.games == 2 and math.isclose(evidence.wealth, mixture(10.0, 0.0))
+    found = sequential.result_step_evidence(result_id=first.pk)
+    assert found.games == 2 and math.isclose(found.wealth, mixture(10.0, 0.0))
     steps = EvidenceStep.objects.order_by("result__finished_at")
     assert [s.result_id for s in steps] == [first.pk, second.pk]
     assert steps[0].wealth_after < steps[1].wealth_after * 10  # the path, in order
-    assert math.isclose(steps[1].wealth_after, evidence.wealth)
+    assert math.isclose(steps[1].wealth_after, found.wealth)
 
 
 def test_a_lost_message_is_made_up_by_the_next_game_and_a_redelivery_changes_nothing(
@@ -112,10 +149,10 @@ def test_a_lost_message_is_made_up_by_the_next_game_and_a_redelivery_changes_not
     first = ranked(make_result, user, 4, won=True)
     PlayerEvidence.objects.create(player=user, started_at=first.finished_at)
     second = ranked(make_result, user, 3, won=True)
-    evidence = sequential.result_step_evidence(result_id=second.pk)  # first's task was lost
-    assert evidence.games == 2 and len(weigh) == 2
+    found = sequential.result_step_evidence(result_id=second.pk)  # first's task was lost
+    assert found.games == 2 and len(weigh) == 2
     again = sequential.result_step_evidence(result_id=second.pk)
-    assert again.games == 2 and again.wealth == evidence.wealth and len(weigh) == 2
+    assert again.games == 2 and again.wealth == found.wealth and len(weigh) == 2
 
 
 def test_games_before_the_test_started_and_rejected_or_practice_games_do_not_count(
@@ -127,23 +164,23 @@ def test_games_before_the_test_started_and_rejected_or_practice_games_do_not_cou
     practice = make_result(user, None, won=True)
     assert sequential.result_step_evidence(result_id=practice.pk) is None
     current = ranked(make_result, user, 3, won=True)
-    evidence = sequential.result_step_evidence(result_id=current.pk)
-    assert evidence.games == 1 and not EvidenceStep.objects.filter(result=before).exists()
+    found = sequential.result_step_evidence(result_id=current.pk)
+    assert found.games == 1 and not EvidenceStep.objects.filter(result=before).exists()
 
 
 def test_a_crossing_holds_the_windows_wins_with_the_day_by_day_evidence(
     user: User, make_result: MakeResult, weigh: list[int], django_capture_on_commit_callbacks
 ) -> None:
     weigh_value = 60.0
-    sequential.blind_survival.value = weigh_value
+    evidence.blind_survival.value = weigh_value
     old = ranked(make_result, user, 90, won=True)
     PlayerEvidence.objects.create(player=user, started_at=old.finished_at)
     cleared = ranked(make_result, user, 6, won=True, review=Result.Review.CLEARED)
     lost = ranked(make_result, user, 5)
     wins = [ranked(make_result, user, n, won=True) for n in (4, 3)]
     with django_capture_on_commit_callbacks(execute=True):
-        evidence = sequential.result_step_evidence(result_id=wins[-1].pk)
-    assert evidence.wealth >= 100 and evidence.crossed_at is not None
+        found = sequential.result_step_evidence(result_id=wins[-1].pk)
+    assert found.wealth >= 100 and found.crossed_at is not None
     for win in wins:
         win.refresh_from_db()
         assert win.review == "held" and not win.on_board
@@ -168,7 +205,7 @@ def test_a_crossing_holds_the_windows_wins_with_the_day_by_day_evidence(
 def test_the_review_page_shows_the_evidence_over_days(
     user: User, make_result: MakeResult, weigh: list[int]
 ) -> None:
-    sequential.blind_survival.value = 400.0
+    evidence.blind_survival.value = 400.0
     win = ranked(make_result, user, 2, won=True)
     sequential.result_step_evidence(result_id=win.pk)
     client = Client()

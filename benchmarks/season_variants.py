@@ -1,0 +1,100 @@
+"""Variants of the per-game statistic, re-weighed from a season cache's stored verdicts.
+
+    .venv/bin/python benchmarks/season_variants.py --cache benchmarks/data/season_pooled.jsonl
+
+Each cached game keeps its weighed draws' verdicts (``[stock, true, others]``), so other
+valid statistics can be computed without solving again: the weight of an undecided
+position (``u``), a shrunken factor (``1 - shrink + shrink * f``), every other draw only
+(``every=2``: what half the weighed draws give), a loss counted as 0 instead of its product.
+For each: the mean e-value per kind, the median win's, and seasons as in
+``season_sim`` (the strongest honest bot's values scaled to mean one, the cheats as
+sampled). Tuned on the same sample it reports: read it as a direction, not a guarantee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.solver.evidence import block_factor  # noqa: E402
+from leaderboards.fairplay.eprocess import THRESHOLD, Wealth  # noqa: E402
+
+VARIANTS = (
+    {},
+    {"losses": False},
+    {"u": 0.5},
+    {"u": 0.1},
+    {"shrink": 0.5},
+    {"every": 2},
+)
+
+
+def value(row: dict, u: float = 0.25, shrink: float = 1.0, every: int = 1, losses: bool = True):
+    if not row["won"] and not losses:
+        return 0.0
+    out = 1.0
+    for i, (_stock, true, others) in enumerate(row["blocks"]):
+        if i % every == 0:
+            out *= 1 - shrink + shrink * block_factor(true, others, unknown=u)
+    return out
+
+
+def pick(values: list[float], rng: random.Random) -> float:
+    return rng.choice(values)
+
+
+def pick_part_time(cheat: list[float], honest: list[float], rng: random.Random) -> float:
+    """Foresight one day in three, the strongest honest bot otherwise."""
+    return rng.choice(cheat) if rng.random() < 1 / 3 else rng.choice(honest)
+
+
+def season(draw, rng: random.Random, days: int = 365) -> int | None:
+    wealth = Wealth()
+    for day in range(days):
+        wealth = wealth.bet(draw(rng))
+        if wealth.crossed(THRESHOLD):
+            return day + 1
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--players", type=int, default=400)
+    args = parser.parse_args()
+    kinds: dict[str, list[dict]] = {}
+    for line in args.cache.read_text().splitlines():
+        row = json.loads(line)
+        kinds.setdefault(row["kind"], []).append(row)
+    print({k: f"{len(v)} games, {sum(r['won'] for r in v)} won" for k, v in kinds.items()})
+    for variant in VARIANTS:
+        values = {k: [value(r, **variant) for r in rows] for k, rows in kinds.items()}
+        honest = values["determinized"]
+        scale = 1 / max(1.0, statistics.fmean(honest))
+        honest = [v * scale for v in honest]
+        cheat = values["mixed-30"]
+        rng = random.Random(1)
+        n = args.players
+        held = [season(partial(pick, honest), rng) for _ in range(n)]
+        daily = sorted(season(partial(pick, cheat), rng) or 9999 for _ in range(n // 2))
+        part_time = partial(pick_part_time, cheat, honest)
+        part = sorted(season(part_time, rng) or 9999 for _ in range(n // 2))
+        means = {k: round(statistics.fmean(v), 2) for k, v in values.items()}
+        print(
+            f"{variant or 'as the server'}: mean E {means}; strong honest (scaled to 1) held"
+            f" {sum(d is not None for d in held) / n:.1%}; daily cheat median"
+            f" {statistics.median(daily)}, 90 % {daily[int(0.9 * len(daily))]};"
+            f" part-time median {statistics.median(part)}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Calibration on certified deals, statistically: under completions drawn as the
+certification drew the deal (``certified_pool``), an honest (blind) player's per-game
+e-value has mean <= 1; under uniform completions it does not.
+
+The exact identity behind it (exchangeability) is tested in ``test_evidence.py``; this test
+checks the whole pipeline (the pool, the sampler, the replay of the player's blocks, lost
+games weighed) on many games with a fixed seed. A real solver costs a tenth of a second a
+position, so the certification and the verdict are replaced by cheap deterministic
+functions that depend strongly on the stock's hidden order — a certification that prefers
+red cards in the middle of the stock, and a "solver" that wins a position whose next stock
+card is red — which makes the certification's tilt large. Not a timed test.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from games.engine import GameState
+from games.engine.cards import is_red
+from games.solver import evidence
+from games.solver.players import play_greedy
+
+VARIANT = "forty-thieves"
+GAMES = 60
+MAX_STOCK = 12  # every draw from 12 cards left: 12 weighed draws, 60 positions, cheap
+
+
+def certifies(deal: GameState) -> bool:
+    """A deterministic, strongly tilted certification: the 8 cards drawn while the stock
+    goes from 12 to 4 cards are all red."""
+    return all(is_red(card) for card in deal._stock[4:12])
+
+
+def toy_verdict(game: GameState, **budget) -> str:
+    """Won when the next stock card is red, undecided otherwise (a function of the
+    position, including the hidden stock, as the real decider is)."""
+    return "w" if game._stock and is_red(game._stock[-1]) else "u"
+
+
+def certified_seeds(count: int, rng: random.Random) -> list[int]:
+    """Deals drawn as the site draws them: random seeds until one is certified."""
+    out = []
+    while len(out) < count:
+        seed = rng.getrandbits(128)
+        if certifies(GameState.from_seed(seed, VARIANT, undo_limit=0)):
+            out.append(seed)
+    return out
+
+
+def honest_games(*, conditioned: bool) -> list[evidence.Evidence]:
+    """The weighed games of a blind player on certified deals."""
+    rng = random.Random(20261201)
+    games = []
+    for n, seed in enumerate(certified_seeds(GAMES, rng)):
+        played = play_greedy(seed, VARIANT, rng_seed=n + 1)  # blind: sees only the table
+        pool = None
+        if conditioned:
+            pool = evidence.certified_pool(
+                seed, VARIANT, accept=certifies, rng=rng, max_stock=MAX_STOCK, stride=1, tries=200
+            )
+        found = evidence.blind_survival(
+            seed,
+            VARIANT,
+            played.moves,
+            won=played.won,
+            rng=rng,
+            pool=pool,
+            losses=True,
+            max_stock=MAX_STOCK,
+            stride=1,
+        )
+        games.append(found)
+    return games
+
+
+def mean_and_error(values: list[float]) -> tuple[float, float]:
+    return statistics.fmean(values), statistics.stdev(values) / len(values) ** 0.5
+
+
+@pytest.fixture
+def toy(monkeypatch) -> None:
+    monkeypatch.setattr(evidence, "verdict", toy_verdict)
+
+
+def test_honest_play_has_mean_e_value_at_most_one_under_certified_completions(toy) -> None:
+    games = honest_games(conditioned=True)
+    # Each draw's factor has mean exactly one given the past (no verdict here is a proof
+    # of loss): bounded, so its sample mean is tight on both sides.
+    factors = [block.factor for game in games for block in game.blocks]
+    mean, error = mean_and_error(factors)
+    assert len(factors) > 10 * GAMES and abs(mean - 1) <= 3 * error, (mean, error)
+    # The game's value (their product, lost games included) then has mean <= 1; it is
+    # heavy-tailed (a product of twelve factors), so only the upper side is checked.
+    mean, error = mean_and_error([game.value for game in games])
+    assert mean <= 1 + 3 * error, (mean, error)
+
+
+def test_uniform_completions_on_certified_deals_overstate_the_evidence(toy) -> None:
+    # The control: the same honest games against uniform completions, as if the deals
+    # were dealt at random, give values far above one (why the pool exists).
+    games = honest_games(conditioned=False)
+    mean, error = mean_and_error([b.factor for game in games for b in game.blocks])
+    assert mean > 1 + 3 * error, (mean, error)
+    mean, error = mean_and_error([game.value for game in games])
+    assert mean > 1 + 3 * error, (mean, error)
