@@ -60,12 +60,12 @@ async def test_a_members_ranked_result_tells_the_leagues_other_members(
     result = await db(make_result)(bob, day=today(), won=True, score=1000, moves=300)
 
     assert await db(result_rank)(result_id=result.pk) is True
-    assert json.loads(await ada.receive_from()) == {"type": "board", "result_id": result.pk}
+    assert json.loads(await ada.receive_from(timeout=5)) == {"type": "board", "result_id": result.pk}
     assert await elsewhere.receive_nothing(timeout=0.05)
 
     # Disqualified on review, it leaves the board: the league's page is told again.
     await db(result_review_decide)(result_id=result.pk, decision="disqualified", by=carol, why="t")
-    assert json.loads(await ada.receive_from())["result_id"] == result.pk
+    assert json.loads(await ada.receive_from(timeout=5))["result_id"] == result.pk
     await ada.disconnect()
     await elsewhere.disconnect()
 
@@ -77,7 +77,7 @@ async def test_a_member_joining_nudges_the_league_board(user, bob, make_league) 
     league, token = await db(make_league)(user)
     ada = await open_league_board(league.pk, user)
     await db(league_join)(user=bob, token=token)
-    assert json.loads(await ada.receive_from()) == {"type": "board", "result_id": None}
+    assert json.loads(await ada.receive_from(timeout=5)) == {"type": "board", "result_id": None}
     await ada.disconnect()
 
 
