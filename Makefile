@@ -30,8 +30,11 @@ INTEGRATION_ENV := DATABASE_URL=postgres://postgres@127.0.0.1:5432/fortythieves 
 	DJANGO_SECRET_KEY=integration-tests-only FT_DAILY_SECRET=integration-tests-only \
 	DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_COOKIES=false
 
+# The unit tier runs on both cores (pytest-xdist: it is CPU-bound and shares nothing); the
+# browser tier runs alone, its tap-pace tests measure what a person feels.
 test: venv
-	$(BIN)/python -m pytest -m "not integration"
+	$(BIN)/python -m pytest -m "not integration and not browser" -n 2
+	$(BIN)/python -m pytest -m "browser and not integration"
 	$(MAKE) --no-print-directory test-integration
 
 test-integration: venv

@@ -22,8 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,7 +29,7 @@ from time import perf_counter
 from typing import Any
 
 from load import client, stack
-from load.stats import percentile
+from load.stats import min_med_max, percentile
 
 
 async def storm(
@@ -113,12 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--json", type=Path, default=stack.RESULTS / "reconnect.json")
     args = parser.parse_args(argv)
     env = stack.load_env(args.database_url, args.redis_url)
-    stack.prepare_database(env)
-    stack.flush_redis(env["REDIS_URL"])
-    os.environ.update(env)
-    import django
-
-    django.setup()
+    stack.stack_up(env)
     from load.players import make_players
 
     targets = [(p.game_id, p.cookie) for p in make_players(args.sockets)]
@@ -128,12 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| storm of {args.sockets} ({args.at_once} at once) | seconds | connects/s |")
     print("|---|---|---|")
     for phase in ("cold", "warm", "echo"):
-        secs = sorted(r[phase]["seconds"] for r in rows)
-        rates = sorted(r[phase]["per_s"] for r in rows)
-        print(
-            f"| {phase} | {secs[0]} / {statistics.median(secs)} / {secs[-1]}"
-            f" | {rates[0]} / {statistics.median(rates)} / {rates[-1]} |"
-        )
+        secs = min_med_max([r[phase]["seconds"] for r in rows])
+        rates = min_med_max([r[phase]["per_s"] for r in rows])
+        print(f"| {phase} | {secs} | {rates} |")
     worst = min(min(r["cold"]["per_s"], r["warm"]["per_s"]) for r in rows)
     failed = sum(sum(r[p]["failures"].values()) for r in rows for p in ("cold", "warm", "echo"))
     return 0 if worst >= 500 and not failed else 1

@@ -173,12 +173,7 @@ def aggregate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def setup(args: argparse.Namespace, env: dict[str, str]) -> None:
     """The load database and Redis, and Django in this process (to make the players)."""
-    stack.prepare_database(env, fresh=args.fresh_db)
-    stack.flush_redis(env["REDIS_URL"])
-    os.environ.update(env)
-    import django
-
-    django.setup()
+    stack.stack_up(env, fresh=args.fresh_db)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -102,6 +102,18 @@ def flush_redis(redis_url: str) -> None:
         client.close()
 
 
+def stack_up(env: dict[str, str], *, fresh: bool = False) -> dict[str, str]:
+    """Ready a run: its database (migrated; anew when ``fresh``), an empty Redis database, and
+    Django in this process on the same environment (the runs make their players here)."""
+    prepare_database(env, fresh=fresh)
+    flush_redis(env["REDIS_URL"])
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    return env
+
+
 def start_servers(env: dict[str, str], count: int, log_dir: Path = RESULTS) -> list[Server]:
     """``count`` daphne processes serving :data:`APP`, each on a free port."""
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -117,3 +117,11 @@ def spread(values: list[float | None]) -> dict[str, float | None]:
     if not present:
         return {"min": None, "median": None, "max": None}
     return {"min": min(present), "median": statistics.median(present), "max": max(present)}
+
+
+def min_med_max(values: list[float], fmt: str = "{}") -> str:
+    """``min / median / max`` of repeated runs, each formatted with ``fmt``: how every
+    load table reports a figure (the machines are shared and noisy)."""
+    ordered = sorted(values)
+    middle = statistics.median(ordered)
+    return " / ".join(fmt.format(v) for v in (ordered[0], middle, ordered[-1]))

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import threading
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from load import client, stack
-from load.stats import summary
+from load.stats import min_med_max, summary
 
 HINT_SECONDS = "1.0"  # the default hint budget: a storm at full cost
 
@@ -144,12 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--json", type=Path, default=stack.RESULTS / "storm.json")
     args = parser.parse_args(argv)
     env = stack.load_env(FT_HINT_SECONDS=HINT_SECONDS)
-    stack.prepare_database(env)
-    stack.flush_redis(env["REDIS_URL"])
-    os.environ.update(env)
-    import django
-
-    django.setup()
+    stack.stack_up(env)
     servers = stack.start_servers(env, 1)
     try:
         rows = [measure(args, servers[0], r) for r in range(args.repeat)]
@@ -162,10 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     storm = sorted(r["storm"]["p99_ms"] for r in rows)
     print("| phase | players' ack p99, min / median / max |")
     print("|---|---|")
-    print(f"| quiet | {quiet[0]:.1f} / {statistics.median(quiet):.1f} / {quiet[-1]:.1f} ms |")
-    print(f"| storm | {storm[0]:.1f} / {statistics.median(storm):.1f} / {storm[-1]:.1f} ms |")
+    print(f"| quiet | {min_med_max(quiet, '{:.1f}')} ms |")
+    print(f"| storm | {min_med_max(storm, '{:.1f}')} ms |")
     middle = statistics.median(ratios)
-    print(f"p99 storm / quiet: {ratios[0]:.2f} / {middle:.2f} / {ratios[-1]:.2f}")
+    print(f"p99 storm / quiet: {min_med_max(ratios, '{:.2f}')}")
     return 0 if middle <= 2.0 else 1
 
 

@@ -247,3 +247,12 @@ class Board:
 def board() -> type[Board]:
     """``board(page)``: the test hooks of the board on ``page``."""
     return Board
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test in this folder drives Chromium, marked or not: the unit tier runs in
+    parallel (``-m "not integration and not browser" -n 2``) and must not take them."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
