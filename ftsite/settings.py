@@ -58,7 +58,7 @@ FT_DAILY_SECRET = env_secret(
     "FT_DAILY_SECRET", dev_default=_DEV_DAILY_SECRET, debug=DEBUG, why=_WHY_SECRET
 )
 
-# HMAC key of the fair-play sightings (games.sightings): device cookies and network+browser
+# HMAC key of the fair-play sightings (games.privacy.sightings): device cookies and network+browser
 # fingerprints are stored only as HMACs under it. By default derived from SECRET_KEY with a
 # fixed label, so the embedded defaults work; production should set its own (rotating
 # SECRET_KEY would otherwise unlink every kept sighting).
@@ -160,11 +160,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The ft_device cookie and fair-play sightings of signed-in users (games/middleware.py).
-    "games.middleware.DeviceMiddleware",
+    # The ft_device cookie and fair-play sightings of signed-in users (games/privacy/middleware.py).
+    "games.privacy.middleware.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "games.middleware.ApiJsonErrorsMiddleware",
+    "games.privacy.middleware.ApiJsonErrorsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja.throttling import BaseThrottle
 
-from games.sightings import request_address, signed_in_user
+from games.privacy.sightings import request_address, signed_in_user
 from games.throttles import Rate, RateLimited, throttle_check, who
 
 

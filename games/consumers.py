@@ -31,8 +31,8 @@ from games.input_guard import text_problem
 from games.models import User
 from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
+from games.privacy.sightings import client_address
 from games.results import Origin
-from games.sightings import client_address
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
@@ -193,7 +193,7 @@ def _scope_address(scope: dict[str, Any]) -> str | None:
 
 
 def _record_sighting(scope: dict[str, Any], user: User) -> None:
-    """The player's fair-play sighting (games.middleware does the same for pages); a failure
+    """The player's fair-play sighting (games.privacy.middleware does the same for pages); a failure
     is logged, never the socket's concern. Nothing raw is logged."""
     try:
         headers = dict(scope.get("headers") or [])

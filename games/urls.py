@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account_views, start_views, views
+from . import start_views, views
+from .accounts import views as account_views
 
 # Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
 # the URL names are Django's own, so its views and templates find each other.

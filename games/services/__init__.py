@@ -7,15 +7,28 @@ Split by subject (``accounts``, ``analysis``, ``deals``, ``play``, ``starts``,
 
 from __future__ import annotations
 
-from games.engine import RESIGN
-from games.models import PRACTICE_UNDO
-from games.results import ActResult, DeadEndCheck, HintResult
-from games.services.accounts import (
+from games.accounts.services import (
     WrongPassword,
     account_delete,
     account_export,
     account_password_reset_mail,
 )
+from games.accounts.tokens import (
+    api_token_authenticate,
+    api_token_create,
+    api_token_revoke,
+    api_tokens_revoke_all,
+)
+from games.engine import RESIGN
+from games.models import PRACTICE_UNDO
+from games.privacy.identity import (
+    AttemptUsed,
+    deleted_account_keep,
+    deleted_accounts_prune,
+    ranked_attempt_check,
+)
+from games.privacy.services import sighting_record, sighting_record_due, sightings_prune
+from games.results import ActResult, DeadEndCheck, HintResult
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.deals import (
     DAILY_VARIANT,
@@ -31,12 +44,6 @@ from games.services.deals import (
     deal_rate,
     difficulty_for,
 )
-from games.services.identity import (
-    AttemptUsed,
-    deleted_account_keep,
-    deleted_accounts_prune,
-    ranked_attempt_check,
-)
 from games.services.play import (
     ACTION_KINDS,
     game_act,
@@ -45,7 +52,6 @@ from games.services.play import (
     game_resign_at_close,
     game_undo,
 )
-from games.services.sightings import sighting_record, sighting_record_due, sightings_prune
 from games.services.solver_help import (
     HintJob,
     game_dead_end_record,
@@ -58,12 +64,6 @@ from games.services.starts import (
     game_start_daily,
     game_start_practice,
     game_start_weekly,
-)
-from games.services.tokens import (
-    api_token_authenticate,
-    api_token_create,
-    api_token_revoke,
-    api_tokens_revoke_all,
 )
 
 __all__ = [

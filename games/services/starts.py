@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.daily import utc_today
 from games.errors import BadRequest, DayClosed, DayNotClosed, Forbidden, NoDeal, NotFound
 from games.models import Deal, Game, User
+from games.privacy.identity import ranked_attempt_check
 from games.services.deals import (
     DAILY_VARIANT,
     deal_for_code,
@@ -20,7 +21,6 @@ from games.services.deals import (
     deal_open_weekly,
     deal_random,
 )
-from games.services.identity import ranked_attempt_check
 from games.throttles import Rate, throttle_check, who
 from games.weekly import week_monday
 

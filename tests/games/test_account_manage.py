@@ -1,5 +1,5 @@
 """Accounts people manage: the e-mail address on the profile, password reset by e-mail,
-deleting the account and downloading its data (games.account_views, services.accounts)."""
+deleting the account and downloading its data (games.accounts.views, services.accounts)."""
 
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games import services
+from games.accounts.tokens import API_TOKENS_PER_USER
 from games.models import ApiToken, Game, User
-from games.services.tokens import API_TOKENS_PER_USER
 
 from .conftest import API, Api, assert_refused, token_for
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors, services
-from games.middleware import DEVICE_COOKIE
 from games.models import DeletedAccount, DeletedPlay, DeletedSighting, Game, User
-from games.sightings import name_digest
+from games.privacy.middleware import DEVICE_COOKIE
+from games.privacy.sightings import name_digest
 
 pytestmark = pytest.mark.django_db
 

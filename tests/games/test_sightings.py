@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import selectors, services, tasks
 from games.models import Sighting, User
-from games.sightings import (
+from games.privacy.sightings import (
     address_network,
     client_address,
     device_digest,

@@ -14,10 +14,11 @@ from django.test import Client
 from django.urls import reverse
 
 from ftsite.asgi import application
-from games import middleware, services
-from games.middleware import DEVICE_COOKIE
+from games import services
 from games.models import Sighting, User
-from games.sightings import (
+from games.privacy import middleware
+from games.privacy.middleware import DEVICE_COOKIE
+from games.privacy.sightings import (
     address_digest,
     device_digest,
     network_digest,
@@ -229,7 +230,7 @@ async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
 ) -> None:
     """A socket opens on every reconnect (a storm after a deploy): like pages, it writes
     a (user, device, network) at most once per FT_SIGHTING_EVERY seconds."""
-    from games.services import sightings as sightings_service
+    from games.privacy import services as sightings_service
 
     written: list[int] = []
     real = sightings_service.sighting_record

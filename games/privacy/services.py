@@ -1,7 +1,8 @@
 """Writes about fair-play sightings: recorded (as keyed digests only) and pruned.
 
-See ``games.sightings`` for the digests and ``games.middleware.DeviceMiddleware`` for when a
-sighting is recorded. Nothing raw (cookie, address, user agent) is stored or logged here.
+See ``games.privacy.sightings`` for the digests and
+``games.privacy.middleware.DeviceMiddleware`` for when a sighting is recorded.
+Nothing raw (cookie, address, user agent) is stored or logged here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games.models import Sighting
-from games.sightings import sighting_digests
+from games.privacy.sightings import sighting_digests
 
 
 def sighting_record(
@@ -80,7 +81,7 @@ def sighting_record_due(
 def sightings_prune(*, now: datetime | None = None) -> int:
     """Delete the sightings not seen for ``FT_SIGHTING_DAYS`` days, and what was kept of
     deleted accounts past its ``keep_until``; returns how many sightings went."""
-    from games.services.identity import deleted_accounts_prune
+    from games.privacy.identity import deleted_accounts_prune
 
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.FT_SIGHTING_DAYS)

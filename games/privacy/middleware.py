@@ -3,7 +3,8 @@
 Every browser gets a random first-party device cookie. When a signed-in user is served, the
 keyed digests of that cookie and of the network+browser are recorded (``sighting_record``),
 at most once per ``FT_SIGHTING_EVERY`` seconds per (user, device, network), so most page loads
-write nothing. See ``games.sightings``: nothing raw is stored, and nothing raw is logged here.
+write nothing. See ``games.privacy.sightings``: nothing raw is stored, and nothing raw is
+logged here.
 A sighting is best-effort: nothing here may fail a request.
 """
 
@@ -20,8 +21,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
 from games import services
-from games.services import sightings as sightings_service
-from games.sightings import (
+from games.privacy import services as sightings_service
+from games.privacy.sightings import (
     device_token_valid,
     request_address,
     sighting_digests,

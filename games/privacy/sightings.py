@@ -176,7 +176,7 @@ def signed_in_user(*, request: HttpRequest) -> Any | None:
 def request_address(*, request: HttpRequest) -> str | None:
     """The client's address: ``REMOTE_ADDR``, or from X-Forwarded-For behind
     ``FT_TRUSTED_PROXIES`` proxies connecting from ``FT_TRUSTED_PROXY_NETWORKS`` (see
-    ``games.sightings.client_address`` for why)."""
+    ``games.privacy.sightings.client_address`` for why)."""
     return client_address(
         remote=request.META.get("REMOTE_ADDR"),
         forwarded_for=request.META.get("HTTP_X_FORWARDED_FOR", ""),

@@ -29,9 +29,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import services, tasks
 from games.access import signed_in
 from games.forms import AccountDeleteForm, ProfileForm
-from games.middleware import DEVICE_COOKIE
+from games.privacy.middleware import DEVICE_COOKIE
+from games.privacy.sightings import device_digest, device_token_valid, request_address
 from games.responses import with_retry_after
-from games.sightings import device_digest, device_token_valid, request_address
 from games.throttles import Rate, RateLimited, throttle_check, who
 
 

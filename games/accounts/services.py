@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from games.errors import BadRequest
 from games.live import live_forget
 from games.models import Action, Deal, Game, User
-from games.services.identity import deleted_account_keep, deletion_keeps
+from games.privacy.identity import deleted_account_keep, deletion_keeps
 from games.signals import account_deleting, account_exporting
 
 EXPORT_FORMAT = 1

@@ -1,7 +1,7 @@
 """One person, one attempt: what fair play keeps of a deleted account, and the refusal of a
 second ranked attempt on a device (or under a name) whose deleted account already made one.
 
-Deleting an account removes everything that is the person's (``games.services.accounts``),
+Deleting an account removes everything that is the person's (``games.accounts.services``),
 except, when the account had played a competition deal that is still open, what fair play
 needs to stop the deletion from freeing that deal's attempt or hiding a scout: keyed hashes
 of its name and sightings and which open deals it played (``games.models.DeletedAccount``).
@@ -30,7 +30,7 @@ from games.models import (
     Sighting,
     User,
 )
-from games.sightings import DEVICE, NAME, name_digest
+from games.privacy.sightings import DEVICE, NAME, name_digest
 
 
 class AttemptUsed(Conflict):
