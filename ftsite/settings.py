@@ -100,8 +100,8 @@ FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
 # Hints: the solver's budget per hint, in seconds (a decimal such as 0.5 is allowed).
-# Processes of each server process's solver pool (games.solver_pool): hints are solved there,
-# away from the thread that serves moves. 0: a worker thread instead (tests, make run).
+# Processes of each server process's solver pool (games.realtime.solver_pool): hints are solved
+# there, away from the thread that serves moves. 0: a worker thread instead (tests, make run).
 FT_SOLVER_PROCESSES = env_int("FT_SOLVER_PROCESSES", 0 if REDIS_URL is None else 1, minimum=0)
 FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
 # How much lower the solver pool's processes run than the server's (Unix nice, 0-19): moves
@@ -113,16 +113,16 @@ FT_SOLVER_NICE = env_int("FT_SOLVER_NICE", 10, minimum=0, maximum=19)
 FT_DEAD_END_NODES = env_int("FT_DEAD_END_NODES", 20_000, minimum=0)
 FT_DEAD_END_MS = env_int("FT_DEAD_END_MS", 300, minimum=0)
 FT_DEAD_END_WAITING = env_int("FT_DEAD_END_WAITING", 64, minimum=0)
-# Games whose engines a server process keeps between actions (games.live): about 10 KB
+# Games whose engines a server process keeps between actions (games.realtime.live): about 10 KB
 # each with a practice game's take-back history; the least recently used are dropped.
 FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
-# Threads per server process applying the sockets' actions (games.move_threads), each with
+# Threads per server process applying the sockets' actions (games.realtime.move_threads), each with
 # its own database connection: concurrent commits share their disk flushes. SQLite has one
 # writer at a time: one thread there.
 FT_MOVE_THREADS = env_int(
     "FT_MOVE_THREADS", 1 if DATABASE_URL is None else 8, minimum=1, maximum=64
 )
-# Threads per server process opening game sockets (games.connect_threads): a reconnect
+# Threads per server process opening game sockets (games.realtime.connect_threads): a reconnect
 # storm's session, access and state reads side by side, each thread with its connection.
 FT_CONNECT_THREADS = env_int(
     "FT_CONNECT_THREADS", 1 if DATABASE_URL is None else 4, minimum=1, maximum=64

@@ -174,7 +174,7 @@ PRACTICE_UNDO = 100
 
 class Game(models.Model):
     """One player's play of one deal: its deal and its log of actions are the game (the
-    position is the deal replayed through the log, ``games.live``); the rest is a summary
+    position is the deal replayed through the log, ``games.realtime.live``); the rest is a summary
     kept by each action's write."""
 
     class Mode(models.TextChoices):

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.engine import GameState
-from games.live import engine_for
 from games.models import Game
+from games.realtime.live import engine_for
 
 if TYPE_CHECKING:
     from games.results import ActResult

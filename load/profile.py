@@ -102,7 +102,7 @@ def _short(path: str) -> str:
     """A frame's file without the machine's prefixes.
 
     >>> _short("/tmp/x/games/live.py"), _short("/usr/lib/python3.11/asyncio/events.py")
-    ('games/live.py', 'asyncio/events.py')
+    ('games/realtime/live.py', 'asyncio/events.py')
     """
     if "site-packages/" in path:
         return path.split("site-packages/", 1)[1]

@@ -16,9 +16,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.errors import BadRequest
-from games.live import live_forget
 from games.models import Action, Deal, Game, User
 from games.privacy.identity import deleted_account_keep, deletion_keeps
+from games.realtime.live import live_forget
 from games.signals import account_deleting, account_exporting
 
 EXPORT_FORMAT = 1
@@ -38,7 +38,7 @@ def account_delete(*, user: User, password: str) -> None:
         # Fair play keeps keyed hashes while an open competition deal needs them (identity).
         deleted_account_keep(user=user)
         user.delete()
-        # This process's engines of those games go too (games.live).
+        # This process's engines of those games go too (games.realtime.live).
         transaction.on_commit(lambda: _forget(game_ids), robust=True)
 
 

@@ -18,7 +18,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
 from games.access import check_game_access
 from games.engine import (
     RESIGN,
@@ -40,9 +39,10 @@ from games.errors import (
     StaleVersion,
 )
 from games.input_guard import text_problem
-from games.live import LiveGame, live_forget, live_game
 from games.models import Game, User
 from games.payloads import board_changes
+from games.realtime import broadcast
+from games.realtime.live import LiveGame, live_forget, live_game
 from games.results import ActResult, DeadEndCheck, Origin
 from games.services.log import Entry, log_append
 from games.services.solver_help import game_dead_end_check
@@ -144,7 +144,7 @@ def _act(
 ) -> ActResult:
     """Apply one action; ``system`` is the server itself.
 
-    The steps: take the game's live engine (``games.live``); answer a re-sent message id
+    The steps: take the game's live engine (``games.realtime.live``); answer a re-sent message id
     with what it did; refuse an action the game cannot take now; let the engine judge it;
     append it to the log with one write guarded by the version (``services.log``); after
     the commit, :func:`game_act_follow_up`.

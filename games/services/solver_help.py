@@ -2,7 +2,7 @@
 
 Both cost solver time (up to a second for a hint, ``FT_DEAD_END_MS`` for a dead end), so
 neither searches on the move path nor in the calling thread: the search runs in the solver
-pool (``games.solver_pool``) and these services check, count, wait and record.
+pool (``games.realtime.solver_pool``) and these services check, count, wait and record.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.db.models import F
 
-from games import broadcast
 from games.access import access_game
 from games.errors import Forbidden, GameOver, SolverLocked
-from games.live import engine_for, live_mark_dead_end
 from games.models import Game, User
+from games.realtime import broadcast
+from games.realtime.live import engine_for, live_mark_dead_end
+from games.realtime.solver_pool import dead_end_queue, hint_in_pool
 from games.results import DeadEndCheck, HintResult
-from games.solver_pool import dead_end_queue, hint_in_pool
 from games.throttles import Rate, throttle_check, who
 
 logger = logging.getLogger(__name__)

@@ -168,5 +168,5 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    # The log is the game: a new one is its deal and no actions (``games.live``).
+    # The log is the game: a new one is its deal and no actions (``games.realtime.live``).
     return Game.objects.create(player=user, deal=deal, mode=mode)

@@ -160,7 +160,7 @@ def test_it_deletes_the_account_and_its_data_but_not_the_deal(user: User, bob: U
 def test_it_drops_the_deleted_games_engines_from_memory(
     user: User, django_capture_on_commit_callbacks
 ) -> None:
-    from games import live
+    from games.realtime import live
 
     game = _practice_with_a_move(user)
     assert live.game_pk(game.pk) in live._entries

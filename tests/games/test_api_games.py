@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.live import engine_for
 from games.models import Deal, Game, User
+from games.realtime.live import engine_for
 
 from .conftest import Api, assert_refused, token_for
 

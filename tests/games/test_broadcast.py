@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games import broadcast
+from games.realtime import broadcast
 
 
 class FakeLayer:

@@ -19,8 +19,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from games import services
-from games.live import engine_for
 from games.models import Deal
+from games.realtime.live import engine_for
 from tests.support.sockets import ask, close_code, db, join, open_socket, run_async
 
 from .conftest import practice_game

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games.consumers import GameConsumer
+from games.realtime.consumers import GameConsumer
 from tests.support.sockets import ask, close_code, db, join, run_async
 
 from .conftest import practice_game

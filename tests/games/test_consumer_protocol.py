@@ -13,7 +13,12 @@ from typing import Any
 import pytest
 
 from games import services
-from games.consumers import ClientMessage, GameConsumer, ProtocolError, parse_client_message
+from games.realtime.consumers import (
+    ClientMessage,
+    GameConsumer,
+    ProtocolError,
+    parse_client_message,
+)
 from tests.support.sockets import ask, close_code, db, join, receive, run_async
 
 from .conftest import practice_game

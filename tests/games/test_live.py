@@ -1,4 +1,4 @@
-"""The games a process holds between actions (games.live) and the one guarded write per
+"""The games a process holds between actions (games.realtime.live) and the one guarded write per
 action (games.services.log): another process's writes are never overwritten, a write
 that fails leaves no engine ahead of its log, and the store stays bounded."""
 
@@ -8,10 +8,11 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import live, services
+from games import services
 from games.errors import Refused
-from games.live import engine_for, live_game
 from games.models import Action, Game, User
+from games.realtime import live
+from games.realtime.live import engine_for, live_game
 from games.services.log import Entry, log_append
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games import solver_pool
+from games.realtime import solver_pool
 from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import practice_game

@@ -26,10 +26,10 @@ from games import selectors, services, tasks
 from games.daily import daily_seed, utc_today
 from games.engine import GameState
 from games.errors import Forbidden, GameOver
-from games.live import engine_for
 from games.models import Deal, Game, User
+from games.realtime.live import engine_for
+from games.realtime.solver_pool import dead_end_for_state
 from games.solver import SolveResult, solve
-from games.solver_pool import dead_end_for_state
 
 pytestmark = pytest.mark.django_db
 

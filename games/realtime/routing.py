@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.consumers import GameConsumer
+from games.realtime.consumers import GameConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     # <str:>, not <uuid:>: a bad id must reach the consumer and close with 4404, not fail routing.

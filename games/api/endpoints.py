@@ -29,7 +29,7 @@ from ninja.security import HttpBearer
 from ninja.security import SessionAuth as NinjaSessionAuth
 
 from games import selectors, services
-from games.api_schemas import (
+from games.api.schemas import (
     MAX_ID,
     AcceptedOut,
     ActionIn,
@@ -47,7 +47,7 @@ from games.api_schemas import (
     TokenCreateIn,
     TokenOut,
 )
-from games.api_throttles import ApiThrottle
+from games.api.throttles import ApiThrottle
 from games.errors import NotAuthenticated, ServiceError
 from games.models import User
 from games.payloads import accepted_message

@@ -1,7 +1,7 @@
 """The API's rate limits, as django-ninja throttles over :mod:`games.throttles`' counters:
 per user (a token's or the session's), else per address for anonymous calls, each counted
 under a keyed hash. ninja asks every throttle after authentication and answers 429 with a
-``Retry-After`` header when one refuses (``games.api`` words that answer as the protocol
+``Retry-After`` header when one refuses (``games.api.endpoints`` words that answer as the protocol
 does: ``rate_limited`` with ``retry_after``)."""
 
 from __future__ import annotations

@@ -24,14 +24,14 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import metrics, selectors, services
 from games.access import GameAccess, access_game_role
-from games.broadcast import game_group
-from games.connect_threads import on_connect_thread
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.input_guard import text_problem
 from games.models import User
-from games.move_threads import on_move_thread
 from games.payloads import accepted_message, action_message
 from games.privacy.sightings import client_address
+from games.realtime.broadcast import game_group
+from games.realtime.connect_threads import on_connect_thread
+from games.realtime.move_threads import on_move_thread
 from games.results import Origin
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
@@ -411,7 +411,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 }
             )
             return
-        # On an action thread (games.move_threads), not the one database thread shared by
+        # On an action thread (games.realtime.move_threads), not the one database thread shared by
         # every socket: writes overlap and share their disk flushes. What follows the action
         # (the other sockets, a finish, a dead end) the service does after the commit, as
         # for the API and the form; this socket is its origin, so its copy skips it here.

@@ -1,4 +1,4 @@
-"""Request and response schemas of the JSON API (``games.api``).
+"""Request and response schemas of the JSON API (``games.api.endpoints``).
 
 Response schemas mirror what the selectors and services already build (``games.payloads``,
 ``games.selectors``): the API validates and documents those dicts, it does not reshape them,

@@ -5,7 +5,7 @@ here). On the one thread that ``database_sync_to_async`` shares, every socket's 
 waited for each other's flushes in line: a process could never apply more actions a second
 than flushes fit in one. Here several writes are in flight at once and PostgreSQL flushes
 the log records of concurrent commits together, so the flushes are shared. The game's
-live entry (``games.live``) keeps the actions of one game in order.
+live entry (``games.realtime.live``) keeps the actions of one game in order.
 
 SQLite (the embedded default) has one writer at a time: one thread there
 (``FT_MOVE_THREADS``).
