@@ -13,7 +13,7 @@ from games.models import Game
 from games.realtime.live import engine_for
 
 if TYPE_CHECKING:
-    from games.results import ActResult
+    from games.outcomes import ActResult
 
 
 def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:

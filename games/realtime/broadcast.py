@@ -19,7 +19,7 @@ from channels.layers import get_channel_layer
 from games.payloads import action_message
 
 if TYPE_CHECKING:
-    from games.results import ActResult, DeadEndCheck
+    from games.outcomes import ActResult, DeadEndCheck
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:

@@ -27,12 +27,12 @@ from games.access import GameAccess, access_game_role
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.input_guard import text_problem
 from games.models import User
+from games.outcomes import Origin
 from games.payloads import accepted_message, action_message
 from games.privacy.sightings import client_address
 from games.realtime.broadcast import game_group
 from games.realtime.connect_threads import on_connect_thread
 from games.realtime.move_threads import on_move_thread
-from games.results import Origin
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)

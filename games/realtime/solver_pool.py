@@ -22,7 +22,7 @@ from django.conf import settings
 
 from games import metrics
 from games.engine import GameState
-from games.results import DeadEndCheck
+from games.outcomes import DeadEndCheck
 from games.solver import hint, is_dead
 
 logger = logging.getLogger(__name__)

@@ -21,6 +21,7 @@ from games.accounts.tokens import (
 )
 from games.engine import RESIGN
 from games.models import PRACTICE_UNDO
+from games.outcomes import ActResult, DeadEndCheck, HintResult
 from games.privacy.identity import (
     AttemptUsed,
     deleted_account_keep,
@@ -28,7 +29,6 @@ from games.privacy.identity import (
     ranked_attempt_check,
 )
 from games.privacy.services import sighting_record, sighting_record_due, sightings_prune
-from games.results import ActResult, DeadEndCheck, HintResult
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.deals import (
     DAILY_VARIANT,

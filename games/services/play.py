@@ -40,10 +40,10 @@ from games.errors import (
 )
 from games.input_guard import text_problem
 from games.models import Game, User
+from games.outcomes import ActResult, DeadEndCheck, Origin
 from games.payloads import board_changes
 from games.realtime import broadcast
 from games.realtime.live import LiveGame, live_forget, live_game
-from games.results import ActResult, DeadEndCheck, Origin
 from games.services.log import Entry, log_append
 from games.services.solver_help import game_dead_end_check
 from games.signals import announce_game_finished

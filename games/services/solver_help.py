@@ -21,10 +21,10 @@ from django.db.models import F
 from games.access import access_game
 from games.errors import Forbidden, GameOver, SolverLocked
 from games.models import Game, User
+from games.outcomes import DeadEndCheck, HintResult
 from games.realtime import broadcast
 from games.realtime.live import engine_for, live_mark_dead_end
 from games.realtime.solver_pool import dead_end_queue, hint_in_pool
-from games.results import DeadEndCheck, HintResult
 from games.throttles import Rate, throttle_check, who
 
 logger = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, User
-from games.results import ActResult, Origin
+from games.outcomes import ActResult, Origin
 from games.services import play
 from tests.support.sockets import ask, db, join, run_async
 
