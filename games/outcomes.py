@@ -31,7 +31,7 @@ class Origin:
 
 
 @dataclass(frozen=True)
-class ActResult:
+class ActOutcome:
     """What an accepted action did, for the player's acknowledgement and the watchers."""
 
     game_id: str
@@ -48,7 +48,7 @@ class ActResult:
 
 
 @dataclass(frozen=True)
-class HintResult:
+class HintOutcome:
     """A hint: the move (``None`` when there is none), the hints taken so far, and the
     version of the game the hint was computed for."""
 

@@ -19,7 +19,7 @@ from channels.layers import get_channel_layer
 from games.payloads import action_message
 
 if TYPE_CHECKING:
-    from games.outcomes import ActResult, DeadEndCheck
+    from games.outcomes import ActOutcome, DeadEndCheck
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:
@@ -33,7 +33,7 @@ def game_group(game_id: str) -> str:
     return f"game-{game_id}"
 
 
-def game_action(result: ActResult, *, origin: str = "") -> None:
+def game_action(result: ActOutcome, *, origin: str = "") -> None:
     """An accepted action to every socket of the game but ``origin``, the channel of the
     socket it came from (which answered its sender itself); "" for the API, a form, the
     server."""

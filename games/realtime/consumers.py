@@ -169,7 +169,7 @@ def _open(user: User | AnonymousUser, game_id: str) -> GameAccess:
     return access_game_role(user=user, game_id=game_id, purpose="watch")
 
 
-def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActResult:
+def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActOutcome:
     return services.game_act(
         user=user,
         game_id=game_id,

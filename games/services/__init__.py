@@ -21,7 +21,7 @@ from games.accounts.tokens import (
 )
 from games.engine import RESIGN
 from games.models import PRACTICE_UNDO
-from games.outcomes import ActResult, DeadEndCheck, HintResult
+from games.outcomes import ActOutcome, DeadEndCheck, HintOutcome
 from games.privacy.identity import (
     AttemptUsed,
     deleted_account_keep,
@@ -84,11 +84,11 @@ __all__ = [
     "DAILY_VARIANT",
     "PRACTICE_UNDO",
     "RESIGN",
-    "ActResult",
+    "ActOutcome",
     "DeadEndCheck",
     "Certificate",
     "DealNotCertified",
-    "HintResult",
+    "HintOutcome",
     "api_token_authenticate",
     "api_token_create",
     "api_token_revoke",

@@ -40,7 +40,7 @@ from games.errors import (
 )
 from games.input_guard import text_problem
 from games.models import Game, User
-from games.outcomes import ActResult, DeadEndCheck, Origin
+from games.outcomes import ActOutcome, DeadEndCheck, Origin
 from games.payloads import board_changes
 from games.realtime import broadcast
 from games.realtime.live import LiveGame, live_forget, live_game
@@ -64,7 +64,7 @@ def game_act(
     client_id: str = "",
     version: int | None = None,
     origin: Origin | None = None,
-) -> ActResult:
+) -> ActOutcome:
     """One action of a player, whichever interface it came through: a ``move`` (in the
     notation), an ``undo`` or a ``resign``. ``origin``: the socket it came from (``None``
     for the API and the form); what follows the action is the same for all of them
@@ -90,7 +90,7 @@ def game_act(
 
 def game_play(
     *, user: User, game_id: object, move: str, client_id: str = "", version: int | None = None
-) -> ActResult:
+) -> ActOutcome:
     """Play one move in the engine's notation (:func:`game_act`, kind ``move``)."""
     return game_act(
         user=user, game_id=game_id, kind="move", move=move, client_id=client_id, version=version
@@ -99,19 +99,19 @@ def game_play(
 
 def game_undo(
     *, user: User, game_id: object, client_id: str = "", version: int | None = None
-) -> ActResult:
+) -> ActOutcome:
     """Take back the last action, practice games only (:func:`game_act`, kind ``undo``)."""
     return game_act(user=user, game_id=game_id, kind=UNDO, client_id=client_id, version=version)
 
 
 def game_resign(
     *, user: User, game_id: object, client_id: str = "", version: int | None = None
-) -> ActResult:
+) -> ActOutcome:
     """End the game; it counts as a loss (:func:`game_act`, kind ``resign``)."""
     return game_act(user=user, game_id=game_id, kind=RESIGN, client_id=client_id, version=version)
 
 
-def game_resign_at_close(*, game_id: object) -> ActResult | None:
+def game_resign_at_close(*, game_id: object) -> ActOutcome | None:
     """The server's own resign of a ranked game left unfinished when its day closes;
     ``None`` if the game finished meanwhile (closing again changes nothing).
 
@@ -141,7 +141,7 @@ def _act(
     version: int | None = None,
     system: bool = False,
     origin: Origin | None = None,
-) -> ActResult:
+) -> ActOutcome:
     """Apply one action; ``system`` is the server itself.
 
     The steps: take the game's live engine (``games.realtime.live``); answer a re-sent message id
@@ -196,7 +196,7 @@ def _act_on(
     client_id: str,
     version: int | None,
     system: bool,
-) -> ActResult | None:
+) -> ActOutcome | None:
     """One try of :func:`_act` under the entry's lock; ``None`` when the write lost."""
     game = entry.game
     if not system:
@@ -265,7 +265,7 @@ def _summarise(game: Game, line: Entry) -> None:
     game.finished_at = line.finished_at
 
 
-def _already_done(game: Game, client_id: str) -> ActResult:
+def _already_done(game: Game, client_id: str) -> ActOutcome:
     """The answer to a re-sent message id: what it did then, applying nothing now."""
     done = game.actions.filter(client_id=client_id).first()
     assert done is not None  # the id was read from the log
@@ -334,7 +334,7 @@ def _changes(
     return changes
 
 
-def game_act_follow_up(*, result: ActResult, origin: Origin | None = None) -> None:
+def game_act_follow_up(*, result: ActOutcome, origin: Origin | None = None) -> None:
     """What follows an accepted action, the same for every interface (run after its
     commit): the game's other sockets hear of it (not the socket it came from, which
     answered its sender; not at all when that socket knows of no other), a finish is
@@ -391,8 +391,8 @@ def _result(
     version: int | None = None,
     duplicate: bool = False,
     dead_end_check: DeadEndCheck | None = None,
-) -> ActResult:
-    return ActResult(
+) -> ActOutcome:
+    return ActOutcome(
         game_id=str(game.pk),
         version=game.version if version is None else version,
         action=action,

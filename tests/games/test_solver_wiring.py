@@ -57,7 +57,7 @@ def endgame(user: User, code: str, log: list[str]) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def decide_dead_end(result: services.ActResult) -> bool:
+def decide_dead_end(result: services.ActOutcome) -> bool:
     """What the solver pool would do after the answer: decide and record the verdict."""
     check = result.dead_end_check
     assert check is not None
