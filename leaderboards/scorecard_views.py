@@ -21,7 +21,7 @@ from games import services
 from games.access import signed_in
 from games.errors import NotAuthenticated, ServiceError
 from games.responses import refusal_page, retry_after_of, with_retry_after
-from leaderboards.replays import analysis_frames, replay_frames, solution_frames
+from leaderboards.replays.frames import analysis_frames, replay_frames, solution_frames
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.selectors import rank_of_game
 from leaderboards.share import VerificationPending, share_text_for_game

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import NotFound
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
-from leaderboards.replays import card_label
+from leaderboards.replays.frames import card_label
 
 REVIEW_STATES = ("held", "cleared", "disqualified")
 

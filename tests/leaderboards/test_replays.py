@@ -22,7 +22,7 @@ from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
 from games.realtime.live import engine_for
 from leaderboards.models import Result
-from leaderboards.replays import action_words, card_label, replay_frames
+from leaderboards.replays.frames import action_words, card_label, replay_frames
 from leaderboards.share import VerificationPending
 from tests.support.games import apply_changes
 
