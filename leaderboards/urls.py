@@ -7,7 +7,8 @@ from __future__ import annotations
 from django.urls import URLPattern, path
 from django.views.generic import RedirectView, TemplateView
 
-from leaderboards import review_views, scorecard_views, views
+from leaderboards import scorecard_views, views
+from leaderboards.fairplay import review_views
 from leaderboards.leagues import urls as league_urls
 
 app_name = "leaderboards"
