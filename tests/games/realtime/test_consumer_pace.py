@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from games.realtime.consumers import GameConsumer
 from tests.support.sockets import ask, close_code, db, join, run_async
 
-from .conftest import practice_game
+from ..conftest import practice_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

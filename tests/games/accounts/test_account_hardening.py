@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery staple"
 NEW_PASSWORD = "another long pass phrase 42"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 # The reset mail leaves the request ------------------------------------------------------

@@ -20,7 +20,7 @@ from games.privacy.sightings import (
     network_digest,
 )
 
-from .conftest import (
+from ..conftest import (
     OTHER_UA,
     UA,
     a_token,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.models import Deal, Game, User
 from games.realtime.live import engine_for
 
-from .conftest import Api, assert_refused, token_for
+from ..conftest import Api, assert_refused, token_for
 
 pytestmark = pytest.mark.django_db
 

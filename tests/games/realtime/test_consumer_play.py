@@ -18,7 +18,7 @@ from games import services
 from games.models import Action
 from tests.support.sockets import ask, db, join, receive, run_async
 
-from .conftest import practice_game
+from ..conftest import practice_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

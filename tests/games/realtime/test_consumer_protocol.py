@@ -21,7 +21,7 @@ from games.realtime.consumers import (
 )
 from tests.support.sockets import ask, close_code, db, join, receive, run_async
 
-from .conftest import practice_game
+from ..conftest import practice_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

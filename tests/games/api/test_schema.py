@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from .conftest import API, token_for
+from ..conftest import API, token_for
 
 pytestmark = pytest.mark.django_db
 

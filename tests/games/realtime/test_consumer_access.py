@@ -23,7 +23,7 @@ from games.models import Deal
 from games.realtime.live import engine_for
 from tests.support.sockets import ask, close_code, db, join, open_socket, run_async
 
-from .conftest import practice_game
+from ..conftest import practice_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

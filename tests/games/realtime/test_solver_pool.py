@@ -13,7 +13,7 @@ import pytest
 from games.realtime import solver_pool
 from tests.support.sockets import ask, db, join, run_async
 
-from .conftest import practice_game
+from ..conftest import practice_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

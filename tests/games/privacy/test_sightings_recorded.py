@@ -25,7 +25,7 @@ from games.privacy.sightings import (
 )
 from tests.support.sockets import ORIGIN, ask, cookie_of, db, receive, run_async
 
-from .conftest import (
+from ..conftest import (
     OTHER_UA,
     UA,
     Api,

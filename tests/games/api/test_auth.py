@@ -17,7 +17,7 @@ from games import services
 from games.accounts.tokens import API_TOKENS_PER_USER
 from games.models import ApiToken, Game, User
 
-from .conftest import API, Api, assert_refused, token_for
+from ..conftest import API, Api, assert_refused, token_for
 
 pytestmark = pytest.mark.django_db
 
