@@ -33,13 +33,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import selectors, services
 from games.access import signed_in
+from games.accounts.forms import SignUpForm
 from games.accounts.views import limited, signup_count
 from games.daily import day_end, utc_today
 from games.display import variant_title
 from games.engine import VARIANTS, GameState, RuleSet
 from games.engine.rules import OPTION_LETTERS
 from games.errors import NotAuthenticated, NotFound, ServiceError
-from games.forms import ActForm, SignUpForm
+from games.forms import ActForm
 from games.models import Game, User
 from games.privacy.middleware import DEVICE_COOKIE_MAX_AGE
 from games.responses import refusal_page, with_retry_after

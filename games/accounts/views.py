@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services, tasks
 from games.access import signed_in
-from games.forms import AccountDeleteForm, ProfileForm
+from games.accounts.forms import AccountDeleteForm, ProfileForm
 from games.privacy.middleware import DEVICE_COOKIE
 from games.privacy.sightings import device_digest, device_token_valid, request_address
 from games.responses import with_retry_after
