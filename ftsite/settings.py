@@ -188,7 +188,7 @@ AXES_COOLOFF_TIME = FT_LOGIN_COOLOFF_MINUTES / 60  # hours
 AXES_LOCKOUT_PARAMETERS = "games.throttles.login_lockout_parameters"
 AXES_CLIENT_IP_CALLABLE = "games.throttles.login_client"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "games.views.login_locked_out"
+AXES_LOCKOUT_CALLABLE = "games.accounts.views.login_locked_out"
 AXES_VERBOSE = False
 if REDIS_URL is None:
     # The embedded defaults run one process, whose memory cache counts every attempt;

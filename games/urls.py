@@ -13,7 +13,7 @@ from .accounts import views as account_views
 # Password reset mails a link (the console backend on the embedded defaults, SMTP in
 # production); the request is throttled (account_views.PasswordResetView).
 account_patterns = [
-    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True),

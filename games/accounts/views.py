@@ -14,13 +14,14 @@ import math
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -28,7 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services, tasks
 from games.access import signed_in
-from games.accounts.forms import AccountDeleteForm, ProfileForm
+from games.accounts.forms import AccountDeleteForm, ProfileForm, SignUpForm
 from games.privacy.middleware import DEVICE_COOKIE
 from games.privacy.sightings import device_digest, device_token_valid, request_address
 from games.responses import with_retry_after
@@ -197,3 +198,46 @@ def account_export(request: HttpRequest) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+# Accounts --------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and sign straight in."""
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    next_url = _next_url(request) or ""
+    if request.method == "POST":
+        try:
+            signup_count(request=request)
+        except RateLimited as err:
+            return limited(request, form, err, "registration/signup.html", next=next_url)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
+        return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _next_url(request: HttpRequest) -> str | None:
+    """The ``next`` parameter when it stays on this site (no open redirects)."""
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+def login_locked_out(
+    request: HttpRequest, original_response: object = None, credentials: object = None
+) -> HttpResponse:
+    """django-axes' answer to a locked-out sign-in (``AXES_LOCKOUT_CALLABLE``): 429 with
+    the wait in minutes, on the page and in ``Retry-After``."""
+    minutes = settings.FT_LOGIN_COOLOFF_MINUTES
+    response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
+    return with_retry_after(response, minutes * 60)
