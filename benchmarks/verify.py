@@ -82,8 +82,8 @@ from django.utils import timezone  # noqa: E402
 from benchmarks.engine import play_policy  # noqa: E402
 from games import services  # noqa: E402
 from games.engine import GameState  # noqa: E402
-from games.live import engine_for  # noqa: E402
 from games.models import Action, Deal, Game, User  # noqa: E402
+from games.realtime.live import engine_for  # noqa: E402
 from leaderboards.boards import board_for  # noqa: E402
 from leaderboards.models import Result  # noqa: E402
 from leaderboards.services import result_verify  # noqa: E402

@@ -16,15 +16,16 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
 from ftsite.metrics import metrics_serve  # noqa: E402
-from games.connect_threads import ConnectAuthMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
+from games.realtime.connect_threads import ConnectAuthMiddleware  # noqa: E402
+from games.realtime.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from leaderboards.routing import websocket_urlpatterns as board_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Channels' AuthMiddlewareStack, its user read on a connect thread
-        # (games.connect_threads) rather than the thread every socket's database calls share.
+        # (games.realtime.connect_threads) rather than the thread every socket's database
+        # calls share.
         "websocket": AllowedHostsOriginValidator(
             CookieMiddleware(
                 SessionMiddleware(ConnectAuthMiddleware(URLRouter([*game_sockets, *board_sockets])))

@@ -58,7 +58,7 @@ FT_DAILY_SECRET = env_secret(
     "FT_DAILY_SECRET", dev_default=_DEV_DAILY_SECRET, debug=DEBUG, why=_WHY_SECRET
 )
 
-# HMAC key of the fair-play sightings (games.sightings): device cookies and network+browser
+# HMAC key of the fair-play sightings (games.privacy.sightings): device cookies and network+browser
 # fingerprints are stored only as HMACs under it. By default derived from SECRET_KEY with a
 # fixed label, so the embedded defaults work; production should set its own (rotating
 # SECRET_KEY would otherwise unlink every kept sighting).
@@ -103,8 +103,8 @@ FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
 # Hints: the solver's budget per hint, in seconds (a decimal such as 0.5 is allowed).
-# Processes of each server process's solver pool (games.solver_pool): hints are solved there,
-# away from the thread that serves moves. 0: a worker thread instead (tests, make run).
+# Processes of each server process's solver pool (games.realtime.solver_pool): hints are solved
+# there, away from the thread that serves moves. 0: a worker thread instead (tests, make run).
 FT_SOLVER_PROCESSES = env_int("FT_SOLVER_PROCESSES", 0 if REDIS_URL is None else 1, minimum=0)
 FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
 # How much lower the solver pool's processes run than the server's (Unix nice, 0-19): moves
@@ -116,16 +116,16 @@ FT_SOLVER_NICE = env_int("FT_SOLVER_NICE", 10, minimum=0, maximum=19)
 FT_DEAD_END_NODES = env_int("FT_DEAD_END_NODES", 20_000, minimum=0)
 FT_DEAD_END_MS = env_int("FT_DEAD_END_MS", 300, minimum=0)
 FT_DEAD_END_WAITING = env_int("FT_DEAD_END_WAITING", 64, minimum=0)
-# Games whose engines a server process keeps between actions (games.live): about 10 KB
+# Games whose engines a server process keeps between actions (games.realtime.live): about 10 KB
 # each with a practice game's take-back history; the least recently used are dropped.
 FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
-# Threads per server process applying the sockets' actions (games.move_threads), each with
+# Threads per server process applying the sockets' actions (games.realtime.move_threads), each with
 # its own database connection: concurrent commits share their disk flushes. SQLite has one
 # writer at a time: one thread there.
 FT_MOVE_THREADS = env_int(
     "FT_MOVE_THREADS", 1 if DATABASE_URL is None else 8, minimum=1, maximum=64
 )
-# Threads per server process opening game sockets (games.connect_threads): a reconnect
+# Threads per server process opening game sockets (games.realtime.connect_threads): a reconnect
 # storm's session, access and state reads side by side, each thread with its connection.
 FT_CONNECT_THREADS = env_int(
     "FT_CONNECT_THREADS", 1 if DATABASE_URL is None else 4, minimum=1, maximum=64
@@ -163,11 +163,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The ft_device cookie and fair-play sightings of signed-in users (games/middleware.py).
-    "games.middleware.DeviceMiddleware",
+    # The ft_device cookie and fair-play sightings of signed-in users (games/privacy/middleware.py).
+    "games.privacy.middleware.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "games.middleware.ApiJsonErrorsMiddleware",
+    "games.privacy.middleware.ApiJsonErrorsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -191,7 +191,7 @@ AXES_COOLOFF_TIME = FT_LOGIN_COOLOFF_MINUTES / 60  # hours
 AXES_LOCKOUT_PARAMETERS = "games.throttles.login_lockout_parameters"
 AXES_CLIENT_IP_CALLABLE = "games.throttles.login_client"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "games.views.login_locked_out"
+AXES_LOCKOUT_CALLABLE = "games.accounts.views.login_locked_out"
 AXES_VERBOSE = False
 if REDIS_URL is None:
     # The embedded defaults run one process, whose memory cache counts every attempt;

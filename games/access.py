@@ -95,7 +95,7 @@ def access_game(
 
 def check_game_access(*, user: User | AnonymousUser | None, game: Game, purpose: Purpose) -> Game:
     """The rules of :func:`access_game` for a game already read (the move path holds its
-    games in memory, ``games.live``); returns ``game`` or raises the refusal."""
+    games in memory, ``games.realtime.live``); returns ``game`` or raises the refusal."""
     if user is None:
         user = AnonymousUser()
     if purpose == "play":

@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        from games.accounts.receivers import revoke_tokens_on_password_change
         from games.models import User
-        from games.receivers import revoke_tokens_on_password_change
 
         post_save.connect(revoke_tokens_on_password_change, sender=User, dispatch_uid="ft-tokens")

@@ -1,4 +1,4 @@
-"""Forms for the accounts pages and the plain play pages.
+"""Forms for the plain play pages (the accounts' forms: ``games.accounts.forms``).
 
 Forms only parse and validate input; deciding anything about a game is the
 services' job (``games.services``), which may still refuse a well-formed request.
@@ -9,57 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
-from games.models import User
 
 # The daily deal's variant is what a player most likely wants to practise.
 DEFAULT_VARIANT = "forty-thieves"
-
-
-class SignUpForm(UserCreationForm):
-    """Username, an optional display name, an optional e-mail address (validated: the
-    only way to reset a forgotten password) and the password twice."""
-
-    class Meta(UserCreationForm.Meta):
-        # UserCreationForm.Meta names django.contrib.auth's User; ours is custom.
-        model = User
-        fields = ("username", "display_name", "email")
-        labels = {"email": _("E-mail address (optional)")}
-        help_texts = {
-            "email": _(
-                "Only to send you a link if you forget your password: without one, a "
-                "forgotten password cannot be reset. Never shown to others."
-            )
-        }
-
-
-class ProfileForm(forms.ModelForm):
-    """What a player may change about their profile: the public name and the optional
-    e-mail address (never shown to others; used only to reset a forgotten password)."""
-
-    class Meta:
-        model = User
-        fields = ("display_name", "email")
-        labels = {"email": _("E-mail address (optional)")}
-        help_texts = {
-            "email": _(
-                "Only to send you a link if you forget your password. Never shown to others."
-            )
-        }
-
-
-class AccountDeleteForm(forms.Form):
-    """Deleting an account asks for its password."""
-
-    password = forms.CharField(
-        label=_("Your password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        error_messages={"required": _("Enter your password to delete your account.")},
-    )
 
 
 def variant_choices() -> list[tuple[str, str]]:

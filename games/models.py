@@ -215,7 +215,7 @@ class PracticePoolDeal(models.Model):
 
 class Game(models.Model):
     """One player's play of one deal: its deal and its log of actions are the game (the
-    position is the deal replayed through the log, ``games.live``); the rest is a summary
+    position is the deal replayed through the log, ``games.realtime.live``); the rest is a summary
     kept by each action's write."""
 
     class Mode(models.TextChoices):
@@ -340,7 +340,7 @@ class Sighting(models.Model):
     """That a user was seen on a device or a network+browser, as a keyed hash only.
 
     Fair play links accounts that share one (a scout account turning the daily deal's stock
-    for a second one). ``digest`` is an HMAC with a server secret (``games.sightings``): the
+    for a second one). ``digest`` is an HMAC with a server secret (``games.privacy.sightings``): the
     raw cookie, address and browser string are never stored. Rows not seen for
     ``FT_SIGHTING_DAYS`` days are deleted (``sightings_prune``).
     """
@@ -382,7 +382,7 @@ class DeletedAccount(models.Model):
     Made by ``games.services.account_delete`` only when the account had played (ranked) or
     turned cards of a competition deal that was still open; kept until ``keep_until`` (the
     last of those deals' close plus ``FT_SIGHTING_DAYS``), then pruned with the sightings.
-    It holds keyed hashes only (``games.sightings``): of the username, and of the devices
+    It holds keyed hashes only (``games.privacy.sightings``): of the username, and of the devices
     and networks the account was seen on (``DeletedSighting``), and which open deals it
     played (``DeletedPlay``). No name, address, browser string or move is kept.
     """

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.engine import GameState
-from games.live import engine_for
 from games.models import Game
+from games.realtime.live import engine_for
 
 if TYPE_CHECKING:
-    from games.results import ActResult
+    from games.outcomes import ActOutcome
 
 
 def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def board_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
     return changes
 
 
-def action_message(result: ActResult) -> dict[str, Any]:
+def action_message(result: ActOutcome) -> dict[str, Any]:
     """An accepted action as everyone connected to the game sees it (no client id)."""
     return {
         "type": "action",
@@ -108,7 +108,7 @@ def action_message(result: ActResult) -> dict[str, Any]:
     }
 
 
-def accepted_message(result: ActResult, client_id: str | None) -> dict[str, Any]:
+def accepted_message(result: ActOutcome, client_id: str | None) -> dict[str, Any]:
     """The sender's acknowledgement, the same on the socket and in the API."""
     return {
         **action_message(result),

@@ -201,7 +201,7 @@ def deleted_accounts_linked_to(*, user: User) -> dict[int, set[str]]:
     share a sighting with ``user`` (``device``, ``network``, ``address``) or ``user``'s name
     (``name``): their ids, with the kinds that link them. Two indexed queries."""
     from games.models import DeletedAccount, DeletedSighting
-    from games.sightings import NAME, name_digest
+    from games.privacy.sightings import NAME, name_digest
 
     now = timezone.now()
     cutoff = now - timedelta(days=settings.FT_SIGHTING_DAYS)

@@ -26,11 +26,11 @@ from games.access import AccountRequired
 from games.daily import utc_today
 from games.errors import BadRequest, ServiceError
 from games.forms import PracticeForm
-from games.middleware import DEVICE_COOKIE
 from games.models import Game, User
+from games.privacy.middleware import DEVICE_COOKIE
+from games.privacy.sightings import device_digest, device_token_valid, request_address
 from games.responses import retry_after_of, with_retry_after
 from games.services.practice_pool import PoolEmpty
-from games.sightings import device_digest, device_token_valid, request_address
 from games.throttles import RateLimited
 
 

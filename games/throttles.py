@@ -21,7 +21,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
 from games.errors import ServiceError
-from games.sightings import device_digest, device_token_valid, request_address
+from games.privacy.sightings import device_digest, device_token_valid, request_address
 
 
 class RateLimited(ServiceError):

@@ -5,14 +5,15 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account_views, start_views, views
+from . import start_views, views
+from .accounts import views as account_views
 
 # Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
 # the URL names are Django's own, so its views and templates find each other.
 # Password reset mails a link (the console backend on the embedded defaults, SMTP in
 # production); the request is throttled (account_views.PasswordResetView).
 account_patterns = [
-    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",
         account_views.LoginView.as_view(),

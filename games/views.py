@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import DatabaseError, connection
@@ -25,26 +24,24 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
-from games.access import is_guest, signed_in
-from games.account_views import limited, signup_count
+from games.access import signed_in
 from games.daily import day_end, utc_today
 from games.display import variant_title
 from games.engine import VARIANTS, GameState, RuleSet
 from games.engine.rules import OPTION_LETTERS
 from games.errors import NotAuthenticated, NotFound, ServiceError
-from games.forms import ActForm, SignUpForm
-from games.middleware import DEVICE_COOKIE_MAX_AGE
+from games.forms import ActForm
 from games.models import Game, User
-from games.responses import refusal_page, with_retry_after
+from games.privacy.middleware import DEVICE_COOKIE_MAX_AGE
+from games.responses import refusal_page
 from games.table_settings import settings_of
-from games.throttles import RateLimited
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -281,53 +278,6 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-# Accounts --------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign straight in. A guest's sign-up turns its own row into
-    the account (``services.guest_convert``), so the guest's games stay its own."""
-    guest = signed_in(request.user) if is_guest(request.user) else None
-    if request.user.is_authenticated and guest is None:
-        return redirect(settings.LOGIN_REDIRECT_URL)
-    form = SignUpForm(request.POST or None)
-    next_url = _next_url(request) or ""
-    if request.method == "POST":
-        try:
-            signup_count(request=request)
-        except RateLimited as err:
-            return limited(request, form, err, "registration/signup.html", next=next_url)
-    if request.method == "POST" and form.is_valid():
-        if guest is None:
-            user = form.save()
-        else:
-            data = form.cleaned_data
-            try:
-                user = services.guest_convert(
-                    user=guest,
-                    username=data["username"],
-                    display_name=data.get("display_name") or "",
-                    password=data["password1"],
-                )
-            except ServiceError as err:
-                return refusal_page(request, err)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
-        return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
-
-
-def _next_url(request: HttpRequest) -> str | None:
-    """The ``next`` parameter when it stays on this site (no open redirects)."""
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return None
-
-
 # Playing ---------------------------------------------------------------------
 
 
@@ -494,13 +444,3 @@ def game_discard(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 def _user(request: HttpRequest) -> User | None:
     return request.user if request.user.is_authenticated else None
-
-
-def login_locked_out(
-    request: HttpRequest, original_response: object = None, credentials: object = None
-) -> HttpResponse:
-    """django-axes' answer to a locked-out sign-in (``AXES_LOCKOUT_CALLABLE``): 429 with
-    the wait in minutes, on the page and in ``Retry-After``."""
-    minutes = settings.FT_LOGIN_COOLOFF_MINUTES
-    response = render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
-    return with_retry_after(response, minutes * 60)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.broadcast import group_nudge
+from games.realtime.broadcast import group_nudge
 from leaderboards.leagues.broadcast import member_result_changed
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
-"""Thin pages for scorecards, share text, replays and their analysis: parse, call a selector,
-render.
+"""Thin pages for scorecards and share text: parse, call a selector, render (replays and
+their analysis: ``leaderboards.replays.views``).
 
 A :class:`~games.errors.ServiceError` is never a server error here: it becomes
 its status page (or, for the plain-text share, its status with the reason).
@@ -8,23 +8,18 @@ its status page (or, for the plain-text share, its status with the reason).
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
 
-from games import services
 from games.access import signed_in
-from games.errors import NotAuthenticated, ServiceError
-from games.responses import refusal_page, retry_after_of, with_retry_after
-from leaderboards.replays import analysis_frames, replay_frames, solution_frames
+from games.errors import ServiceError
+from games.responses import refusal_page
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.selectors import rank_of_game
-from leaderboards.share import VerificationPending, share_text_for_game
+from leaderboards.share import share_text_for_game
 
 
 def _site_url(request: HttpRequest) -> str:
@@ -81,79 +76,4 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             "size": position.size if position and rank else None,
             "review": review,
         }
-    )
-
-
-@require_GET
-def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """Step through a finished, verified game on the board; the frames and the post-game
-    analysis (its state, or its result) are embedded as JSON."""
-    try:
-        frames = replay_frames(user=request.user, game_id=game_id)
-        analysis = analysis_frames(user=request.user, game_id=game_id)
-    except NotAuthenticated:
-        return redirect_to_login(request.get_full_path())
-    except VerificationPending as err:
-        return render(request, "replays/pending.html", {"reason": err.reason}, status=err.status)
-    except ServiceError as err:
-        return refusal_page(request, err)
-    return render(
-        request,
-        "replays/replay.html",
-        {
-            "frames": frames,
-            "game": frames["game"],
-            "steps": frames["steps"],
-            "board_state": _board_state(frames),
-            "analysis": analysis,
-        },
-    )
-
-
-def _board_state(frames: dict[str, Any]) -> dict[str, Any]:
-    """What the board's table template reads: the first frame's piles, seen by a watcher."""
-    return {"board": frames["initial"], "role": "watcher"}
-
-
-@never_cache
-@require_http_methods(["GET", "POST"])
-def analysis(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    """A game's post-game analysis as JSON (the replay page polls it); POST asks for it.
-
-    Refusals are JSON ``{"code", "reason"}`` with their status (429 with ``Retry-After``).
-    A form POST without JavaScript goes back to the replay, or to the refusal page.
-    """
-    wants_json = "application/json" in request.headers.get("Accept", "")
-    try:
-        if request.method == "POST":
-            services.analysis_request(user=request.user, game_id=game_id)
-        data = analysis_frames(user=request.user, game_id=game_id)
-    except ServiceError as err:
-        if not wants_json:
-            return refusal_page(request, err)
-        response = JsonResponse(
-            {"code": err.code, "reason": err.reason, **err.extra}, status=err.status
-        )
-        return with_retry_after(response, retry_after_of(err))
-    if request.method == "POST" and not wants_json:
-        return redirect(reverse("leaderboards:replay", args=[game_id]) + "#analysis")
-    return JsonResponse(data)
-
-
-@require_GET
-def deal_solution(request: HttpRequest, deal_id: int) -> HttpResponse:
-    """ "One way to win this deal": a closed daily deal's winning line in the replay viewer."""
-    try:
-        frames = solution_frames(deal_id=deal_id)
-    except ServiceError as err:
-        return refusal_page(request, err)
-    return render(
-        request,
-        "replays/solution.html",
-        {
-            "frames": frames,
-            "deal": frames["deal"],
-            "steps": frames["steps"],
-            "board_state": _board_state(frames),
-        },
     )

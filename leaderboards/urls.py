@@ -7,8 +7,10 @@ from __future__ import annotations
 from django.urls import URLPattern, path
 from django.views.generic import RedirectView, TemplateView
 
-from leaderboards import review_views, scorecard_views, views
+from leaderboards import scorecard_views, views
+from leaderboards.fairplay import review_views
 from leaderboards.leagues import urls as league_urls
+from leaderboards.replays import views as replay_views
 
 app_name = "leaderboards"
 urlpatterns: list[URLPattern] = [
@@ -36,9 +38,9 @@ urlpatterns: list[URLPattern] = [
     # Scorecards, share texts, replays, solutions.
     path("players/<str:username>/", scorecard_views.scorecard, name="scorecard"),
     path("games/<uuid:game_id>/share/", scorecard_views.share, name="share"),
-    path("games/<uuid:game_id>/replay/", scorecard_views.replay, name="replay"),
-    path("games/<uuid:game_id>/analysis/", scorecard_views.analysis, name="analysis"),
-    path("deals/<int:deal_id>/solution/", scorecard_views.deal_solution, name="deal_solution"),
+    path("games/<uuid:game_id>/replay/", replay_views.replay, name="replay"),
+    path("games/<uuid:game_id>/analysis/", replay_views.analysis, name="analysis"),
+    path("deals/<int:deal_id>/solution/", replay_views.deal_solution, name="deal_solution"),
     # Fair play: how it works, and the staff's review of held results.
     path("fair-play/", TemplateView.as_view(template_name="fairplay.html"), name="fairplay"),
     path("staff/reviews/", review_views.review_list, name="review_list"),

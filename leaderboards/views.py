@@ -17,10 +17,10 @@ from django.views.decorators.http import require_GET
 from games.daily import utc_today
 from games.dates import FIRST_DAY, parse_day, parse_month, parse_week
 from games.models import Deal, User
+from games.privacy.sightings import request_address
 from games.responses import with_retry_after
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
-from games.sightings import request_address
 from games.throttles import Rate, RateLimited, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors

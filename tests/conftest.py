@@ -82,9 +82,9 @@ def now() -> datetime:
 
 @pytest.fixture(autouse=True)
 def _fresh_live_games() -> Iterator[None]:
-    """Each test starts with no game engines held in memory (``games.live``): a test's
+    """Each test starts with no game engines held in memory (``games.realtime.live``): a test's
     rolled-back games must not linger in the next one's process cache."""
-    from games.live import live_clear
+    from games.realtime.live import live_clear
 
     live_clear()
     yield

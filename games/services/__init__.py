@@ -7,15 +7,28 @@ Split by subject (``accounts``, ``analysis``, ``deals``, ``play``, ``starts``,
 
 from __future__ import annotations
 
-from games.engine import RESIGN
-from games.models import PRACTICE_UNDO
-from games.results import ActResult, DeadEndCheck, HintResult
-from games.services.accounts import (
+from games.accounts.services import (
     WrongPassword,
     account_delete,
     account_export,
     account_password_reset_mail,
 )
+from games.accounts.tokens import (
+    api_token_authenticate,
+    api_token_create,
+    api_token_revoke,
+    api_tokens_revoke_all,
+)
+from games.engine import RESIGN
+from games.models import PRACTICE_UNDO
+from games.outcomes import ActOutcome, DeadEndCheck, HintOutcome
+from games.privacy.identity import (
+    AttemptUsed,
+    deleted_account_keep,
+    deleted_accounts_prune,
+    ranked_attempt_check,
+)
+from games.privacy.services import sighting_record, sighting_record_due, sightings_prune
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.completions import deal_completions_build
 from games.services.deals import (
@@ -33,12 +46,6 @@ from games.services.deals import (
     difficulty_for,
 )
 from games.services.guests import NotAGuest, guest_convert, guest_create, guests_purge
-from games.services.identity import (
-    AttemptUsed,
-    deleted_account_keep,
-    deleted_accounts_prune,
-    ranked_attempt_check,
-)
 from games.services.play import (
     ACTION_KINDS,
     game_act,
@@ -53,7 +60,6 @@ from games.services.practice_pool import (
     practice_pool_fill,
     practice_pool_top_up,
 )
-from games.services.sightings import sighting_record, sighting_record_due, sightings_prune
 from games.services.solver_help import (
     HintJob,
     game_dead_end_record,
@@ -70,12 +76,6 @@ from games.services.starts import (
 )
 from games.services.table import RankedTable, game_new_deal, game_restart
 from games.services.table_settings import table_settings_save
-from games.services.tokens import (
-    api_token_authenticate,
-    api_token_create,
-    api_token_revoke,
-    api_tokens_revoke_all,
-)
 
 __all__ = [
     "table_settings_save",
@@ -108,11 +108,11 @@ __all__ = [
     "DAILY_VARIANT",
     "PRACTICE_UNDO",
     "RESIGN",
-    "ActResult",
+    "ActOutcome",
     "DeadEndCheck",
     "Certificate",
     "DealNotCertified",
-    "HintResult",
+    "HintOutcome",
     "api_token_authenticate",
     "api_token_create",
     "api_token_revoke",

@@ -31,8 +31,8 @@ from games.errors import (
     NotFound,
     ServiceError,
 )
-from games.live import live_forget_deal
 from games.models import Deal, Game
+from games.realtime.live import live_forget_deal
 from games.solver import SolveResult, solve
 from games.solver.evidence import certification
 from games.weekly import week_end, week_start, weekly_seed, weekly_variant
@@ -315,7 +315,8 @@ def _close_deals(deals: QuerySet[Deal], *, now: datetime) -> int:
         ).values_list("id", flat=True):
             game_resign_at_close(game_id=game_id)
         Deal.objects.filter(pk=deal.pk).update(revealed_at=now)
-        live_forget_deal(deal_id=deal.pk)  # other processes catch up by the clock (games.live)
+        # other processes catch up by the clock (games.realtime.live)
+        live_forget_deal(deal_id=deal.pk)
         closed += 1
     return closed
 

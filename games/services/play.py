@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
 from games.access import check_game_access
 from games.engine import (
     RESIGN,
@@ -41,10 +40,11 @@ from games.errors import (
     StaleVersion,
 )
 from games.input_guard import text_problem
-from games.live import LiveGame, live_forget, live_game
 from games.models import Game, User
+from games.outcomes import ActOutcome, DeadEndCheck, Origin
 from games.payloads import board_changes
-from games.results import ActResult, DeadEndCheck, Origin
+from games.realtime import broadcast
+from games.realtime.live import LiveGame, live_forget, live_game
 from games.services.log import Entry, log_append
 from games.services.solver_help import game_dead_end_check
 from games.signals import announce_game_finished
@@ -65,7 +65,7 @@ def game_act(
     client_id: str = "",
     version: int | None = None,
     origin: Origin | None = None,
-) -> ActResult:
+) -> ActOutcome:
     """One action of a player, whichever interface it came through: a ``move`` (in the
     notation), an ``undo`` or a ``resign``. ``origin``: the socket it came from (``None``
     for the API and the form); what follows the action is the same for all of them
@@ -91,7 +91,7 @@ def game_act(
 
 def game_play(
     *, user: User, game_id: object, move: str, client_id: str = "", version: int | None = None
-) -> ActResult:
+) -> ActOutcome:
     """Play one move in the engine's notation (:func:`game_act`, kind ``move``)."""
     return game_act(
         user=user, game_id=game_id, kind="move", move=move, client_id=client_id, version=version
@@ -100,19 +100,19 @@ def game_play(
 
 def game_undo(
     *, user: User, game_id: object, client_id: str = "", version: int | None = None
-) -> ActResult:
+) -> ActOutcome:
     """Take back the last action, practice games only (:func:`game_act`, kind ``undo``)."""
     return game_act(user=user, game_id=game_id, kind=UNDO, client_id=client_id, version=version)
 
 
 def game_resign(
     *, user: User, game_id: object, client_id: str = "", version: int | None = None
-) -> ActResult:
+) -> ActOutcome:
     """End the game; it counts as a loss (:func:`game_act`, kind ``resign``)."""
     return game_act(user=user, game_id=game_id, kind=RESIGN, client_id=client_id, version=version)
 
 
-def game_resign_at_close(*, game_id: object) -> ActResult | None:
+def game_resign_at_close(*, game_id: object) -> ActOutcome | None:
     """The server's own resign of a ranked game left unfinished when its day closes;
     ``None`` if the game finished meanwhile (closing again changes nothing).
 
@@ -142,10 +142,10 @@ def _act(
     version: int | None = None,
     system: bool = False,
     origin: Origin | None = None,
-) -> ActResult:
+) -> ActOutcome:
     """Apply one action; ``system`` is the server itself.
 
-    The steps: take the game's live engine (``games.live``); answer a re-sent message id
+    The steps: take the game's live engine (``games.realtime.live``); answer a re-sent message id
     with what it did; refuse an action the game cannot take now; let the engine judge it;
     append it to the log with one write guarded by the version (``services.log``); after
     the commit, :func:`game_act_follow_up`.
@@ -197,7 +197,7 @@ def _act_on(
     client_id: str,
     version: int | None,
     system: bool,
-) -> ActResult | None:
+) -> ActOutcome | None:
     """One try of :func:`_act` under the entry's lock; ``None`` when the write lost."""
     game = entry.game
     if not system:
@@ -275,7 +275,7 @@ def _summarise(game: Game, line: Entry) -> None:
     game.finished_at = line.finished_at
 
 
-def _already_done(game: Game, client_id: str) -> ActResult:
+def _already_done(game: Game, client_id: str) -> ActOutcome:
     """The answer to a re-sent message id: what it did then (with the automatic moves the
     server played after it), applying nothing now."""
     done = game.actions.filter(client_id=client_id).first()
@@ -387,7 +387,7 @@ def _changes(
     return changes
 
 
-def game_act_follow_up(*, result: ActResult, origin: Origin | None = None) -> None:
+def game_act_follow_up(*, result: ActOutcome, origin: Origin | None = None) -> None:
     """What follows an accepted action, the same for every interface (run after its
     commit): the game's other sockets hear of it (not the socket it came from, which
     answered its sender; not at all when that socket knows of no other), a finish is
@@ -445,8 +445,8 @@ def _result(
     duplicate: bool = False,
     automatic: tuple[str, ...] = (),
     dead_end_check: DeadEndCheck | None = None,
-) -> ActResult:
-    return ActResult(
+) -> ActOutcome:
+    return ActOutcome(
         automatic=automatic,
         game_id=str(game.pk),
         version=game.version if version is None else version,

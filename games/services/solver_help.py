@@ -2,7 +2,7 @@
 
 Both cost solver time (up to a second for a hint, ``FT_DEAD_END_MS`` for a dead end), so
 neither searches on the move path nor in the calling thread: the search runs in the solver
-pool (``games.solver_pool``) and these services check, count, wait and record.
+pool (``games.realtime.solver_pool``) and these services check, count, wait and record.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.db.models import F
 
-from games import broadcast
 from games.access import access_game
 from games.errors import Forbidden, GameOver, SolverLocked
-from games.live import engine_for, live_mark_dead_end
 from games.models import Game, User
-from games.results import DeadEndCheck, HintResult
-from games.solver_pool import dead_end_queue, hint_in_pool
+from games.outcomes import DeadEndCheck, HintOutcome
+from games.realtime import broadcast
+from games.realtime.live import engine_for, live_mark_dead_end
+from games.realtime.solver_pool import dead_end_queue, hint_in_pool
 from games.throttles import Rate, throttle_check, who
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class HintJob:
     version: int
 
 
-def game_hint(*, user: User, game_id: object) -> HintResult:
+def game_hint(*, user: User, game_id: object) -> HintOutcome:
     """A hint for the player's practice game: the next move of a winning line the solver
     finds in about ``FT_HINT_SECONDS``, else the best heuristic move (``None`` when there
     is no move). Each hint given is counted on the game. The one hint service of the API
@@ -122,9 +122,9 @@ def game_hint_begin(*, user: User, game_id: object) -> HintJob:
     return HintJob(game_id=str(game.pk), state=engine_for(game).dump(), version=game.version)
 
 
-def game_hint_finish(*, job: HintJob, move: str | None) -> HintResult:
+def game_hint_finish(*, job: HintJob, move: str | None) -> HintOutcome:
     """Count a hint given (atomically: the search ran without the row lock)."""
     if move is not None:
         Game.objects.filter(pk=job.game_id).update(hints=F("hints") + 1)
     hints = Game.objects.filter(pk=job.game_id).values_list("hints", flat=True).first() or 0
-    return HintResult(game_id=job.game_id, move=move, hints=hints, version=job.version)
+    return HintOutcome(game_id=job.game_id, move=move, hints=hints, version=job.version)

@@ -22,6 +22,7 @@ from games.errors import (
     NotFound,
 )
 from games.models import Deal, Game, User
+from games.privacy.identity import ranked_attempt_check
 from games.services.deals import (
     DAILY_VARIANT,
     deal_for_code,
@@ -29,7 +30,6 @@ from games.services.deals import (
     deal_open_weekly,
     deal_random,
 )
-from games.services.identity import ranked_attempt_check
 from games.services.practice_pool import practice_pool_draw
 from games.table_settings import settings_of
 from games.throttles import Rate, throttle_check, who
@@ -187,7 +187,7 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
 
 
 def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
-    # The log is the game: a new one is its deal and no actions (``games.live``). The
+    # The log is the game: a new one is its deal and no actions (``games.realtime.live``). The
     # player's "send safe cards home" is fixed on the game now, for all its moves.
     auto_home = settings_of(getattr(user, "table_settings", None))["auto_home"]
     return Game.objects.create(player=user, deal=deal, mode=mode, auto_home=auto_home)

@@ -16,7 +16,7 @@ from games.engine import RESIGN
 from games.errors import NotFound
 from games.models import Action
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
-from leaderboards.replays import card_label
+from leaderboards.replays.frames import card_label
 
 REVIEW_STATES = ("held", "cleared", "disqualified")
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
-from games.broadcast import group_nudge
 from games.daily import utc_today
+from games.realtime.broadcast import group_nudge
 
 if TYPE_CHECKING:
     from leaderboards.models import Result

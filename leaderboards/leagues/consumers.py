@@ -21,7 +21,7 @@ from leaderboards.consumers import CLOSE_NOT_FOUND, BoardConsumer
 from leaderboards.leagues.access import access_league
 from leaderboards.leagues.broadcast import league_group
 
-CLOSE_FORBIDDEN = 4403  # as in games.consumers and docs/protocol.md
+CLOSE_FORBIDDEN = 4403  # as in games.realtime.consumers and docs/protocol.md
 
 
 @database_sync_to_async

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors, services
-from games.live import engine_for
 from games.models import Deal, Game, User
+from games.realtime.live import engine_for
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, User
-from games.results import ActResult, Origin
+from games.outcomes import ActOutcome, Origin
 from games.services import play
 from tests.support.sockets import ask, db, join, run_async
 
@@ -27,7 +27,7 @@ def follow_ups(monkeypatch) -> list[tuple[str, str, str]]:
     """Each step of every follow-up: (step, game id, origin channel), in order."""
     steps: list[tuple[str, str, str]] = []
 
-    def action(result: ActResult, *, origin: str = "") -> None:
+    def action(result: ActOutcome, *, origin: str = "") -> None:
         steps.append(("action", result.game_id, origin))
 
     monkeypatch.setattr(play.broadcast, "game_action", action)
@@ -90,11 +90,11 @@ async def test_a_socket_alone_on_its_game_sends_nothing_to_the_group(user, follo
 def test_a_failing_step_keeps_the_others(monkeypatch, user) -> None:
     finished: list[str] = []
 
-    def broken(result: ActResult, *, origin: str = "") -> None:
+    def broken(result: ActOutcome, *, origin: str = "") -> None:
         raise ConnectionError("the channel layer is down")
 
     monkeypatch.setattr(play.broadcast, "game_action", broken)
     monkeypatch.setattr(play, "announce_game_finished", finished.append)
-    result = ActResult(game_id="g1", version=3, action="resign", score=0, moves=0, status="lost")
+    result = ActOutcome(game_id="g1", version=3, action="resign", score=0, moves=0, status="lost")
     play.game_act_follow_up(result=result, origin=Origin())
     assert finished == ["g1"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from prometheus_client import REGISTRY
 
-from games import solver_pool
-from games.results import DeadEndCheck
+from games.outcomes import DeadEndCheck
+from games.realtime import solver_pool
 from tests.support.sockets import ask, close_code, db, join, open_socket, run_async
 
 from .conftest import practice_game

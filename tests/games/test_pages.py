@@ -14,8 +14,8 @@ from games import services
 from games.daily import utc_today
 from games.engine import VARIANTS
 from games.errors import BadRequest
-from games.live import engine_for
 from games.models import Action, Deal, Game, User
+from games.realtime.live import engine_for
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from games.errors import (
     Refused,
     StaleVersion,
 )
-from games.live import engine_for
 from games.models import Action, Deal, Game
+from games.realtime.live import engine_for
 
 pytestmark = pytest.mark.django_db
 

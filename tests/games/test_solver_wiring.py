@@ -26,11 +26,11 @@ from games import selectors, services, tasks
 from games.daily import daily_seed, utc_today
 from games.engine import GameState
 from games.errors import Forbidden, GameOver
-from games.live import engine_for
 from games.models import Deal, Game, User
+from games.realtime.live import engine_for
+from games.realtime.solver_pool import dead_end_for_state
 from games.services import deals as deals_service
 from games.solver import SolveResult, evidence
-from games.solver_pool import dead_end_for_state
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def endgame(user: User, code: str, log: list[str]) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def decide_dead_end(result: services.ActResult) -> bool:
+def decide_dead_end(result: services.ActOutcome) -> bool:
     """What the solver pool would do after the answer: decide and record the verdict."""
     check = result.dead_end_check
     assert check is not None

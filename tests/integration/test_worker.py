@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from games import services
 from games.engine import GameState
-from games.live import engine_for
 from games.models import Action, Deal, Game, User
+from games.realtime.live import engine_for
 from leaderboards.boards import board_for, redis_client
 from leaderboards.models import Result
 from leaderboards.tasks import sweep, verify_game

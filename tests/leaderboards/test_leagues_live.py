@@ -60,7 +60,10 @@ async def test_a_members_ranked_result_tells_the_leagues_other_members(
     result = await db(make_result)(bob, day=today(), won=True, score=1000, moves=300)
 
     assert await db(result_rank)(result_id=result.pk) is True
-    assert json.loads(await ada.receive_from(timeout=5)) == {"type": "board", "result_id": result.pk}
+    assert json.loads(await ada.receive_from(timeout=5)) == {
+        "type": "board",
+        "result_id": result.pk,
+    }
     assert await elsewhere.receive_nothing(timeout=0.05)
 
     # Disqualified on review, it leaves the board: the league's page is told again.

@@ -17,7 +17,7 @@ from games import services
 from games.engine import GameState
 from games.models import Deal, Game, GameAnalysis, User
 from games.services import analysis as analysis_service
-from leaderboards.replays import analysis_frames
+from leaderboards.replays.frames import analysis_frames
 from tests.support.games import LOST, Capture, apply_changes, play
 
 pytestmark = pytest.mark.django_db

@@ -19,10 +19,10 @@ from games import services
 from games.engine import GameState, format_code, parse_code, parse_variant
 from games.engine.cards import RANKS, SUITS
 from games.errors import Forbidden, NotAuthenticated, NotFound
-from games.live import engine_for
 from games.models import Deal, Game, User
+from games.realtime.live import engine_for
 from leaderboards.models import Result
-from leaderboards.replays import action_words, card_label, replay_frames
+from leaderboards.replays.frames import action_words, card_label, replay_frames
 from leaderboards.share import VerificationPending
 from tests.support.games import apply_changes
 

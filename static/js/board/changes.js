@@ -2,7 +2,7 @@
 // and the replay viewer. Pure: no DOM, no translation, so it is unit-tested in Chromium
 // (tests/browser/test_js_units.py).
 //
-// It is the inverse of games.payloads.board_changes (leaderboards.replays.apply_changes in
+// It is the inverse of games.payloads.board_changes (leaderboards.replays.frames.apply_changes in
 // Python): a pile list that kept its length comes as {index: pile} with only the piles that
 // changed; any other key comes whole and replaces the old value.
 

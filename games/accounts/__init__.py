@@ -1,0 +1,1 @@
+"""Accounts: sign-in, profile, password reset, deletion and export, API tokens."""

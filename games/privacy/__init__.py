@@ -1,0 +1,1 @@
+"""Privacy: the device cookie and the keyed hashes of sightings, what a deletion keeps."""

@@ -1,0 +1,477 @@
+"""The websocket play interface of ``docs/protocol.md``: parse, call one service, answer.
+
+Everything a game may do lives in :mod:`games.services`; permissions are decided by
+:func:`games.access.access_game`. This module only turns frames into service calls and
+service results (or refusals) into frames, and protects the socket (size, rate, bad input).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+
+from games import metrics, selectors, services
+from games.access import GameAccess, access_game_role
+from games.errors import NotAuthenticated, NotFound, ServiceError
+from games.input_guard import text_problem
+from games.models import User
+from games.outcomes import Origin
+from games.payloads import accepted_message, action_message
+from games.privacy.sightings import client_address
+from games.realtime.broadcast import game_group
+from games.realtime.connect_threads import on_connect_thread
+from games.realtime.move_threads import on_move_thread
+from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
+
+logger = logging.getLogger(__name__)
+
+ACTIONS = frozenset({"move", "undo", "resign"})
+TYPES = ACTIONS | {"hint", "sync", "ping"}
+MAX_ID_LENGTH = 64
+
+# Close codes (docs/protocol.md, "Connecting").
+CLOSE_NOT_SIGNED_IN = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+# Application codes (4000-4999): the server stack (autobahn, under daphne) refuses to send
+# 1008, 1009 or 1011 ("must be 1000 or from [3000, 4999]") and the client would see 1006.
+CLOSE_FLOOD = 4008
+CLOSE_TOO_BIG = 4009
+CLOSE_SERVER_ERROR = 4500
+# A socket's last actions sent again to a socket that joins (see peer_joined).
+RECENT_ACTIONS = 8
+
+# What a refusal's reason says is expected.
+_KNOWN_TYPES = "one of move, undo, resign, hint, sync, ping"
+_ID_RULE = f"a client message id: text of 1 to {MAX_ID_LENGTH} characters, unique per game"
+_MOVE_RULE = "text in the notation, such as s, t3-f1 or w-t10"
+
+
+class ProtocolError(Exception):
+    """A client message the interface refuses before any service sees it."""
+
+    def __init__(self, code: str, reason: str, id: str | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.id = id
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """One well-formed client message; ``version`` is ``None`` when not given."""
+
+    type: str
+    id: str | None = None
+    version: int | None = None
+    move: str | None = None
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Check one text frame against the protocol; raise :class:`ProtocolError` if it is not.
+
+    >>> parse_client_message('{"type": "move", "id": "c1", "move": "s", "version": 0}')
+    ClientMessage(type='move', id='c1', version=0, move='s')
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
+        data = None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", 'a message is one JSON object, such as {"type": "ping"}')
+    # The id is echoed in any refusal as soon as it is readable, even if the rest is wrong.
+    msg_id = readable_id(data.get("id"))
+    kind = data.get("type")
+    if kind is None:
+        raise ProtocolError("missing_field", "type is missing: " + _KNOWN_TYPES, msg_id)
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_field", "type must be text: " + _KNOWN_TYPES, msg_id)
+    if kind not in TYPES:
+        raise ProtocolError(
+            "unknown_type", f"{kind[:40]!r} is not a message type; " + _KNOWN_TYPES, msg_id
+        )
+    if kind == "ping":
+        return ClientMessage(type=kind, id=msg_id)
+    if kind == "sync":
+        return ClientMessage(type=kind, id=msg_id, version=_version(data, msg_id, required=True))
+    if data.get("id") is None:
+        raise ProtocolError("missing_field", f"id is missing: a {kind} carries {_ID_RULE}")
+    if msg_id is None:
+        problem = text_problem(data["id"]) if isinstance(data["id"], str) else None
+        raise ProtocolError(
+            "bad_field", f"id must be {_ID_RULE}" + (f"; {problem}" if problem else "")
+        )
+    move = None
+    if kind == "move":
+        move = data.get("move")
+        if move is None:
+            raise ProtocolError("missing_field", f"move is missing: {_MOVE_RULE}", msg_id)
+        if not isinstance(move, str):
+            raise ProtocolError("bad_field", f"move must be {_MOVE_RULE}", msg_id)
+    return ClientMessage(
+        type=kind, id=msg_id, version=_version(data, msg_id, required=False), move=move
+    )
+
+
+def readable_id(value: object) -> str | None:
+    """The message's id if it is one the protocol allows (so it may be echoed), else None."""
+    # Text PostgreSQL can store (no NUL, no lone surrogate): the id goes into the log.
+    if isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH and not text_problem(value):
+        return value
+    return None
+
+
+def _version(data: dict[str, Any], msg_id: str | None, *, required: bool) -> int | None:
+    version = data.get("version")
+    if version is None:
+        if required:
+            raise ProtocolError(
+                "missing_field", "version is missing: the last version you have", msg_id
+            )
+        return None
+    # bool is an int in Python but never a version.
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ProtocolError("bad_field", "version must be a whole number of at least 0", msg_id)
+    return version
+
+
+def close_code_for(error: ServiceError, user: Any) -> int:
+    """The close code of a refused connection; 4401 only when signing in could help."""
+    if isinstance(error, NotFound):
+        return CLOSE_NOT_FOUND
+    if isinstance(error, NotAuthenticated) or not user.is_authenticated:
+        return CLOSE_NOT_SIGNED_IN
+    return CLOSE_FORBIDDEN
+
+
+def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, Any]:
+    return {"type": "refused", "id": id, "code": code, "reason": reason, **extra}
+
+
+# The sync halves, run in a worker thread through database_sync_to_async ----------------
+
+
+def _open(user: User | AnonymousUser, game_id: str) -> GameAccess:
+    """The one access check of a connect: the game (its canonical id names the group) and
+    the visitor's role in it."""
+    return access_game_role(user=user, game_id=game_id, purpose="watch")
+
+
+def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActOutcome:
+    return services.game_act(
+        user=user,
+        game_id=game_id,
+        kind=message.type,
+        move=message.move,
+        client_id=message.id or "",
+        version=message.version,
+        origin=origin,
+    )
+
+
+def _scope_address(scope: dict[str, Any]) -> str | None:
+    """The client's address, read as pages read it (``FT_TRUSTED_PROXIES``)."""
+    headers = dict(scope.get("headers") or [])
+    return client_address(
+        remote=(scope.get("client") or [None])[0],
+        forwarded_for=headers.get(b"x-forwarded-for", b"").decode("latin-1"),
+        proxies=settings.FT_TRUSTED_PROXIES,
+        trusted=settings.FT_TRUSTED_PROXY_NETWORKS,
+    )
+
+
+def _record_sighting(scope: dict[str, Any], user: User) -> None:
+    """The player's fair-play sighting (games.privacy.middleware does the same for pages); a failure
+    is logged, never the socket's concern. Nothing raw is logged. None for a guest (it plays
+    no competition deal: games.services.guests)."""
+    if getattr(user, "is_guest", False):
+        return
+    try:
+        headers = dict(scope.get("headers") or [])
+        services.sighting_record_due(
+            user_id=user.pk,
+            device_token=(scope.get("cookies") or {}).get("ft_device"),
+            address=_scope_address(scope),
+            user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
+        )
+    except Exception:
+        logger.exception("recording the sighting of a socket's player failed")
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One socket of one game: the player's (may act) or a watcher's (may only watch)."""
+
+    # Class attributes so tests (and deployments) can tune them.
+    max_frame_bytes = 4096
+    pace_rate: str | None = None  # a socket's pace (Pace): FT_RATE_SOCKET_PACE unless set
+    flood_strikes = 10  # messages in a row before the wait they were told: closed 4008
+
+    role: str | None = None  # None until admitted, and again once closing
+    counted_open: bool = False  # in metrics.OPEN (said hello), until it disconnects
+    allowance: Allowance | None = None  # the user's socket messages taken in advance
+    group: str | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The consumer, closing with 4500 ("try again") when the channel layer fails under
+        it (Redis restarting): the server stack would otherwise end the socket with 1011,
+        which the protocol keeps out of the codes a client sees."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            logger.warning(
+                "the socket of game %s failed under it", scope.get("path"), exc_info=True
+            )
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
+
+    async def connect(self) -> None:
+        started = time.perf_counter()
+        metrics.CONNECTS.inc()
+        self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.pace = Pace(rate=Rate.parse(self.pace_rate or settings.FT_RATE_SOCKET_PACE))
+        self.peers: set[str] = set()
+        self.sent_actions: deque[dict[str, Any]] = deque(maxlen=RECENT_ACTIONS)
+        # Accept first and close with a code: a refused handshake shows browsers no code.
+        await self.accept()
+        try:
+            access = await on_connect_thread(_open, self.user, self.game_id)
+            role, game_id = access.role, str(access.game.pk)
+            # Join before reading the state, so no action falls between hello and the feed.
+            self.group = game_group(game_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.announce_self()
+            game = await on_connect_thread(selectors.game_state_admitted, access=access)
+        except ServiceError as err:
+            await self.close_with(close_code_for(err, self.user), err.reason)
+            return
+        except Exception:
+            logger.exception("opening the socket of game %s failed", self.game_id)
+            await self.close_with(CLOSE_SERVER_ERROR)
+            return
+        self.game_id, self.role = game_id, role
+        await self.send_message({"type": "hello", "role": role, "game": game})
+        metrics.CONNECT.observe(time.perf_counter() - started)
+        metrics.OPEN.inc()
+        self.counted_open = True
+        if role == "player":  # after the hello, which need not wait for it
+            await on_connect_thread(_record_sighting, self.scope, self.user)
+
+    async def disconnect(self, code: int) -> None:
+        metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()
+        if self.counted_open:
+            self.counted_open = False
+            metrics.OPEN.dec()
+        if self.group is None:
+            return
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            event = {"type": "peer.left", "channel": self.channel_name}
+            await self.channel_layer.group_send(self.group, event)
+        except Exception as error:  # noqa: BLE001 - a goodbye that fails costs little
+            # The membership expires with the layer's group expiry; a peer that never heard
+            # the goodbye only broadcasts what it need not.
+            logger.warning("leaving the group of game %s failed: %r", self.game_id, error)
+
+    # Who else listens to the game -------------------------------------------------------
+    # A move is answered to its sender directly; it goes to the game's group (a round trip
+    # to Redis per move, and one message per member) only when another socket listens:
+    # another tab, a watcher, on any server process. Each socket says so on joining and
+    # leaving; a socket that died without a word (a killed process) stays a peer, which
+    # costs only the broadcast it would have had anyway.
+
+    async def announce_self(self) -> None:
+        event = {"type": "peer.joined", "channel": self.channel_name}
+        await self.channel_layer.group_send(self.group, event)
+
+    async def peer_joined(self, event: dict[str, Any]) -> None:
+        channel = event["channel"]
+        if channel != self.channel_name and self.group is not None:
+            self.peers.add(channel)
+            reply = {"type": "peer.present", "channel": self.channel_name}
+            await self.channel_layer.send(channel, reply)
+            # Actions this socket applied after the newcomer joined but before this notice
+            # arrived went to nobody: the newcomer gets this socket's last few (it ignores
+            # versions it already has, as every client does).
+            for message in self.sent_actions:
+                await self.channel_layer.send(channel, {"type": "game.action", "message": message})
+
+    async def peer_present(self, event: dict[str, Any]) -> None:
+        self.peers.add(event["channel"])
+
+    async def peer_left(self, event: dict[str, Any]) -> None:
+        self.peers.discard(event["channel"])
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.role is None:  # refused or closing: nothing more is read
+            return
+        started = time.perf_counter()
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > self.max_frame_bytes:
+            await self.close_with(CLOSE_TOO_BIG)
+            return
+        message: ClientMessage | None = None
+        try:
+            if text_data is None:
+                raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
+            # Parsed before the pace is asked, so a refusal for pace echoes the id the
+            # page waits on (it sends that message again after retry_after).
+            parsed: ClientMessage | ProtocolError = parse_client_message(text_data)
+        except ProtocolError as err:
+            parsed = err
+        if not await self.paced(parsed.id):
+            return
+        try:
+            if isinstance(parsed, ProtocolError):
+                raise parsed
+            message = parsed
+            await self.count_for_user()
+            await self.handle(message)
+        except ProtocolError as err:
+            await self.send_message(refusal(err.code, err.reason, err.id))
+        except ServiceError as err:
+            assert message is not None
+            if isinstance(err, RateLimited):
+                # Another limit's wait counts like the pace's: a message before it is early.
+                self.pace.refuse_until(time.monotonic() + err.retry_after)
+            await self.send_message(self.service_refusal(err, message))
+        except Exception:
+            # A bug must not kill the socket silently: log it, tell the client, keep going.
+            logger.exception("handling a message on game %s failed", self.game_id)
+            msg_id = message.id if message else None
+            await self.send_message(refusal("server_error", "the server failed; try again", msg_id))
+        if message is not None and message.type in ACTIONS:
+            metrics.MOVE_ACK.labels(message.type).observe(time.perf_counter() - started)
+
+    async def paced(self, msg_id: str | None) -> bool:
+        """Whether the message may go ahead at this socket's pace (``throttles.Pace``).
+        Too soon: refused ``rate_limited`` with the wait (the page sends it again then),
+        and the socket stays open. A client that keeps sending before the wait it was told
+        is over (``flood_strikes`` times in a row) is a script: closed with 4008."""
+        now = time.monotonic()
+        if self.pace.early(now=now):
+            if self.pace.strikes > self.flood_strikes:
+                await self.close_with(CLOSE_FLOOD, "flood: messages kept coming after rate_limited")
+                return False
+            wait = math.ceil((self.pace.until - now) * 100) / 100
+            reason = f"too soon: the wait a refusal named is not over; send it again in {wait:g} s"
+        else:
+            wait = self.pace.take(now=now)
+            reason = (
+                f"too fast: at most {self.pace.rate.count} messages at once, then"
+                f" {self.pace.per_second:g} a second; send it again in {wait:g} s"
+            )
+        if wait <= 0:
+            return True
+        await self.send_message(refusal("rate_limited", reason, msg_id, retry_after=wait))
+        return False
+
+    async def handle(self, message: ClientMessage) -> None:
+        if message.type == "ping":
+            await self.send_message({"type": "pong"})
+            return
+        if message.type == "sync":
+            # Re-checked on each sync: the game may be gone since the socket opened.
+            game = await database_sync_to_async(selectors.game_state)(
+                user=self.user, game_id=self.game_id
+            )
+            if game["version"] == message.version:
+                await self.send_message({"type": "synced", "version": game["version"]})
+            else:
+                await self.send_message({"type": "state", "game": game})
+            return
+        if self.role != "player":
+            raise ProtocolError(
+                "forbidden",
+                "watchers may only send sync and ping; only the player acts",
+                message.id,
+            )
+        if message.type == "hint":
+            # The one hint service, as the API's: it waits up to FT_HINT_SECONDS for the
+            # solver pool, so on a thread of its own, never on the event loop nor on the one
+            # thread every socket's database calls share. Nothing is played or broadcast.
+            hint = database_sync_to_async(services.game_hint, thread_sensitive=False)
+            hinted = await hint(user=self.user, game_id=self.game_id)
+            await self.send_message(
+                {
+                    "type": "hint",
+                    "id": message.id,
+                    "move": hinted.move,
+                    "hints": hinted.hints,
+                    "version": hinted.version,
+                }
+            )
+            return
+        # On an action thread (games.realtime.move_threads), not the one database thread shared by
+        # every socket: writes overlap and share their disk flushes. What follows the action
+        # (the other sockets, a finish, a dead end) the service does after the commit, as
+        # for the API and the form; this socket is its origin, so its copy skips it here.
+        origin = Origin(channel=self.channel_name, peers=bool(self.peers))
+        result = await on_move_thread(_act, self.user, self.game_id, message, origin)
+        await self.send_message(accepted_message(result, message.id))
+        if not result.duplicate:
+            self.sent_actions.append(action_message(result))
+
+    def service_refusal(self, err: ServiceError, message: ClientMessage) -> dict[str, Any]:
+        # The service's own code: a move that is no move at all ("", "undo") is refused by
+        # game_act as the engine's invalid_move, as docs/protocol.md names it.
+        extra = {
+            k: err.extra[k] for k in ("version", "retry_after", "rule", "params") if k in err.extra
+        }
+        return refusal(err.code, err.reason, message.id, **extra)
+
+    async def game_action(self, event: dict[str, Any]) -> None:
+        """An action the services committed: to every socket of the game but the one that
+        sent it (which answered its sender itself)."""
+        origin = event.get("origin")
+        if self.role is None or (origin and origin == self.channel_name):
+            return
+        try:
+            await self.send_message(event["message"])
+        except Exception as err:  # noqa: BLE001 - see below
+            # The socket closed while the broadcast was on its way (the server stack raises
+            # its own "Disconnected"): the client resyncs when it reconnects, and one
+            # socket's failed send must not end the consumer with a traceback.
+            logger.info("a broadcast to a closing socket of game %s: %s", self.game_id, err)
+
+    async def count_for_user(self) -> None:
+        """Count the message against the limit of all the user's sockets together (several
+        sockets must not multiply the per-socket limit); raises ``RateLimited``. Units are
+        taken from the shared count ten at a time (``throttles.Allowance``); the cache may
+        be Redis: off the event loop, and off the threads that apply actions."""
+        if self.allowance is None:
+            if self.user.is_authenticated:
+                ident = who(user_id=self.user.pk)
+            else:
+                ident = who(address=_scope_address(self.scope))
+            self.allowance = Allowance.for_rate(
+                name="socket",
+                rate=Rate.parse(settings.FT_RATE_SOCKET_MESSAGES),
+                ident=ident,
+                what="messages on your sockets",
+            )
+        if self.allowance.needs_refill(now=time.time()):
+            await sync_to_async(throttle_reserve, thread_sensitive=False)(self.allowance)
+        self.allowance.spend()
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "refused":
+            metrics.REFUSALS.labels(str(message.get("code"))).inc()
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def close_with(self, code: int, reason: str = "") -> None:
+        self.role = None
+        # A close reason may hold at most 123 bytes.
+        await self.close(code, reason.encode()[:123].decode(errors="ignore") or None)

@@ -1,0 +1,66 @@
+"""The threads that apply the sockets' actions, each with its own database connection.
+
+An action's one write waits for its commit to reach the disk (a couple of milliseconds
+here). On the one thread that ``database_sync_to_async`` shares, every socket's actions
+waited for each other's flushes in line: a process could never apply more actions a second
+than flushes fit in one. Here several writes are in flight at once and PostgreSQL flushes
+the log records of concurrent commits together, so the flushes are shared. The game's
+live entry (``games.realtime.live``) keeps the actions of one game in order.
+
+SQLite (the embedded default) has one writer at a time: one thread there
+(``FT_MOVE_THREADS``).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+
+
+def move_executor() -> ThreadPoolExecutor:
+    """The process's action threads, made on first use."""
+    global _executor
+    with _lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=settings.FT_MOVE_THREADS, thread_name_prefix="moves"
+            )
+        return _executor
+
+
+async def on_move_thread(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
+    """Run ``fn`` (a service call that writes) on an action thread."""
+    call = functools.partial(_retrying_once, fn, *args, **kwargs)
+    # Through asgiref, so the thread knows the server's event loop: what follows the action
+    # (games.services.play.game_act_follow_up) sends on that loop, as a request's thread does.
+    return await sync_to_async(call, thread_sensitive=False, executor=move_executor())()
+
+
+def _retrying_once(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
+    """``fn``, tried again once on a fresh connection if the database dropped this one
+    (a restart, ``pg_terminate_backend``, a network cut).
+
+    Safe for the socket's actions, which always carry a client message id: if the lost
+    statement had committed, the second try finds the id in the log and answers it as the
+    duplicate it is; if not, it applies the action once.
+    """
+    try:
+        return fn(*args, **kwargs)
+    except (OperationalError, InterfaceError) as error:
+        logger.warning("the database connection failed (%s); reconnecting once", error)
+        connection.close()
+        return fn(*args, **kwargs)

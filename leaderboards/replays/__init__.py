@@ -1,0 +1,1 @@
+"""Replays and the post-game analysis: the frames a replay, an analysis and a solution show."""

@@ -1,0 +1,53 @@
+"""Hints are solved away from the thread that serves moves: while one player's hint is
+being searched, another player's moves are answered at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+
+from games.realtime import solver_pool
+from tests.support.sockets import ask, db, join, run_async
+
+from ..conftest import practice_game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("empty_channel_layer"),
+]
+
+
+@run_async
+async def test_a_slow_hint_does_not_hold_up_another_players_moves(
+    user, bob, monkeypatch, settings
+) -> None:
+    settings.FT_SOLVER_PROCESSES = 0
+
+    def slow_hint(state: dict[str, Any], seconds: float) -> str | None:
+        time.sleep(1.5)  # a long search, in the pool's thread
+        return "s"
+
+    monkeypatch.setattr(solver_pool, "hint_for_state", slow_hint)
+    asker, _ = await join((await db(practice_game)(user)).pk, user)
+    mover, _ = await join((await db(practice_game)(bob)).pk, bob)
+    await asker.send_json_to({"type": "hint", "id": "h1"})
+    await asyncio.sleep(0.1)  # the hint is being searched now
+    accepted = await ask(mover, {"type": "move", "id": "m1", "move": "s"})
+    assert accepted["type"] == "accepted"
+    # The move was answered while the hint was still being searched (it takes 1.5 s).
+    assert await asker.receive_nothing(timeout=0.1)
+    hinted = json.loads(await asker.receive_from(timeout=5))
+    assert hinted["type"] == "hint" and hinted["move"] == "s" and hinted["hints"] == 1
+    await asker.disconnect()
+    await mover.disconnect()
+
+
+def test_the_pool_solves_a_hint_from_an_engine_dump() -> None:
+    from games.engine import GameState
+
+    move = solver_pool.hint_for_state(GameState.from_code("FT1-N-0000007").dump(), 0.2)
+    assert move in GameState.from_code("FT1-N-0000007").legal_moves()
