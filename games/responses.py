@@ -30,10 +30,16 @@ def retry_after_of(err: ServiceError) -> float | None:
 
 
 def refusal_page(
-    request: HttpRequest, err: ServiceError, *, template: str = "games/refused.html"
+    request: HttpRequest,
+    err: ServiceError,
+    *,
+    template: str = "games/refused.html",
+    context: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """A service's refusal as a page: its 4xx status (400 for anything else) carrying the
-    service's reason, and ``Retry-After`` when it names a wait."""
+    service's reason, and ``Retry-After`` when it names a wait; ``context`` adds to what
+    the template gets (the game to go back to, say)."""
     status = err.status if 400 <= err.status < 500 else 400
-    response = render(request, template, {"reason": err.reason, "error": err}, status=status)
+    page = {"reason": err.reason, "error": err, **(context or {})}
+    response = render(request, template, page, status=status)
     return with_retry_after(response, retry_after_of(err))

@@ -29,7 +29,7 @@ from games.forms import PracticeForm
 from games.models import Game, User
 from games.privacy.middleware import DEVICE_COOKIE
 from games.privacy.sightings import device_digest, device_token_valid, request_address
-from games.responses import retry_after_of, with_retry_after
+from games.responses import refusal_page, with_retry_after
 from games.services.practice_pool import PoolEmpty
 from games.throttles import RateLimited
 
@@ -179,8 +179,5 @@ def _table(request: HttpRequest, start: Callable[..., Game], game_id: uuid.UUID)
         game = start(user=request.user, game_id=game_id)
     except ServiceError as err:
         # The code's status (409 ranked_table, 429 rate_limited with Retry-After, 404...).
-        status = err.status if 400 <= err.status < 500 else 400
-        context = {"reason": err.reason, "error": err, "game_id": game_id}
-        response = render(request, "games/refused.html", context, status=status)
-        return with_retry_after(response, retry_after_of(err))
+        return refusal_page(request, err, context={"game_id": game_id})
     return redirect("game", game_id=game.pk)
