@@ -120,12 +120,19 @@ def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def new_page(browser) -> Iterator[Callable[..., Page]]:  # type: ignore[no-untyped-def]
-    """``new_page(timeout=10_000, **options)``: a page of a browser context of its own
-    (``options`` as Playwright's ``new_context`` takes them: viewport, locale, touch, ...),
-    closed after the test."""
+    """``new_page(timeout=10_000, size=None, **options)``: a page of a browser context of its
+    own (``options`` as Playwright's ``new_context`` takes them: viewport, locale, touch,
+    ...; ``size`` a screen's width and height, a phone's with touch), closed after the test."""
     contexts = []
 
-    def open_page(*, timeout: float = 10_000, **options: object) -> Page:
+    def open_page(
+        *, timeout: float = 10_000, size: tuple[int, int] | None = None, **options: object
+    ) -> Page:
+        if size is not None:  # a screen; under 500 px wide a phone's, with touch
+            width, height = size
+            touch = width < 500
+            options = {"viewport": {"width": width, "height": height}, **options}
+            options.update(has_touch=touch, is_mobile=touch)
         context = browser.new_context(**options)
         contexts.append(context)
         page = context.new_page()

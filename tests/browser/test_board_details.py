@@ -194,9 +194,8 @@ def test_the_dead_end_notice_floats_and_never_moves_the_board(
     shots: Path,
     size: tuple[int, int],
 ) -> None:
-    width, height = size
-    touch = width < 500
-    page = new_page(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    width = size[0]
+    page = new_page(size=size)
     username = sign_up(page)
     game_id = on_site(DEAD_END_GAME.format(username=username, code=JOSEPHINE)).split()[-1]
     page.goto(f"{live_url}/games/{game_id}/")

@@ -233,9 +233,8 @@ def test_the_finished_game_links_its_replay_and_analysis_from_dialog_and_board(
     shots: Path,
     size: tuple[int, int],
 ) -> None:
-    width, height = size
-    touch = width < 500
-    page = new_page(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    width = size[0]
+    page = new_page(size=size)
     sign_up(page)
     url = start_practice(page, JOSEPHINE)
     on_board = page.locator('[data-testid="board-analysis-link"]')

@@ -23,9 +23,8 @@ def test_an_abandoned_practice_start_is_not_started_and_discarded_in_one_tap(
     shots: Path,
     size: tuple[int, int],
 ) -> None:
-    width, height = size
-    touch = width < 500
-    page = new_page(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    width = size[0]
+    page = new_page(size=size)
     sign_up(page)
     start_practice(page, JOSEPHINE)
     page.goto(f"{live_url}/games/")

@@ -20,9 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 def test_sign_up_offers_the_optional_email_and_validates_it(
     new_page: Callable[..., Page], live_url: str, shots: Path, size: tuple[int, int]
 ) -> None:
-    width, height = size
-    touch = width < 500
-    page = new_page(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    width = size[0]
+    page = new_page(size=size)
     page.goto(f"{live_url}/accounts/signup/")
     form = page.locator('form[action$="/accounts/signup/"]')
     email = form.locator("input[name=email]")
