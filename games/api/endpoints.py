@@ -292,7 +292,9 @@ def daily(request: HttpRequest) -> dict[str, Any]:
         'is played once). `{"mode": "practice"}` always starts a new practice game '
         "(**201**): of a deal `code`, of a daily `deal_id` (once you finished your ranked "
         "attempt or the day closed), or of a random deal of `variant` (default "
-        "`forty-thieves`). The answer is the game's full state."
+        "`forty-thieves`); with `winnable` (and `stars`, 1-5) a random deal the solver "
+        "proved winnable, **404** `pool_empty` when none is ready. The answer is the "
+        "game's full state."
     ),
 )
 def game_start(request: HttpRequest, payload: StartIn) -> Status:
@@ -304,7 +306,12 @@ def game_start(request: HttpRequest, payload: StartIn) -> Status:
         new = game.created_at >= asked_at
     else:
         game = services.game_start_practice(
-            user=user, code=payload.code, variant=payload.variant, deal_id=payload.deal_id
+            user=user,
+            code=payload.code,
+            variant=payload.variant,
+            deal_id=payload.deal_id,
+            winnable=payload.winnable,
+            stars=payload.stars,
         )
         new = True
     return Status(201 if new else 200, selectors.game_state(user=user, game_id=game.pk))

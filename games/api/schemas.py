@@ -214,6 +214,12 @@ class PracticeStartIn(StrictIn):
     deal_id: int | None = Field(
         None, ge=1, le=MAX_ID, description="A daily deal you finished, or one that closed."
     )
+    winnable: bool = Field(
+        False, description="A random deal the solver proved winnable (practice pool)."
+    )
+    stars: int | None = Field(
+        None, ge=1, le=5, description="A proven deal of this difficulty (1-5 stars)."
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> PracticeStartIn:
@@ -221,6 +227,8 @@ class PracticeStartIn(StrictIn):
         given = [n for n in ("code", "variant", "deal_id") if getattr(self, n) is not None]
         if len(given) > 1:
             raise ValueError(f"give at most one of code, variant and deal_id, not {given}")
+        if (self.winnable or self.stars is not None) and (self.code or self.deal_id):
+            raise ValueError("winnable and stars choose a random deal: give no code or deal_id")
         return self
 
 

@@ -106,6 +106,9 @@ def test_a_practice_game_starts_from_a_variant_or_a_finished_daily_deal(ada, dai
         ({"mode": "practice", "deal_id": 10**30}, 422, "bad_field", "body.deal_id"),
         ({"mode": "daily", "code": "FT1-N-0000007"}, 422, "bad_field", "body.code"),
         ({"mode": "practice", "code": "x", "variant": "josephine"}, 422, "bad_field", "body"),
+        ({"mode": "practice", "code": "FT1-N-0000007", "winnable": True}, 422, "bad_field", "body"),
+        ({"mode": "practice", "stars": 6}, 422, "bad_field", "body.stars"),
+        ({"mode": "practice", "winnable": "yes please"}, 422, "bad_field", "body.winnable"),
         ([1, 2], 422, "bad_field", "body"),
         ({"mode": "practice", "code": "not-a-code"}, 400, "bad_request", None),
         ({"mode": "practice", "variant": "spider"}, 400, "bad_request", None),
@@ -265,3 +268,20 @@ def test_another_players_game_cannot_be_played(bob_api, practice) -> None:
     assert_refused(bob_api.post(f"{path}/actions", {"type": "move", "move": "s"}), 403, "forbidden")
     assert_refused(bob_api.post(f"{path}/resign"), 403, "forbidden")
     assert Game.objects.get(pk=practice["id"]).version == 0
+
+
+def test_a_winnable_practice_deal_comes_from_the_pool_or_says_it_is_empty(ada) -> None:
+    from games import services
+
+    empty = assert_refused(
+        ada.post("/games", {"mode": "practice", "variant": "little-forty", "winnable": True}),
+        404,
+        "pool_empty",
+    )
+    assert "random deal" in empty["reason"]
+    services.practice_pool_fill(variant="little-forty", count=1, max_nodes=400, seeds=[3])
+    body = {"mode": "practice", "variant": "little-forty", "winnable": True, "stars": 1}
+    response = ada.post("/games", body)
+    assert response.status_code == 201, response.content
+    game = Game.objects.get(pk=response.json()["id"])
+    assert game.deal.pool_entry.stars == 1 and game.deal.variant == "little-forty"
