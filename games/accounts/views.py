@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
@@ -80,13 +81,26 @@ def signup_count(*, request: HttpRequest) -> None:
 
 class LoginView(auth_views.LoginView):
     """Django's sign-in page, which sends a signed-in visitor away, except a guest: a guest
-    may sign in to an existing account (the guest's games stay with the guest)."""
+    may sign in to an existing account, and the guest's games come to it
+    (``services.guest_merge``)."""
 
     redirect_authenticated_user = True
 
     def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         self.redirect_authenticated_user = not is_guest(request.user)
         return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        guest_id = request_guest_id(self.request)
+        response = super().form_valid(form)  # signs in: the session is the account's now
+        if guest_id is not None:
+            services.guest_merge(guest_id=guest_id, into=form.get_user())
+        return response
+
+
+def request_guest_id(request: HttpRequest) -> int | None:
+    """The session's guest, before a sign-in replaces it."""
+    return request.user.pk if is_guest(request.user) else None
 
 
 @method_decorator(account_view, name="dispatch")  # a guest has no password to change

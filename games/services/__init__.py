@@ -45,7 +45,13 @@ from games.services.deals import (
     deal_rate,
     difficulty_for,
 )
-from games.services.guests import NotAGuest, guest_convert, guest_create, guests_purge
+from games.services.guests import (
+    NotAGuest,
+    guest_convert,
+    guest_create,
+    guest_merge,
+    guests_purge,
+)
 from games.services.play import (
     ACTION_KINDS,
     game_act,
@@ -82,6 +88,7 @@ __all__ = [
     "NotAGuest",
     "guest_convert",
     "guest_create",
+    "guest_merge",
     "guests_purge",
     "PoolEmpty",
     "practice_pool_draw",

@@ -6,13 +6,15 @@ visitor's first practice or archive start and logged into that browser's session
 every game path (the socket, the API's session auth, ``games.access``) serves it like any
 player. What a guest may not do is decided in one place, ``games.access.account_required``
 (ranked starts, leagues, API tokens, the account pages). Signing up turns the same row
-into an account (``guest_convert``), so its games stay with it; a guest idle for
-``FT_GUEST_DAYS`` is deleted with its games (``guests_purge``, daily on beat).
+into an account (``guest_convert``), so its games stay with it; signing in to an existing
+account instead brings the guest's games to that account (``guest_merge``); a guest idle
+for ``FT_GUEST_DAYS`` is deleted with its games (``guests_purge``, daily on beat).
 """
 
 from __future__ import annotations
 
 import secrets
+import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -21,6 +23,7 @@ from django.utils import timezone
 
 from games.errors import Conflict
 from games.models import Game, User
+from games.realtime.live import live_forget
 from games.throttles import Rate, throttle_check, who
 
 
@@ -70,6 +73,32 @@ def guest_convert(*, user: User, username: str, display_name: str, password: str
         row.is_guest = False
         row.save(update_fields=["username", "display_name", "password", "is_guest"])
     return row
+
+
+def guest_merge(*, guest_id: int, into: User) -> int:
+    """Give the guest ``guest_id``'s games to the account ``into`` it signed in to, then
+    delete the guest: one player keeps one history. Nothing else is the guest's (no ranked
+    game, result, league, token or sighting), so moving the games is all. Under the guest
+    row's lock (two sign-in tabs merge once); how many games came. This process's live
+    copies of them are dropped after the commit; another process's copy still names the
+    guest, and its first refusal of the new owner reloads it (``services.play``). Nothing
+    happens for a row that is not a guest."""
+    if into.is_guest or into.pk == guest_id:
+        return 0
+    with transaction.atomic():
+        guest = User.objects.select_for_update().filter(pk=guest_id, is_guest=True).first()
+        if guest is None:
+            return 0
+        games = list(Game.objects.filter(player=guest).values_list("pk", flat=True))
+        Game.objects.filter(pk__in=games).update(player=into)
+        guest.delete()
+        transaction.on_commit(lambda: _forget_all(games), robust=True)
+    return len(games)
+
+
+def _forget_all(games: list[uuid.UUID]) -> None:
+    for pk in games:
+        live_forget(game_id=pk)
 
 
 def guests_purge(*, now: datetime | None = None) -> int:

@@ -251,9 +251,11 @@ def _act_on(
 
 
 def _behind_the_log(entry: LiveGame) -> bool:
-    """Whether the database has moved past the entry's copy of the game (refusals are
-    rare: the one read this costs is spent only then)."""
-    return _row_version(entry.game.pk) != entry.game.version
+    """Whether the database has moved past the entry's copy of the game: a newer version,
+    or another owner (a guest's games brought to the account it signed in to). Refusals
+    are rare: the one read this costs is spent only then."""
+    row = Game.objects.filter(pk=entry.game.pk).values_list("version", "player_id").first()
+    return row != (entry.game.version, entry.game.player_id)
 
 
 def _row_version(pk: uuid.UUID) -> int | None:

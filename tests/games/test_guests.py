@@ -245,3 +245,40 @@ def test_the_api_refuses_a_guest_a_ranked_start_and_serves_practice() -> None:
         content_type="application/json",
     )
     assert practice.status_code == 201
+
+
+def test_a_guest_signing_in_to_an_account_brings_its_games_and_is_gone(user: User) -> None:
+    client = Client()
+    game = start_as_visitor(client)
+    guest = game.player
+    services.game_play(user=guest, game_id=str(game.pk), move="s")  # held live here
+    response = client.post(reverse("login"), {"username": "ada", "password": PASSWORD})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.player == user and not User.objects.filter(pk=guest.pk).exists()
+    assert services.game_play(user=user, game_id=str(game.pk), move="s").version == 2
+    listing = client.get(reverse("my_games"))
+    assert str(game.pk) in listing.content.decode()
+
+
+def test_another_processs_copy_naming_the_guest_reloads_on_the_owners_move(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.services import guests
+
+    game = start_as_visitor(Client())
+    guest = game.player
+    services.game_play(user=guest, game_id=str(game.pk), move="s")
+    # As in another process: its live copy is not dropped by this one's commit.
+    monkeypatch.setattr(guests, "_forget_all", lambda games: None)
+    assert services.guest_merge(guest_id=guest.pk, into=user) == 1
+    assert services.game_play(user=user, game_id=str(game.pk), move="s").version == 2
+
+
+def test_merging_is_only_for_a_guest_and_only_once(user: User, bob: User) -> None:
+    assert services.guest_merge(guest_id=bob.pk, into=user) == 0  # an account: untouched
+    assert User.objects.filter(pk=bob.pk).exists()
+    guest = guest_create(address=None, device=None)
+    assert services.guest_merge(guest_id=guest.pk, into=user) == 0  # no games: gone all the same
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert services.guest_merge(guest_id=guest.pk, into=user) == 0
