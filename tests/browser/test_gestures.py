@@ -249,12 +249,26 @@ def test_a_press_on_a_landing_card_picks_that_card(
     accepted = record_accepted(page)
     sign_up(page)
     start_practice(page, "FT1-N-0000063")
-    x, y = gesture_point(page, "t1")
-    page.mouse.dblclick(x, y)
-    page.wait_for_function(
-        '() => document.querySelector(\'[data-pile="t8"] .ft-card.is-moving[data-card="QS"]\')',
-        polling="raf",
-    )
+    table = board(page)
+    for attempt in range(3):
+        table.settled()
+        x, y = gesture_point(page, "t1")
+        page.mouse.dblclick(x, y)
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function(
+                "() => document.querySelector("
+                '\'[data-pile="t8"] .ft-card.is-moving[data-card="QS"]\')',
+                polling="raf",
+                timeout=5_000,
+            )
+            break
+        # The queen went without a slide to catch (a full redraw crossed the answer on a
+        # busy machine, seen once in CI): take it back and send it again.
+        assert attempt < 2 and accepted[-1:] == ["t1-t8"], accepted
+        table.wait_for_version(1)
+        page.keyboard.press("u")
+        table.wait_for_version(2)
+        accepted.clear()
     # Where the queen lands (its place on column 8): the king's place is under it, and
     # while the queen slides there presses used to go through to the king.
     x, y = page.evaluate(
