@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import requests
 from django.conf import settings
 
 from tests.support.servers import Server, start_server
@@ -206,3 +208,20 @@ def workers(django_db_setup: None, tmp_path: Path) -> Iterator[Callable[..., Wor
         for worker in started:
             worker.stop()
         clear_celery_and_boards()
+
+
+def post_form(
+    http: requests.Session, base: str, path: str, data: dict[str, str]
+) -> requests.Response:
+    """Post a site form as a browser does: read the page for its CSRF token, then send
+    ``data`` with it (no redirect followed: the answer's status is what tests check)."""
+    page = http.get(f"{base}{path}", timeout=10)
+    assert page.status_code == 200, path
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    assert found, f"{path} has no form"
+    return http.post(
+        f"{base}{path}",
+        data={"csrfmiddlewaretoken": found.group(1), **data},
+        allow_redirects=False,
+        timeout=10,
+    )

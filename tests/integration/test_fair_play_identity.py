@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from games.models import Deal, Game, User
 from leaderboards.models import FairPlayCheck, Result
 from tests.support.waiting import wait_for
 
+from .conftest import post_form
 from .test_fair_play import send_all
 from .test_live_play import receive
 
@@ -70,15 +70,7 @@ class Browser:
         self.http.headers.update({"User-Agent": user_agent, "Referer": server.http})
 
     def _form(self, path: str, data: dict[str, str]) -> requests.Response:
-        page = self.http.get(f"{self.server.http}{path}", timeout=10)
-        assert page.status_code == 200, path
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-        return self.http.post(
-            f"{self.server.http}{path}",
-            data={"csrfmiddlewaretoken": token, **data},
-            allow_redirects=False,
-            timeout=10,
-        )
+        return post_form(self.http, self.server.http, path, data)
 
     def sign_up(self, username: str) -> None:
         form = {"username": username, "password1": PASSWORD, "password2": PASSWORD}

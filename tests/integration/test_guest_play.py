@@ -15,6 +15,8 @@ from websockets.asyncio.client import connect
 
 from games.models import Game, User
 
+from .conftest import post_form
+
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.django_db(transaction=True),
@@ -33,15 +35,7 @@ class Visitor:
         self.http.headers.update({"Referer": server.http})
 
     def form(self, path: str, data: dict[str, str]) -> requests.Response:
-        page = self.http.get(f"{self.server.http}{path}", timeout=10)
-        assert page.status_code == 200, path
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-        return self.http.post(
-            f"{self.server.http}{path}",
-            data={"csrfmiddlewaretoken": token, **data},
-            allow_redirects=False,
-            timeout=10,
-        )
+        return post_form(self.http, self.server.http, path, data)
 
     def cookie(self) -> str:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
