@@ -1,10 +1,11 @@
 """The larger blocks of ``ftsite/settings.py``, built from the values it reads (the
 environment is read there alone, through ``ftsite.env``): the channel layer and the cache
 (Redis when ``REDIS_URL`` is set, the process's memory otherwise), the
-Content-Security-Policy and the logging."""
+Content-Security-Policy, the database, the templates and the logging."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
@@ -101,3 +102,41 @@ def logging_config(*, level: str) -> dict[str, Any]:
         "root": {"handlers": ["console"], "level": level},
         "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
     }
+
+
+def databases(
+    database_url: str | None, *, sqlite_path: Path, conn_max_age: int, lock_timeout_ms: int
+) -> dict[str, Any]:
+    """The database: ``database_url`` (PostgreSQL in production) when set, each connection
+    kept ``conn_max_age`` seconds; SQLite at ``sqlite_path`` otherwise (``make run``)."""
+    if database_url is None:
+        return {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}}
+    import dj_database_url
+
+    default: dict[str, Any] = dict(
+        dj_database_url.parse(database_url, conn_max_age=conn_max_age, conn_health_checks=True)
+    )
+    if default["ENGINE"] == "django.db.backends.postgresql":
+        # No request or task waits on a row lock for ever: past this, PostgreSQL
+        # refuses with an error (a task is then retried by the verification sweep).
+        default.setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={lock_timeout_ms}"
+    return {"default": default}
+
+
+def templates(directory: Path) -> list[dict[str, Any]]:
+    """Django's templates: the site's own ``directory``, then each app's."""
+    return [
+        {
+            "BACKEND": "django.template.backends.django.DjangoTemplates",
+            "DIRS": [directory],
+            "APP_DIRS": True,
+            "OPTIONS": {
+                "context_processors": [
+                    "django.template.context_processors.request",
+                    "django.template.context_processors.i18n",
+                    "django.contrib.auth.context_processors.auth",
+                    "django.contrib.messages.context_processors.messages",
+                ],
+            },
+        },
+    ]

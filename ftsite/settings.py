@@ -16,17 +16,17 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from ftsite.blocks import CSP, caches, channel_layers, logging_config
+from ftsite.blocks import CSP, caches, channel_layers, databases, logging_config, templates
 from ftsite.env import (
     env_bool,
     env_int,
     env_list,
     env_networks,
-    env_rate,
     env_seconds,
     env_secret,
     env_str,
 )
+from ftsite.rates import rate_limits
 from ftsite.schedule import BEAT_SCHEDULE, TASK_ROUTES
 
 # ---------------------------------------------------------------------------
@@ -92,7 +92,6 @@ FT_TRUSTED_PROXY_NETWORKS = env_networks(
 # FT_RATE_SECONDS is the budget for rating a practice deal's difficulty (0 = never rated);
 # FT_RATE_PRACTICE_ON_START enqueues that rating when a practice game of an unrated deal
 # starts (off by default where tasks run inline).
-
 
 # On the embedded default (no beat ahead of time) a person waits for the first open of the
 # day, so the budget per candidate is shorter there; production certifies ahead of time.
@@ -203,21 +202,7 @@ CONTENT_SECURITY_POLICY = CSP
 
 ROOT_URLCONF = "ftsite.urls"
 
-TEMPLATES = [
-    {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
-        "OPTIONS": {
-            "context_processors": [
-                "django.template.context_processors.request",
-                "django.template.context_processors.i18n",
-                "django.contrib.auth.context_processors.auth",
-                "django.contrib.messages.context_processors.messages",
-            ],
-        },
-    },
-]
+TEMPLATES = templates(BASE_DIR / "templates")
 
 ASGI_APPLICATION = "ftsite.asgi.application"
 
@@ -225,28 +210,12 @@ ASGI_APPLICATION = "ftsite.asgi.application"
 # Database
 # ---------------------------------------------------------------------------
 
-if DATABASE_URL is not None:
-    import dj_database_url
-
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60, minimum=0),
-            conn_health_checks=True,
-        )
-    }
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # No request or task waits on a row lock for ever: past this, PostgreSQL
-        # refuses with an error (a task is then retried by the verification sweep).
-        _lock_ms = env_int("DJANGO_DB_LOCK_TIMEOUT_MS", 10_000, minimum=0)
-        DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={_lock_ms}"
-else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(BASE_DIR / "db.sqlite3"),
-        }
-    }
+DATABASES = databases(
+    DATABASE_URL,
+    sqlite_path=BASE_DIR / "db.sqlite3",
+    conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60, minimum=0),
+    lock_timeout_ms=env_int("DJANGO_DB_LOCK_TIMEOUT_MS", 10_000, minimum=0),
+)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -337,36 +306,28 @@ if DEBUG:
 
 CACHES = caches(REDIS_URL)
 
-# Rate limits (count/period: 100/20s, 30/min, 5/h), each refusal documented in
-# docs/protocol.md with a retry hint. Socket messages count across all of a user's sockets;
-# API calls per user (or per address when anonymous).
-FT_RATE_SOCKET_MESSAGES = env_rate("FT_RATE_SOCKET_MESSAGES", "300/min")
-# One socket's pace, a token bucket: count at once, refilled over the period (40/5s: a
-# burst of 40, then 8 a second). Faster is refused with a retry hint, never closed; only a
-# client that ignores the hint is (docs/protocol.md, "Limits").
-FT_RATE_SOCKET_PACE = env_rate("FT_RATE_SOCKET_PACE", "40/5s")
-FT_RATE_HINTS = env_rate("FT_RATE_HINTS", "20/min")
-FT_RATE_PRACTICE_STARTS = env_rate("FT_RATE_PRACTICE_STARTS", "20/min")
-FT_RATE_API_USER = env_rate("FT_RATE_API_USER", "300/min")
-FT_RATE_API_ANONYMOUS = env_rate("FT_RATE_API_ANONYMOUS", "60/min")
-# Post-game analyses asked for (each up to FT_ANALYSIS_SECONDS of solver work), per user.
-FT_RATE_ANALYSES = env_rate("FT_RATE_ANALYSES", "10/h")
-# Password reset requests, counted per address and per e-mail address asked about (whether
-# or not an account has it); and the account forms (profile, delete, download), per user.
-FT_RATE_PASSWORD_RESETS = env_rate("FT_RATE_PASSWORD_RESETS", "5/h")
-FT_RATE_ACCOUNT_FORMS = env_rate("FT_RATE_ACCOUNT_FORMS", "20/h")
-# The change-password form, per user: each try answers whether the old password is right.
-FT_RATE_PASSWORD_CHANGES = env_rate("FT_RATE_PASSWORD_CHANGES", "5/15min")
-# Sign-ups, per address (a household or an office shares one) and per device (the
-# ft_device cookie; a script without cookies is held by the address alone).
-FT_RATE_SIGNUPS_ADDRESS = env_rate("FT_RATE_SIGNUPS_ADDRESS", "10/h")
-FT_RATE_SIGNUPS_DEVICE = env_rate("FT_RATE_SIGNUPS_DEVICE", "3/h")
-# Guests made (a visitor's first practice or archive start without an account), per address
-# and per device, like sign-ups: a guest is a row, and a loop of new sessions is no player.
-FT_RATE_GUESTS_ADDRESS = env_rate("FT_RATE_GUESTS_ADDRESS", "20/h")
-FT_RATE_GUESTS_DEVICE = env_rate("FT_RATE_GUESTS_DEVICE", "5/h")
-# New game and Restart on a practice or archive table, per user (each is also a start).
-FT_RATE_TABLE_RESTARTS = env_rate("FT_RATE_TABLE_RESTARTS", "30/10min")
+# Rate limits: every FT_RATE_* limit (count/period), its default and what it counts are in
+# ftsite/rates.py; each is the setting of its variable's name.
+_RATES = rate_limits()
+FT_RATE_SOCKET_MESSAGES = _RATES["FT_RATE_SOCKET_MESSAGES"]
+FT_RATE_SOCKET_PACE = _RATES["FT_RATE_SOCKET_PACE"]
+FT_RATE_HINTS = _RATES["FT_RATE_HINTS"]
+FT_RATE_PRACTICE_STARTS = _RATES["FT_RATE_PRACTICE_STARTS"]
+FT_RATE_API_USER = _RATES["FT_RATE_API_USER"]
+FT_RATE_API_ANONYMOUS = _RATES["FT_RATE_API_ANONYMOUS"]
+FT_RATE_ANALYSES = _RATES["FT_RATE_ANALYSES"]
+FT_RATE_PASSWORD_RESETS = _RATES["FT_RATE_PASSWORD_RESETS"]
+FT_RATE_ACCOUNT_FORMS = _RATES["FT_RATE_ACCOUNT_FORMS"]
+FT_RATE_PASSWORD_CHANGES = _RATES["FT_RATE_PASSWORD_CHANGES"]
+FT_RATE_SIGNUPS_ADDRESS = _RATES["FT_RATE_SIGNUPS_ADDRESS"]
+FT_RATE_SIGNUPS_DEVICE = _RATES["FT_RATE_SIGNUPS_DEVICE"]
+FT_RATE_GUESTS_ADDRESS = _RATES["FT_RATE_GUESTS_ADDRESS"]
+FT_RATE_GUESTS_DEVICE = _RATES["FT_RATE_GUESTS_DEVICE"]
+FT_RATE_TABLE_RESTARTS = _RATES["FT_RATE_TABLE_RESTARTS"]
+FT_RATE_LEAGUE_ACTIONS = _RATES["FT_RATE_LEAGUE_ACTIONS"]
+FT_RATE_DAY_FILES = _RATES["FT_RATE_DAY_FILES"]
+FT_RATE_TABLE_SETTINGS = _RATES["FT_RATE_TABLE_SETTINGS"]
+
 # A guest with no start, move or sign-in for this many days is deleted with its games
 # (beat: games.purge_guests; the privacy page says so).
 FT_GUEST_DAYS = env_int("FT_GUEST_DAYS", 30, minimum=1)
@@ -375,12 +336,6 @@ FT_GUEST_DAYS = env_int("FT_GUEST_DAYS", 30, minimum=1)
 # and how many deals per variant the fill keeps ready.
 FT_POOL_NODES = env_int("FT_POOL_NODES", 200_000, minimum=100)
 FT_POOL_TARGET = env_int("FT_POOL_TARGET", 50, minimum=0)
-# League actions (create, join, leave, remove a member, rotate the invite, delete), per user.
-FT_RATE_LEAGUE_ACTIONS = env_rate("FT_RATE_LEAGUE_ACTIONS", "30/h")
-# Day files downloaded (a closed deal's ranked games, /boards/.../games.json), per address.
-FT_RATE_DAY_FILES = env_rate("FT_RATE_DAY_FILES", "60/h")
-# Saves of the table's settings (card size, back, safe cards home) per user.
-FT_RATE_TABLE_SETTINGS = env_rate("FT_RATE_TABLE_SETTINGS", "60/h")
 
 # Leagues: how many one player may be in (owned ones included), and how many members one
 # league holds (its owner included). League boards filter the day's results by member in

@@ -114,3 +114,26 @@ def test_it_uses_the_custom_user_model() -> None:
 def test_it_serves_static_files_without_collectstatic() -> None:
     backend = settings.STORAGES["staticfiles"]["BACKEND"]
     assert backend == "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def test_it_reads_every_rate_limit_or_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ftsite.rates import RATE_DEFAULTS, rate_limits
+
+    for name in RATE_DEFAULTS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FT_RATE_HINTS", "5/min")
+    limits = rate_limits()
+    assert limits["FT_RATE_HINTS"] == "5/min"
+    assert limits["FT_RATE_SOCKET_PACE"] == "40/5s"
+    assert set(limits) == set(RATE_DEFAULTS)
+
+
+def test_it_refuses_a_rate_limit_it_cannot_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ftsite.rates import rate_limits
+
+    monkeypatch.setenv("FT_RATE_DAY_FILES", "lots")
+    with pytest.raises(ImproperlyConfigured) as excinfo:
+        rate_limits()
+    message = str(excinfo.value)
+    assert "FT_RATE_DAY_FILES" in message
+    assert "'lots'" in message
