@@ -19,18 +19,19 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 from ninja import NinjaAPI, Path, Query
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.responses import Status
-from ninja.security import HttpBearer
-from ninja.security import SessionAuth as NinjaSessionAuth
 
 from games import selectors, services
+from games.api import table_settings
+from games.api.auth import AUTH, OPTIONAL_AUTH, api_caller, api_user, session_auth
 from games.api.schemas import (
+    ERRORS,
     MAX_ID,
+    PLAY_ERRORS,
     AcceptedOut,
     ActionIn,
     BadText,
@@ -43,55 +44,14 @@ from games.api.schemas import (
     HintOut,
     ResignOnlyIn,
     StartIn,
-    TableSettingsIn,
-    TableSettingsOut,
     TokenCreatedOut,
     TokenCreateIn,
     TokenOut,
 )
 from games.api.throttles import ApiThrottle
-from games.errors import NotAuthenticated, ServiceError
-from games.models import User
+from games.errors import ServiceError
 from games.payloads import accepted_message
 from games.responses import retry_after_of, with_retry_after
-from games.table_settings import settings_of
-
-# Authentication ---------------------------------------------------------------------------
-
-
-class TokenAuth(HttpBearer):
-    """``Authorization: Bearer <token>`` with a token from ``POST /tokens``."""
-
-    def authenticate(self, request: HttpRequest, token: str) -> User:
-        user = services.api_token_authenticate(raw=token)
-        if user is None:
-            # Raising (rather than returning None) stops ninja from trying the session
-            # next: a client that sent a token wants to hear that *the token* is bad.
-            raise NotAuthenticated("the API token is invalid or has been revoked")
-        return user
-
-
-class SessionAuth(NinjaSessionAuth):
-    """ninja's ``django_auth`` (session cookie, CSRF enforced on unsafe methods), except
-    that the CSRF check runs only when the session actually signs someone in.
-
-    With plain ``django_auth`` an anonymous POST answers "403 CSRF check failed" — which
-    misleads a script whose real problem is a missing token. Without a signed-in session
-    there is no ambient credential for a forged request to ride on, so nothing is lost by
-    answering 401 instead; a signed-in session still needs the CSRF token.
-    """
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if not request.user.is_authenticated:
-            return None
-        return super().__call__(request)
-
-
-token_auth = TokenAuth()
-session_auth = SessionAuth()
-AUTH = [token_auth, session_auth]
-# Public operations still say how to sign in; the empty requirement makes it optional.
-OPTIONAL_AUTH: dict[str, Any] = {"security": [{"TokenAuth": []}, {"SessionAuth": []}, {}]}
 
 DESCRIPTION = """\
 Play the patience **Forty Thieves** over HTTP: the daily ranked deal and practice deals.
@@ -117,36 +77,6 @@ api = NinjaAPI(
     throttle=[ApiThrottle()],
     parser=GuardedParser(),
 )
-
-# 429 rate_limited (with retry_after and a Retry-After header) may answer any operation.
-ERRORS = {
-    400: ErrorOut,
-    401: ErrorOut,
-    403: ErrorOut,
-    404: ErrorOut,
-    422: ErrorOut,
-    429: ErrorOut,
-}
-PLAY_ERRORS = {**ERRORS, 409: ErrorOut}
-
-
-def _user(request: HttpRequest) -> User:
-    """The caller of an authenticated operation (ninja put it in ``request.auth``)."""
-    user = getattr(request, "auth", None)  # set by django-ninja's authentication
-    if not isinstance(user, User):
-        raise NotAuthenticated("sign in, or send an API token")
-    return user
-
-
-def _caller(request: HttpRequest) -> User | AnonymousUser:
-    """The caller of a public operation: a token's user (a token, when sent, must be good),
-    else the session's user, which may be anonymous.
-
-    Never ``None``: to ``games.access``, ``user=None`` is the system, which may see anything.
-    """
-    user = token_auth(request) if request.headers.get("Authorization") else None
-    return user if user is not None else request.user
-
 
 # Errors -----------------------------------------------------------------------------------
 
@@ -275,7 +205,7 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     openapi_extra=OPTIONAL_AUTH,
 )
 def daily(request: HttpRequest) -> dict[str, Any]:
-    return selectors.daily_summary(user=_caller(request))
+    return selectors.daily_summary(user=api_caller(request))
 
 
 # Games ------------------------------------------------------------------------------------
@@ -298,7 +228,7 @@ def daily(request: HttpRequest) -> dict[str, Any]:
     ),
 )
 def game_start(request: HttpRequest, payload: StartIn) -> Status:
-    user = _user(request)
+    user = api_user(request)
     if isinstance(payload, DailyStartIn):
         asked_at = timezone.now()
         game = services.game_start_daily(user=user)
@@ -331,7 +261,7 @@ def game_list(
     request: HttpRequest,
     page: Annotated[int, Query(ge=1, le=1_000_000, description="1-based")] = 1,
 ) -> dict[str, Any]:
-    return selectors.game_list_for_player(user=_user(request), page=page)
+    return selectors.game_list_for_player(user=api_user(request), page=page)
 
 
 @api.get(
@@ -349,7 +279,7 @@ def game_list(
     openapi_extra=OPTIONAL_AUTH,
 )
 def game_detail(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
-    return selectors.game_state(user=_caller(request), game_id=game_id)
+    return selectors.game_state(user=api_caller(request), game_id=game_id)
 
 
 @api.post(
@@ -369,7 +299,7 @@ def game_detail(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
 )
 def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> dict[str, Any]:
     result = services.game_act(
-        user=_user(request),
+        user=api_user(request),
         game_id=game_id,
         kind=payload.type,
         move=getattr(payload, "move", None),
@@ -394,7 +324,7 @@ def game_resign(
 ) -> dict[str, Any]:
     client_id = payload.id if payload else ""
     result = services.game_act(
-        user=_user(request),
+        user=api_user(request),
         game_id=game_id,
         kind="resign",
         client_id=client_id,
@@ -417,7 +347,7 @@ def game_resign(
     ),
 )
 def game_hint(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
-    result = services.game_hint(user=_user(request), game_id=game_id)
+    result = services.game_hint(user=api_user(request), game_id=game_id)
     return {
         "type": "hint",
         "id": None,
@@ -425,36 +355,6 @@ def game_hint(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
         "hints": result.hints,
         "version": result.version,
     }
-
-
-# Table settings ---------------------------------------------------------------------------
-
-
-@api.get(
-    "/settings",
-    response={200: TableSettingsOut, **ERRORS},
-    tags=["settings"],
-    summary="Your table settings",
-    description="Card size, card back and whether new games send safe cards home.",
-)
-def table_settings_get(request: HttpRequest) -> dict[str, Any]:
-    return settings_of(_user(request).table_settings)
-
-
-@api.put(
-    "/settings",
-    response={200: TableSettingsOut, 429: ErrorOut, **ERRORS},
-    tags=["settings"],
-    summary="Change your table settings",
-    description=(
-        "Any of size, back, auto_home; the rest keep their values. `auto_home` applies to "
-        "games started from now on (a game keeps the option it started with). Limited by "
-        "FT_RATE_TABLE_SETTINGS per user (429 `rate_limited`)."
-    ),
-)
-def table_settings_put(request: HttpRequest, payload: TableSettingsIn) -> dict[str, Any]:
-    data = payload.dict(exclude_none=True)
-    return services.table_settings_save(user=_user(request), data=data)
 
 
 # Tokens -----------------------------------------------------------------------------------
@@ -473,7 +373,7 @@ def table_settings_put(request: HttpRequest, payload: TableSettingsIn) -> dict[s
     ),
 )
 def token_create(request: HttpRequest, payload: TokenCreateIn) -> Status:
-    token, raw = services.api_token_create(user=_user(request), name=payload.name)
+    token, raw = services.api_token_create(user=api_user(request), name=payload.name)
     return Status(201, {"id": token.pk, "name": token.name, "prefix": token.prefix, "token": raw})
 
 
@@ -485,7 +385,7 @@ def token_create(request: HttpRequest, payload: TokenCreateIn) -> Status:
     description="Your tokens, newest first, without their secrets (only their first characters).",
 )
 def token_list(request: HttpRequest) -> list[dict[str, Any]]:
-    return selectors.api_token_list(user=_user(request))
+    return selectors.api_token_list(user=api_user(request))
 
 
 @api.delete(
@@ -496,9 +396,12 @@ def token_list(request: HttpRequest) -> list[dict[str, Any]]:
     description="The token stops working at once. Someone else's token id answers 404.",
 )
 def token_revoke(request: HttpRequest, token_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> Status:
-    services.api_token_revoke(user=_user(request), token_id=token_id)
+    services.api_token_revoke(user=api_user(request), token_id=token_id)
     return Status(204, None)
 
+
+# GET/PUT /settings: the table settings (games/api/table_settings.py).
+api.add_router("", table_settings.router)
 
 # For ``include("games.api", namespace="api")`` in ftsite/urls.py (what ``api.urls`` holds).
 urlpatterns, app_name, _namespace = api.urls

@@ -365,3 +365,15 @@ class GuardedParser(Parser):
         if problem:
             raise BadText(problem)
         return data
+
+
+# 429 rate_limited (with retry_after and a Retry-After header) may answer any operation.
+ERRORS = {
+    400: ErrorOut,
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    422: ErrorOut,
+    429: ErrorOut,
+}
+PLAY_ERRORS = {**ERRORS, 409: ErrorOut}
