@@ -78,7 +78,7 @@ def _ranked_game(*, user: User, deal: Deal, closed: bool, closed_reason: str) ->
     ranked_attempt_check(user=user, deal=deal)
     try:
         with transaction.atomic():
-            return _new_game(user=user, deal=deal, mode=Game.Mode.RANKED)
+            return game_create(user=user, deal=deal, mode=Game.Mode.RANKED)
     except IntegrityError:  # a second tab opened it at the same moment
         return Game.objects.get(player=user, deal=deal, mode=Game.Mode.RANKED)
 
@@ -132,7 +132,7 @@ def game_start_practice(
         raise Forbidden(
             f"practise {deal.competition_label} after your ranked attempt or once it closes"
         )
-    game = _new_game(user=user, deal=deal, mode=Game.Mode.PRACTICE)
+    game = game_create(user=user, deal=deal, mode=Game.Mode.PRACTICE)
     if not deal.is_rated and settings.FT_RATE_PRACTICE_ON_START and settings.FT_RATE_SECONDS > 0:
         deal_id = deal.pk
         transaction.on_commit(lambda: _enqueue_rating(deal_id), robust=True)
@@ -169,7 +169,7 @@ def game_start_archive(*, user: User, day: date, now: datetime | None = None) ->
         ident=who(user_id=user.pk),
         what="practice and archive games started",
     )
-    return _new_game(user=user, deal=deal, mode=Game.Mode.ARCHIVE)
+    return game_create(user=user, deal=deal, mode=Game.Mode.ARCHIVE)
 
 
 def _enqueue_rating(deal_id: int) -> None:
@@ -186,7 +186,10 @@ def _has_finished_ranked(user: User, deal: Deal) -> bool:
     )
 
 
-def _new_game(*, user: User, deal: Deal, mode: str) -> Game:
+def game_create(*, user: User, deal: Deal, mode: str) -> Game:
+    """A new game of ``deal`` in ``mode`` for ``user``, unchecked: the callers (the starts
+    here, New game and Restart in ``games.services.table``) have checked the limits and the
+    player's right to it."""
     # The log is the game: a new one is its deal and no actions (``games.realtime.live``). The
     # player's "send safe cards home" is fixed on the game now, for all its moves.
     auto_home = settings_of(getattr(user, "table_settings", None))["auto_home"]

@@ -17,7 +17,7 @@ from games.errors import Conflict
 from games.models import Game, PracticePoolDeal, User
 from games.services.play import game_act
 from games.services.practice_pool import PoolEmpty
-from games.services.starts import _new_game, game_start_practice
+from games.services.starts import game_create, game_start_practice
 from games.throttles import Rate, throttle_check, who
 
 
@@ -54,7 +54,7 @@ def game_restart(*, user: User, game_id: object) -> Game:
     """The same deal from the start, as a new game of the same mode (practice or
     archive); the old game, if unfinished, ends as resigned."""
     game = _table_game(user=user, game_id=game_id)
-    new = _new_game(user=user, deal=game.deal, mode=game.mode)
+    new = game_create(user=user, deal=game.deal, mode=game.mode)
     _end(user=user, game=game)
     return new
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Deal, DealCompletions, User
-from games.services.starts import _new_game
+from games.services.starts import game_create
 from games.solver import evidence
 from games.solver.evidence import Evidence
 from leaderboards import services
@@ -217,7 +217,7 @@ def test_the_review_page_shows_the_evidence_over_days(
 
 def ranked_play(user: User, deal, moves: list[str], capture) -> Result:
     """``user`` plays ``moves`` on ``deal`` ranked, through the play services."""
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     with capture(execute=True):
         for move in moves:
             if move == "resign":

@@ -18,7 +18,7 @@ import pytest
 
 from games import services as game_services
 from games.models import Action, Deal, Game, User
-from games.services.starts import _new_game
+from games.services.starts import game_create
 from games.solver.foresight import Decision, ForesightReport
 from leaderboards import services
 from leaderboards.boards import board_for
@@ -79,9 +79,9 @@ def scout_then_win(user: User, bob: User, now: datetime, capture: Capture) -> Re
     deal = daily_of_won_log(now)
     seen(bob)
     seen(user)
-    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    scout = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, scout, ["s"] * 64 + ["resign"], capture)
-    winner = _new_game(user=user, deal=deal, mode="ranked")
+    winner = game_create(user=user, deal=deal, mode="ranked")
     return play(user, winner, WON.moves, capture)
 
 
@@ -108,7 +108,7 @@ def test_it_records_a_quick_ranked_attempt_that_turned_most_of_the_stock_as_scou
     bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
     deal = daily_of_won_log(now)
-    game = _new_game(user=bob, deal=deal, mode="ranked")
+    game = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, game, ["s"] * 48 + ["resign"], django_capture_on_commit_callbacks)
     pattern = ScoutingPattern.objects.get(player=bob)
     assert (pattern.turned, pattern.stock) == (48, 64)
@@ -118,7 +118,7 @@ def test_it_does_not_call_a_short_look_at_the_stock_scouting(
     bob: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
     deal = daily_of_won_log(now)
-    game = _new_game(user=bob, deal=deal, mode="ranked")
+    game = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, game, ["s"] * 10 + ["resign"], django_capture_on_commit_callbacks)
     assert not ScoutingPattern.objects.exists()
 
@@ -129,7 +129,7 @@ def test_it_does_not_hold_a_player_whose_link_never_saw_the_stock(
     deal = daily_of_won_log(now)
     seen(bob)
     seen(user)
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == "" and board_for(now.date(), WON.variant).rank(result) == 1
     check = FairPlayCheck.objects.get(result=result)
@@ -145,9 +145,9 @@ def test_it_holds_a_win_scouted_from_another_browser_on_the_network_by_stock_tur
     game_services.sighting_record(
         user_id=user.pk, device_token="A" * 32, address="203.0.113.9", user_agent="Chrome/150"
     )
-    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    scout = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, scout, ["s"] * 64 + ["resign"], django_capture_on_commit_callbacks)
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == "held"
     (link,) = FairPlayCheck.objects.get(result=result).linked
@@ -162,10 +162,10 @@ def test_it_does_not_hold_a_win_whose_network_neighbour_played_the_deal_like_a_p
     deal = daily_of_won_log(now)
     seen(bob, device="B" * 32)
     seen(user, device="A" * 32)
-    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    scout = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
     assert Action.objects.filter(game=scout, move="s").exists()
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == ""
     (link,) = FairPlayCheck.objects.get(result=result).linked
@@ -180,12 +180,12 @@ def test_a_network_neighbour_deleted_while_the_deal_was_open_holds_the_win(
     deal = daily_of_won_log(now)
     seen(bob, device="B" * 32)
     seen(user, device="A" * 32)
-    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    scout = game_create(user=bob, deal=deal, mode="ranked")
     opening = WON.moves[:40]
     more = ["s"] * (48 - opening.count("s"))
     play(bob, scout, opening + more + ["resign"], django_capture_on_commit_callbacks)
     game_services.account_delete(user=bob, password="correct horse battery staple")
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == "held"
     (link,) = FairPlayCheck.objects.get(result=result).linked
@@ -201,10 +201,10 @@ def test_a_network_neighbour_who_turned_a_card_and_left_holds_nothing(
     deal = daily_of_won_log(now)
     seen(bob, device="B" * 32)
     seen(user, device="A" * 32)
-    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    scout = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, scout, ["s", "resign"], django_capture_on_commit_callbacks)
     game_services.account_delete(user=bob, password="correct horse battery staple")
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == ""
     (link,) = FairPlayCheck.objects.get(result=result).linked
@@ -248,9 +248,9 @@ def test_a_network_neighbour_without_a_sign_holds_a_win_once_the_players_evidenc
     deal = daily_of_won_log(now)
     seen(bob, device="B" * 32)
     seen(user, device="A" * 32)
-    scout = _new_game(user=bob, deal=deal, mode="ranked")
+    scout = game_create(user=bob, deal=deal, mode="ranked")
     play(bob, scout, WON.moves[:40] + ["resign"], django_capture_on_commit_callbacks)
-    game = _new_game(user=user, deal=deal, mode="ranked")
+    game = game_create(user=user, deal=deal, mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert (result.review == "held") is held
     assert ("linked" in FairPlayCheck.objects.get(result=result).reasons) is held
@@ -263,7 +263,7 @@ def test_it_holds_a_win_played_at_a_machines_pace(
     user: User, now: datetime, settings, django_capture_on_commit_callbacks: Capture
 ) -> None:
     settings.FT_PACE_CHECK = True
-    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = game_create(user=user, deal=daily_of_won_log(now), mode="ranked")
     result = play(user, game, WON.moves, django_capture_on_commit_callbacks)
     assert result.review == "held"
     check = FairPlayCheck.objects.get(result=result)
@@ -275,7 +275,7 @@ def test_it_does_not_hold_a_game_played_at_a_persons_pace(
     user: User, now: datetime, settings, django_capture_on_commit_callbacks: Capture
 ) -> None:
     settings.FT_PACE_CHECK = True
-    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = game_create(user=user, deal=daily_of_won_log(now), mode="ranked")
     for move in WON.moves[:-1]:
         game_services.game_play(user=user, game_id=game.pk, move=move)
     # Restamp the log as a person plays: 0.4 to 3.1 s between moves, never regular.
@@ -315,7 +315,7 @@ def fake_report(*, suspicious: bool) -> ForesightReport:
 
 
 def ranked_win(user: User, now: datetime, capture: Capture) -> Result:
-    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = game_create(user=user, deal=daily_of_won_log(now), mode="ranked")
     return play(user, game, WON.moves, capture)
 
 
@@ -387,7 +387,7 @@ def test_it_holds_a_win_that_plays_the_solvers_line_on_the_true_deal(
 def test_only_verified_ranked_wins_are_analysed(
     user: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = game_create(user=user, deal=daily_of_won_log(now), mode="ranked")
     result = play(user, game, ["s", "resign"], django_capture_on_commit_callbacks)
     assert fairplay.result_analyse_foresight(result_id=result.pk) is None
 

@@ -10,7 +10,7 @@ import pytest
 
 from games import services as game_services
 from games.models import Action, User
-from games.services.starts import _new_game
+from games.services.starts import game_create
 from leaderboards.models import FairPlayCheck, Result
 
 from .test_fairplay import daily_of_won_log, play  # noqa: TID252
@@ -26,7 +26,7 @@ def test_the_pace_check_reads_only_the_players_actions_not_the_safe_cards_sent_h
     settings.FT_PACE_CHECK = True
     user.table_settings = {"auto_home": True}
     user.save(update_fields=["table_settings"])
-    game = _new_game(user=user, deal=daily_of_won_log(now), mode="ranked")
+    game = game_create(user=user, deal=daily_of_won_log(now), mode="ranked")
     result = play(user, game, ["s"] * 40 + ["resign"], django_capture_on_commit_callbacks)
     automatic = Action.objects.filter(game=game, by_system=True).count()
     assert automatic > 0 and result.status == Result.Status.VERIFIED

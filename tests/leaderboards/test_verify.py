@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Action, Deal, Game, User
-from games.services.starts import _new_game
+from games.services.starts import game_create
 from leaderboards import services
 from leaderboards.boards import board_for
 from leaderboards.models import Result
@@ -111,8 +111,8 @@ def test_a_won_ranked_game_ranks_above_a_resigned_one(
     deal = game_services.deal_open_daily(day=now.date(), variant=won.variant)
     Deal.objects.filter(pk=deal.pk).update(seed_hex=f"{won.seed:032x}")
     deal.refresh_from_db()
-    winner = _new_game(user=user, deal=deal, mode="ranked")
-    loser = _new_game(user=bob, deal=deal, mode="ranked")
+    winner = game_create(user=user, deal=deal, mode="ranked")
+    loser = game_create(user=bob, deal=deal, mode="ranked")
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_play(user=bob, game_id=loser.pk, move=won.moves[0])
         game_services.game_resign(user=bob, game_id=loser.pk)
