@@ -19,6 +19,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,18 +91,52 @@ def static_collected() -> None:
     )
 
 
+def start_pair(env: dict[str, str], log_dir: Path) -> tuple[Server, Server]:
+    """Two daphne processes, started side by side: each spends seconds loading Django
+    before it answers, and nothing makes one wait for the other."""
+    with ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(start_server, env, log_dir, ready_path="/rules/") for _ in "ab"]
+    errors = [f.exception() for f in futures]
+    started = [f.result() for f, error in zip(futures, errors, strict=True) if error is None]
+    for error in errors:
+        if error is not None:
+            for server in started:
+                server.stop()
+            raise error
+    return started[0], started[1]
+
+
 @pytest.fixture(scope="session")
 def servers(
     django_db_setup: None, static_collected: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Server, Server]]:
-    """Two ASGI server processes, as compose.yaml runs web1 and web2."""
-    env = server_env()
-    log_dir = tmp_path_factory.mktemp("servers")
-    started = [start_server(env, log_dir, ready_path="/rules/") for _ in range(2)]
+    """Two ASGI server processes, as compose.yaml runs web1 and web2, with the sockets'
+    own limits (FT_RATE_SOCKET_PACE, FT_RATE_SOCKET_MESSAGES) as deployed."""
+    pair = start_pair(server_env(), tmp_path_factory.mktemp("servers"))
     try:
-        yield started[0], started[1]
+        yield pair
     finally:
-        for server in started:
+        for server in pair:
+            server.stop()
+
+
+#: The sockets' limits lifted: for tests that play whole games over sockets as a script
+#: would, on subjects other than those limits (which tests/integration/test_socket_pace.py
+#: and test_close_codes.py check on ``servers``). At the deployed pace (8 moves a second,
+#: 300 a minute per player) a won game alone took 33 s of waiting.
+UNPACED = {"FT_RATE_SOCKET_PACE": "100000/s", "FT_RATE_SOCKET_MESSAGES": "100000/min"}
+
+
+@pytest.fixture(scope="session")
+def unpaced_servers(
+    django_db_setup: None, static_collected: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server]]:
+    """Two ASGI server processes as ``servers``, but for the sockets' limits (UNPACED)."""
+    pair = start_pair(server_env() | UNPACED, tmp_path_factory.mktemp("unpaced"))
+    try:
+        yield pair
+    finally:
+        for server in pair:
             server.stop()
 
 
@@ -205,9 +240,18 @@ def workers(django_db_setup: None, tmp_path: Path) -> Iterator[Callable[..., Wor
     try:
         yield start
     finally:
-        for worker in started:
-            worker.stop()
+        stop_workers(started)
         clear_celery_and_boards()
+
+
+def stop_workers(workers: list[Worker]) -> None:
+    """Warm shutdown of all at once (each takes seconds to stop its pool), then each is
+    waited for and its group killed as ``Worker.stop`` does."""
+    for worker in workers:
+        if worker.process.poll() is None:
+            worker.process.terminate()
+    for worker in workers:
+        worker.stop()
 
 
 def post_form(

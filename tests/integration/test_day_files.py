@@ -44,26 +44,29 @@ pytestmark = [
 ]
 
 
-def play(server: Any, game: Game, user: User, moves: list[str], prefix: str) -> list[dict]:
+def play(
+    server: Any, game: Game, user: User, moves: list[str], prefix: str, pause: float = 0.0
+) -> list[dict]:
+    """``moves`` over sockets of ``server``, ``pause`` seconds before each."""
     cookie = session_cookie(user)
 
     async def scene() -> list[dict]:
         answers: list[dict] = []
-        # A fresh socket every 90 moves stays under the per-socket flood limit.
+        # A fresh socket every 90 moves, as a page reloaded now and then.
         for start in range(0, len(moves), 90):
             async with socket(server, game.pk, cookie) as ws:
                 await receive(ws, "hello")
                 chunk = moves[start : start + 90]
-                answers += await send_all(ws, chunk, f"{prefix}{start}-", 0.14)
+                answers += await send_all(ws, chunk, f"{prefix}{start}-", pause)
         return answers
 
     return asyncio.run(scene())
 
 
 def test_a_closed_days_file_is_served_and_verifies_clean(
-    servers, workers, user: User, bob: User, tmp_path: Path
+    unpaced_servers, workers, user: User, bob: User, tmp_path: Path
 ) -> None:
-    first, second = servers
+    first, second = unpaced_servers  # the sockets' limits are not this test's subject
     workers(FT_PACE_CHECK="false", FT_FORESIGHT_SECONDS="0")
     deal = services.deal_open_daily(day=timezone.now().date())
     # A deal with a known winning line: its code and commitment follow the seed, as the
@@ -78,7 +81,7 @@ def test_a_closed_days_file_is_served_and_verifies_clean(
 
     won = services.game_start_daily(user=user)
     moves = CLASSIC_WIN["moves"].split()
-    answers = play(first, won, user, moves[:10], "a")
+    answers = play(first, won, user, moves[:10], "a", pause=0.14)
     time.sleep(1.0)
     # The attack of issue 19: the game row claims the game started just now.
     Game.objects.filter(pk=won.pk).update(first_action_at=timezone.now())

@@ -106,8 +106,8 @@ def visit(server: Any, cookies: dict[str, str]) -> None:
     assert response.status_code == 200
 
 
-def test_a_scouted_win_is_held_end_to_end(servers, workers, user: User, bob: User) -> None:
-    first, second = servers
+def test_a_scouted_win_is_held_end_to_end(unpaced_servers, workers, user: User, bob: User) -> None:
+    first, second = unpaced_servers  # played at a script's pace, past the sockets' limits
     workers()
     workers(queue="fairplay", FT_FORESIGHT_SECONDS="5")
     deal = services.deal_open_daily(day=timezone.now().date())
@@ -128,13 +128,11 @@ def test_a_scouted_win_is_held_end_to_end(servers, workers, user: User, bob: Use
             assert (await answer_to(ws, {"type": "resign", "id": "b-resign"}))["type"] == "accepted"
         cookie_a = f"sessionid={adas['sessionid']}; ft_device={adas['ft_device']}"
         moves, line = CLASSIC_WIN["moves"].split(), []
-        # A fresh socket every 90 moves, as a script might; the pace is still a machine's.
+        # A fresh socket every 90 moves, as a script might; the pace is a machine's.
         for start in range(0, len(moves), 90):
             async with socket(second, ranked.pk, cookie_a) as ws:
                 await receive(ws, "hello")
-                # 0.14 s a move: under a socket's pace (8 a second) and the per-user
-                # limit (300 a minute), still far faster than a person.
-                line += await send_all(ws, moves[start : start + 90], f"a{start}-", 0.14)
+                line += await send_all(ws, moves[start : start + 90], f"a{start}-")
         return scouting, line
 
     scouting, line = asyncio.run(scene())

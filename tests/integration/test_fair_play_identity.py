@@ -10,7 +10,8 @@ the daily) and the game socket (the moves):
 3. a scout in a fresh cookie jar with another browser string on the same address: held.
 
 The worker runs with the pace check off, so a hold here is the linked-account check's
-alone (the wins are sent faster than a person plays, to keep the test short).
+alone (the wins are sent faster than a person plays, to keep the test short: the servers
+are ``unpaced_servers``, without the sockets' own limits, tested on their own).
 """
 
 from __future__ import annotations
@@ -104,11 +105,11 @@ class Browser:
 
         async def scene() -> list[dict]:
             answers: list[dict] = []
-            # A fresh socket every 90 moves stays under the per-socket flood limit.
+            # A fresh socket every 90 moves, as a page reloaded now and then.
             for start in range(0, len(moves), 90):
                 async with socket(self.server, game_id, cookie, self.user_agent) as ws:
                     await receive(ws, "hello")
-                    answers += await send_all(ws, moves[start : start + 90], f"m{start}-", 0.14)
+                    answers += await send_all(ws, moves[start : start + 90], f"m{start}-")
             if resign:
                 async with socket(self.server, game_id, cookie, self.user_agent) as ws:
                     await receive(ws, "hello")
@@ -142,8 +143,10 @@ def public_board(server: Any, deal: Deal) -> str:
     return requests.get(f"{server.http}/boards/daily/{deal.day}/", timeout=10).text
 
 
-def test_a_reregistration_under_the_same_name_gets_no_second_attempt(servers, workers) -> None:
-    first, second = servers
+def test_a_reregistration_under_the_same_name_gets_no_second_attempt(
+    unpaced_servers, workers
+) -> None:
+    first, second = unpaced_servers
     workers(FT_PACE_CHECK="false")
     todays_deal()
     browser = Browser(first, CHROME)
@@ -164,8 +167,8 @@ def test_a_reregistration_under_the_same_name_gets_no_second_attempt(servers, wo
     assert not Game.objects.filter(player__username="mallory").exists()
 
 
-def test_a_scout_that_deletes_itself_on_the_friends_browser(servers, workers) -> None:
-    first, second = servers
+def test_a_scout_that_deletes_itself_on_the_friends_browser(unpaced_servers, workers) -> None:
+    first, second = unpaced_servers
     workers(FT_PACE_CHECK="false")
     deal = todays_deal()
     for name in ("friend", "late"):  # their accounts, made on their own browsers
@@ -201,8 +204,8 @@ def test_a_scout_that_deletes_itself_on_the_friends_browser(servers, workers) ->
     assert "friend" not in public_board(second, deal)
 
 
-def test_a_scout_in_another_browser_on_the_same_address_is_held(servers, workers) -> None:
-    first, second = servers
+def test_a_scout_in_another_browser_on_the_same_address_is_held(unpaced_servers, workers) -> None:
+    first, second = unpaced_servers
     workers(FT_PACE_CHECK="false")
     deal = todays_deal()
     scouting = Browser(first, CHROME)
