@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from typing import Any
 
@@ -96,9 +97,10 @@ def test_a_script_that_ignores_the_hint_is_closed_with_4008(servers, user: User)
     game = services.game_start_practice(user=user, code=JOSEPHINE)
     cookie = session_cookie(user)
 
-    async def flood() -> tuple[list[dict[str, Any]], int | None]:
+    async def flood() -> tuple[list[dict[str, Any]], int | None, float]:
         async with socket(servers[1], game, cookie) as ws:
             await ws.recv()  # hello
+            started = time.monotonic()
             for n in range(200):
                 await ws.send(json.dumps({"type": "move", "id": f"x{n}", "move": "s"}))
             seen = []
@@ -106,12 +108,15 @@ def test_a_script_that_ignores_the_hint_is_closed_with_4008(servers, user: User)
                 while True:
                     seen.append(await answer(ws))
             except ConnectionClosed as closed:
-                return seen, closed.rcvd.code if closed.rcvd else None
+                took = time.monotonic() - started
+                return seen, closed.rcvd.code if closed.rcvd else None, took
 
-    seen, code = asyncio.run(flood())
+    seen, code, took = asyncio.run(flood())
     assert code == 4008
     applied = [a for a in seen if a["type"] == "accepted"]
-    assert 40 <= len(applied) <= 45  # the burst, and a token or two refilled meanwhile
+    # The burst (40), and what the bucket refilled (8 a second) while the server worked
+    # through the flood: 45 was the bound, and a loaded machine's 0.7 s made it 46.
+    assert 40 <= len(applied) <= 40 + math.ceil(8 * took) + 1, (len(applied), took)
     assert any(a.get("code") == "rate_limited" for a in seen)
 
 
