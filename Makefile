@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-integration lint typecheck fmt clean messages
+.PHONY: venv run test test-integration test-fuzz lint typecheck fmt clean messages
 
 venv: $(STAMP)
 
@@ -39,6 +39,14 @@ test: venv
 
 test-integration: venv
 	$(INTEGRATION_ENV) $(BIN)/python -m pytest -m integration tests/integration
+
+# The fuzz tier's long run (docs/reliability.md, "The fuzz tier"): CI fuzzes every URL
+# pattern and API operation with FT_FUZZ_EXAMPLES=2; a release, or a change to a view, wants
+# more (about 14 min at 25 on this 2-core machine; make test-fuzz FUZZ_EXAMPLES=25).
+FUZZ_EXAMPLES ?= 200
+test-fuzz: venv
+	FT_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(INTEGRATION_ENV) \
+		$(BIN)/python -m pytest -m integration tests/integration/test_fuzz.py
 
 lint: venv
 	$(BIN)/ruff check .
