@@ -91,11 +91,18 @@ def static_collected() -> None:
     )
 
 
-def start_pair(env: dict[str, str], log_dir: Path) -> tuple[Server, Server]:
-    """Two daphne processes, started side by side: each spends seconds loading Django
-    before it answers, and nothing makes one wait for the other."""
+def start_pair(
+    env: dict[str, str],
+    log_dir: Path,
+    each: tuple[dict[str, str], dict[str, str]] = ({}, {}),
+) -> tuple[Server, Server]:
+    """Two daphne processes (with ``env``, and each with its own of ``each``), started
+    side by side: each spends seconds loading Django before it answers, and nothing makes
+    one wait for the other."""
     with ThreadPoolExecutor(2) as pool:
-        futures = [pool.submit(start_server, env, log_dir, ready_path="/rules/") for _ in "ab"]
+        futures = [
+            pool.submit(start_server, env | own, log_dir, ready_path="/rules/") for own in each
+        ]
     errors = [f.exception() for f in futures]
     started = [f.result() for f, error in zip(futures, errors, strict=True) if error is None]
     for error in errors:

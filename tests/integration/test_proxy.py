@@ -35,9 +35,9 @@ from websockets.asyncio.client import connect
 from games import services
 from games.models import User
 from load.players import session_cookie
-from tests.integration.conftest import IN_CI, server_env
+from tests.integration.conftest import IN_CI, server_env, start_pair
 from tests.support.proxy import Proxy, nginx_available, start_proxy
-from tests.support.servers import Server, free_port, start_server
+from tests.support.servers import Server, free_port
 
 pytestmark = [
     pytest.mark.integration,
@@ -70,30 +70,22 @@ def nginx_installed() -> None:
 
 @pytest.fixture(scope="module")
 def stack(
-    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+    django_db_setup: None, static_collected: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Proxy, list[Server]]]:
     """nginx in front of two daphne processes that trust only it (127.0.0.1) for the
-    client's address; clients of this test connect from other loopback addresses."""
+    client's address; clients of this test connect from other loopback addresses. The
+    proxy serves the static files the tier collected (``static_collected``)."""
     env = server_env() | {
         "FT_TRUSTED_PROXIES": "1",
         "FT_TRUSTED_PROXY_NETWORKS": "127.0.0.1/32",
         "FT_RATE_API_ANONYMOUS": f"{ANONYMOUS_API_CALLS}/min",
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
     logs = tmp_path_factory.mktemp("proxy")
-    servers = []
-    for _ in range(2):
-        metrics_port = free_port()
-        served = start_server(
-            env | {"FT_METRICS_PORT": str(metrics_port)}, logs, ready_path="/rules/"
-        )
+    metrics_ports = (free_port(), free_port())
+    each = ({"FT_METRICS_PORT": str(metrics_ports[0])}, {"FT_METRICS_PORT": str(metrics_ports[1])})
+    servers = list(start_pair(env, logs, each=each))
+    for served, metrics_port in zip(servers, metrics_ports, strict=True):
         METRICS_PORTS[served.port] = metrics_port
-        servers.append(served)
     try:
         proxy = start_proxy([s.port for s in servers], ROOT / "staticfiles", logs)
         try:
