@@ -179,6 +179,20 @@ def solve(
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
+def beam_over(work: GameState, *, deadline: float, width: int) -> Beam:
+    """A beam of ``width`` positions a draw layer from ``work`` (which it plays on), with
+    the solver's knowledge, move generator and position keys."""
+    return Beam(
+        work,
+        know=knowledge_for(work),
+        legal=make_generator(work),
+        key=make_key_function(work),
+        deadline=deadline,
+        width=width,
+        closure=BEAM_CLOSURE,
+    )
+
+
 def _beams(
     game: GameState, deadline: float, width: int, table: LostTable | None = None
 ) -> tuple[list[Move] | None, int]:
@@ -189,15 +203,7 @@ def _beams(
     nodes = 0
     while True:
         began = time.perf_counter()
-        beam = Beam(
-            work,
-            know=knowledge_for(work),
-            legal=make_generator(work),
-            key=make_key_function(work),
-            deadline=deadline,
-            width=width,
-            closure=BEAM_CLOSURE,
-        )
+        beam = beam_over(work, deadline=deadline, width=width)
         moves = beam.run()
         nodes += beam.nodes
         if moves is not None:

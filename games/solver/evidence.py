@@ -56,11 +56,7 @@ from typing import Any
 from games.engine import GameState
 from games.engine.notation import format_move
 
-from . import BEAM_CLOSURE, BEAM_ENDGAME_NODES, SolveResult, _private_copy
-from .beam import Beam
-from .heuristics import knowledge_for
-from .key import make_key_function
-from .movegen import make_generator
+from . import BEAM_ENDGAME_NODES, SolveResult, _private_copy, beam_over
 from .players import Seen
 from .search import Search
 
@@ -136,15 +132,7 @@ def decide(
     if found == "lost":
         return "l", [], spent
     work = _private_copy(game)
-    beam = Beam(
-        work,
-        know=knowledge_for(work),
-        legal=make_generator(work),
-        key=make_key_function(work),
-        deadline=_NO_DEADLINE,
-        width=width,
-        closure=BEAM_CLOSURE,
-    )
+    beam = beam_over(work, deadline=_NO_DEADLINE, width=width)
     line = beam.run()
     spent += beam.nodes
     if line is not None:
