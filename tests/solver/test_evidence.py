@@ -121,3 +121,20 @@ def test_a_games_value_is_the_mean_of_its_slots_not_the_product_of_its_factors()
     assert evidence.game_value([], won=True, losses=False, slots=0) == 1.0
     with pytest.raises(ValueError):
         evidence.game_value([1.0, 1.0], won=True, losses=False, slots=1)
+
+
+def test_a_positions_verdict_does_not_depend_on_what_was_solved_before_it() -> None:
+    # No table, move-ordering history or other state may outlive a decision: the true
+    # position's successive draws share its stock, so state carried from earlier solves
+    # would favour it over the completions. Same verdict, line and node count, fresh or
+    # after solving the game's other positions (one of them the same deal a draw earlier).
+    game = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    positions = []
+    for block in split_blocks(MOVES)[:36]:
+        game.replay(block)
+        positions.append(game.copy())
+    fresh = evidence.decide(positions[-1], nodes=600, width=4)
+    for earlier in positions[-6:-1]:
+        evidence.decide(earlier, nodes=600, width=4)
+    assert evidence.decide(positions[-1], nodes=600, width=4) == fresh
+    assert fresh[2] > 0  # it searched: the node count is a fingerprint of the whole search
