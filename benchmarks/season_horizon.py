@@ -93,6 +93,10 @@ def weigh_deal(job: tuple[dict, list[dict]]) -> list[dict]:
     return out
 
 
+def _game(row: dict) -> tuple[str, str, int]:
+    return row["kind"], row["day"], row["run"]
+
+
 def clustered(games: list[list[float]]) -> tuple[float, float]:
     n = sum(map(len, games))
     mean = sum(map(sum, games)) / n
@@ -163,17 +167,22 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--players", type=int, default=400)
     args = parser.parse_args()
-    if not args.out.exists():
-        deals = {d["day"]: d for d in json.loads(args.pools.read_text())}
-        rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
-        by_day: dict[str, list[dict]] = {}
-        for row in rows:
+    done_days: set[tuple[str, str, int]] = set()
+    if args.out.exists():  # re-weigh only the deals not done yet
+        done_days = {_game(json.loads(line)) for line in args.out.read_text().splitlines()}
+    deals = {d["day"]: d for d in json.loads(args.pools.read_text())}
+    rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
+    by_day: dict[str, list[dict]] = {}
+    for row in rows:
+        if _game(row) not in done_days:
             by_day.setdefault(row["day"], []).append(row)
-        jobs = [(deals[day], group) for day, group in by_day.items()]
-        with ProcessPoolExecutor(args.jobs) as workers, args.out.open("w") as out:
+    jobs = [(deals[day], group) for day, group in by_day.items()]
+    if jobs:
+        with ProcessPoolExecutor(args.jobs) as workers, args.out.open("a") as out:
             for done in workers.map(weigh_deal, jobs):
                 for row in done:
                     out.write(json.dumps(row) + "\n")
+                out.flush()
                 print(f"{done[0]['day']}: tails {done[0]['tail_cpu']} s,"
                       f" games {[r['horizon_cpu'] for r in done]} s", flush=True)  # fmt: skip
     report([json.loads(line) for line in args.out.read_text().splitlines()], args.players)

@@ -78,6 +78,28 @@ def draw_mean(rows: list[dict]) -> tuple[float, float]:
     return mean, math.sqrt(spread * len(games) / (len(games) - 1)) / n
 
 
+def by_count(rows: list[dict]) -> None:
+    """Per weighed stock count: the mean factor, and how often the true position and the
+    completions were judged won / decided (exchangeability says: equally often)."""
+    counts: dict[int, list] = {}
+    for row in rows:
+        for stock, true, others in row["blocks"]:
+            counts.setdefault(stock, []).append((true, others))
+    for stock in sorted(counts, reverse=True):
+        draws = counts[stock]
+        factors = [block_factor(t, o) for t, o in draws]
+        mean = statistics.fmean(factors)
+        error = statistics.stdev(factors) / len(factors) ** 0.5 if len(factors) > 1 else 0.0
+        others = "".join(o for _t, o in draws)
+        print(
+            f"    {stock:2} cards, {len(draws):3} draws: factor {mean:.3f} ± {error:.3f};"
+            f" true won {sum(t == 'w' for t, _o in draws) / len(draws):.2f}"
+            f" decided {sum(t != 'u' for t, _o in draws) / len(draws):.2f},"
+            f" completions won {others.count('w') / len(others):.2f}"
+            f" decided {1 - others.count('u') / len(others):.2f}"
+        )
+
+
 def pick(values: list[float], rng: random.Random) -> float:
     return rng.choice(values)
 
@@ -100,6 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--by-count", action="store_true", help="per stock count, per kind")
     args = parser.parse_args()
     kinds: dict[str, list[dict]] = {}
     for line in args.cache.read_text().splitlines():
@@ -109,6 +132,8 @@ def main() -> None:
     for kind, rows in kinds.items():
         mean, error = draw_mean(rows)
         print(f"  {kind}: a draw's factor {mean:.3f} ± {error:.3f} (s.e. clustered by game)")
+        if args.by_count:
+            by_count(rows)
     for variant in VARIANTS:
         values = {k: [value(r, **variant) for r in rows] for k, rows in kinds.items()}
         honest = values["determinized"]

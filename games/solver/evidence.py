@@ -31,7 +31,7 @@ The game's value is the **mean** of its draws' factors, not their product. ``h``
 the whole rest of the stock, cards that the next weighed draw has not revealed yet, so
 the true position's verdicts at successive draws read the same hidden cards (a true deal
 that was winnable at one draw is far more often winnable at the next than a fresh
-completion: 86 % against 72 % for the strongest honest bot) while each draw's completions
+completion: 86 % against 75 % for the strongest honest bot) while each draw's completions
 are fresh. Given the earlier factors the true order is then *not* exchangeable with the
 next draw's completions, so the product of the factors is not a martingale (a toy whose
 verdict reads the stock's last card turns twelve factors of mean one into a product of
