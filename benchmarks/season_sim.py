@@ -134,7 +134,7 @@ def simulate(args: argparse.Namespace) -> None:
     from season import load_cache
 
     rows = load_cache(args.cache)
-    if args.reweigh:  # the server's current statistic, from the cached verdicts
+    if getattr(args, "reweigh", False):  # the server's current statistic, from the cached verdicts
         from season_variants import value
 
         rows = [{**row, "value": value(row)} for row in rows]
