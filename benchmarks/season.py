@@ -237,6 +237,11 @@ def main(argv: list[str] | None = None) -> None:
     two.add_argument("--days", type=int, default=365)
     two.add_argument("--players", type=int, default=2000)
     two.add_argument("--seed", type=int, default=1)
+    two.add_argument(
+        "--reweigh",
+        action="store_true",
+        help="recompute each game's value from its cached verdicts with the current statistic",
+    )
     args = parser.parse_args(argv)
     if args.phase == "sample":
         sample(args)

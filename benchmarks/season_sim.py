@@ -134,6 +134,10 @@ def simulate(args: argparse.Namespace) -> None:
     from season import load_cache
 
     rows = load_cache(args.cache)
+    if getattr(args, "reweigh", False):  # the server's current statistic, from the cached verdicts
+        from season_variants import value
+
+        rows = [{**row, "value": value(row)} for row in rows]
     cache: dict[str, list[dict]] = {}
     for row in rows:
         cache.setdefault(row["kind"], []).append(row)

@@ -1,8 +1,9 @@
 """The sequential test of fair play: a per-player e-process over ranked games (pure).
 
-Each ranked game brings one e-value ``E`` (``games.solver.evidence.blind_survival``: a
-win's blind-survival product, a loss's 0), with mean at most one for every player who
-cannot see the stock. The player's wealth bets a fraction ``lam`` of itself on each::
+Each ranked game brings one e-value ``E`` (``games.solver.evidence.blind_survival``: the
+mean of the game's blind-survival draw factors, won or lost), with mean at most one for
+every player who cannot see the stock. The player's wealth bets a fraction ``lam`` of
+itself on each::
 
     W <- W * (1 - lam + lam * E)
 

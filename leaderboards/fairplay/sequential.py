@@ -4,8 +4,8 @@ in the order the games were played, and send their results to review when it cro
 The maths is in ``leaderboards.fairplay.eprocess`` (pure) and the per-game e-value in
 ``games.solver.evidence``; docs/fairplay.md ("Evidence over days") argues validity.
 Every verified ranked game of a player counts, won or lost, from the first one the test
-saw (``PlayerEvidence`` is created then): a win costs seconds of solver work on the
-``fairplay`` queue, a loss nothing (its e-value is 0).
+saw (``PlayerEvidence`` is created then): a game costs seconds of solver work on the
+``fairplay`` queue (a loss nothing when ``evidence.LOSSES`` is off: its e-value is then 0).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,10 +63,10 @@ def test_a_real_win_is_weighed_at_the_chosen_draws_only_and_repeats_with_its_see
         **again.to_dict(),
         "seconds": first.to_dict()["seconds"],
     }
-    product = 1.0
-    for b in first.blocks:
-        product *= b.factor
-    assert abs(product - first.value) < 1e-9
+    # the mean over every stock count that could be weighed (8 and 4), a slot not weighed 1
+    assert first.slots == 2
+    mean = (sum(b.factor for b in first.blocks) + 2 - len(first.blocks)) / 2
+    assert abs(mean - first.value) < 1e-9
 
 
 def test_the_verdict_is_a_function_of_the_position_not_of_the_clock() -> None:
@@ -110,3 +111,30 @@ def test_a_block_whose_completions_cannot_be_certified_is_not_weighed() -> None:
         accept=lambda deal: False, tries=3,
     )  # fmt: skip
     assert found.value == 1.0 and found.blocks == []
+
+
+def test_a_games_value_is_the_mean_of_its_slots_not_the_product_of_its_factors() -> None:
+    # two of four slots weighed, each worth 3: (3 + 3 + 1 + 1) / 4, where a product gave 9
+    assert evidence.game_value([3.0, 3.0], won=True, losses=False, slots=4) == 2.0
+    assert evidence.game_value([3.0, 0.0], won=False, losses=True, slots=2) == 1.5
+    assert evidence.game_value([3.0], won=False, losses=False, slots=2) == 0.0
+    assert evidence.game_value([], won=True, losses=False, slots=0) == 1.0
+    with pytest.raises(ValueError):
+        evidence.game_value([1.0, 1.0], won=True, losses=False, slots=1)
+
+
+def test_a_positions_verdict_does_not_depend_on_what_was_solved_before_it() -> None:
+    # No table, move-ordering history or other state may outlive a decision: the true
+    # position's successive draws share its stock, so state carried from earlier solves
+    # would favour it over the completions. Same verdict, line and node count, fresh or
+    # after solving the game's other positions (one of them the same deal a draw earlier).
+    game = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    positions = []
+    for block in split_blocks(MOVES)[:36]:
+        game.replay(block)
+        positions.append(game.copy())
+    fresh = evidence.decide(positions[-1], nodes=600, width=4)
+    for earlier in positions[-6:-1]:
+        evidence.decide(earlier, nodes=600, width=4)
+    assert evidence.decide(positions[-1], nodes=600, width=4) == fresh
+    assert fresh[2] > 0  # it searched: the node count is a fingerprint of the whole search
