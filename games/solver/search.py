@@ -38,8 +38,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
-from games.engine.notation import TO_COLUMN
+from games.engine.notation import DRAW_MOVE, TO_COLUMN
 
+from .deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
+#: The children of a position whose draw commutes with every other move (:mod:`.deadlock`).
+_DRAW_ALONE = [DRAW_MOVE]
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY = 128
 #: A table holding more positions than this (about 100 MB) is emptied before the next
@@ -114,6 +117,7 @@ class Search:
         max_nodes: int | None,
         noise: random.Random | None = None,
         table: LostTable | None = None,
+        cuts: bool = True,
     ) -> None:
         self.game = game
         self.noise = noise
@@ -130,6 +134,8 @@ class Search:
         self.know = knowledge_for(game)
         self.key = make_key_function(game)
         self.legal = make_generator(game)
+        #: the dead-position and lone-draw cuts (``None`` where they do not apply)
+        self.probe = make_probe(game) if cuts else None
 
     def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop stays in one piece
         """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``."""
@@ -140,6 +146,11 @@ class Search:
         apply, revert = _moves.apply, _moves.revert
         root = key(game)
         if root in lost:
+            return "lost", []
+        probe = self.probe
+        first = probe(game) if probe is not None else OPEN
+        if first == DEAD:
+            lost.add(root)
             return "lost", []
         deck = game.rules.deck_size
         clock, deadline = time.perf_counter, self.deadline
@@ -153,7 +164,8 @@ class Search:
         counter = 1
         path: list[Record] = []  # undo records of the moves from the root
         # a frame: [children, next child, key, index, low]
-        frames: list[list[Any]] = [[ordered(game, legal(game), None, noise), 0, root, 0, 0]]
+        children = _DRAW_ALONE if first == DRAW_ONLY else ordered(game, legal(game), None, noise)
+        frames: list[list[Any]] = [[children, 0, root, 0, 0]]
         try:
             while frames:
                 frame = frames[-1]
@@ -200,7 +212,18 @@ class Search:
                     if seen < frame[4]:
                         frame[4] = seen
                     continue
+                verdict = probe(game) if probe is not None else OPEN
+                if verdict == DEAD:  # lost whatever is searched (see .deadlock)
+                    lost.add(k)
+                    revert(game, record)
+                    continue
                 path.append(record)
+                index[k] = counter
+                pending.append(k)
+                if verdict == DRAW_ONLY:  # the draw commutes with everything else
+                    frames.append([_DRAW_ALONE, 0, k, counter, counter])
+                    counter += 1
+                    continue
                 moves = legal(game)
                 low = counter
                 if move[0] == TO_COLUMN:
@@ -210,8 +233,6 @@ class Search:
                         if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
                             low = frame[3]
                             break
-                index[k] = counter
-                pending.append(k)
                 frames.append([ordered(game, moves, move, noise), 0, k, counter, low])
                 counter += 1
         except Budget:
