@@ -165,6 +165,7 @@ def solve(
             max_nodes=limit,
             noise=random.Random(run) if run else None,
             table=table,
+            lone_draws=False,  # searching the draw alone reorders the search: wins come later
         )
         verdict, moves = search.run()
         nodes += search.nodes

@@ -109,49 +109,18 @@ def _probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C9
             if not p:
                 return OPEN  # an empty column: E fails at once
         n = len(cols)
-        # where each column card lies: card -> [(column, index), ...]
-        where: dict[int, list[tuple[int, int]]] = {}
-        for ci in range(n):
-            p = cols[ci]
-            for i in range(len(p)):
-                c = p[i]
-                hit = where.get(c)
-                if hit is None:
-                    where[c] = [(ci, i)]
-                else:
-                    hit.append((ci, i))
         reach = [max(found[k] for k in suits[s]) for s in range(4)]
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
         lens = [len(p) for p in cols]
-        extra: set[int] = set()  # free cards outside the columns (phase two)
+        # the free cards (any copy), and the cards that could be a column's top: each
+        # column's first card below its free ones, the free ones, the free loose cards.
+        # A card's own column never offers a card beneath it: only the cards above
+        # the first non-free one are in ``exposed``, and a card never goes onto itself.
+        freed: set[int] = set()
+        exposed = {p[-1] for p in cols}
 
-        def is_free(c: int) -> bool:
-            if c in extra:
-                return True
-            for ci, i in where.get(c, ()):  # noqa: SIM110 - a loop is faster here
-                if i >= lens[ci] - free[ci]:
-                    return True
-            return False
-
-        def grow_reach() -> None:
-            for s in range(4):
-                r = reach[s]
-                while r < KING and (is_free(((r + 1) << 2) | s)):
-                    r += 1
-                reach[s] = r
-
-        def movable(c: int, ci: int, idx: int) -> bool:
-            if c >> 2 <= reach[c & 3] + 1:
-                return True
-            for t in targets[c]:
-                if t in extra:
-                    return True
-                for tc, ti in where.get(t, ()):
-                    if tc == ci and ti < idx:
-                        continue  # beneath c
-                    if ti >= lens[tc] - free[tc] - 1:
-                        return True
-            return False
+        def movable(c: int) -> bool:
+            return c >> 2 <= reach[c & 3] + 1 or not exposed.isdisjoint(targets[c])
 
         def settle() -> bool:
             """Grow the free cards of the columns to the fixpoint; False once a whole
@@ -159,11 +128,18 @@ def _probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C9
             changed = True
             while changed:
                 changed = False
-                grow_reach()
+                for s in range(4):
+                    r = reach[s]
+                    while r < KING and ((r + 1) << 2) | s in freed:
+                        r += 1
+                    reach[s] = r
                 for ci in range(n):
                     p, f, size = cols[ci], free[ci], lens[ci]
-                    while f < size and movable(p[size - 1 - f], ci, size - 1 - f):
+                    while f < size and movable(p[size - 1 - f]):
+                        freed.add(p[size - 1 - f])
                         f += 1
+                        if f < size:
+                            exposed.add(p[size - 1 - f])
                         changed = True
                     if f == size:
                         return False
@@ -173,7 +149,7 @@ def _probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C9
         if not settle():
             return OPEN
         waste, stock = piles[0], g._stock
-        draw_only = bool(stock) and (not waste or not movable(waste[-1], -1, -1))
+        draw_only = bool(stock) and (not waste or not movable(waste[-1]))
         # phase two: the waste and the stock join; if every column still holds a card
         # that is not free, E holds for good and those cards never move: lost
         loose = list(stock)
@@ -185,13 +161,16 @@ def _probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C9
         changed = True
         while changed:
             changed = False
-            while pile and movable(pile[-1], -1, -1):
-                extra.add(pile.pop())
+            while pile and movable(pile[-1]):
+                c = pile.pop()
+                freed.add(c)
+                exposed.add(c)
                 changed = True
             rest = []
             for c in loose:
-                if movable(c, -1, -1):
-                    extra.add(c)
+                if movable(c):
+                    freed.add(c)
+                    exposed.add(c)
                     changed = True
                 else:
                     rest.append(c)

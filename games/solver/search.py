@@ -38,7 +38,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
-from games.engine.notation import DRAW_MOVE, TO_COLUMN
+from games.engine.notation import DRAW, DRAW_MOVE, TO_COLUMN, WASTE
 
 from .deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from .heuristics import knowledge_for
@@ -118,6 +118,7 @@ class Search:
         noise: random.Random | None = None,
         table: LostTable | None = None,
         cuts: bool = True,
+        lone_draws: bool = True,
     ) -> None:
         self.game = game
         self.noise = noise
@@ -136,6 +137,7 @@ class Search:
         self.legal = make_generator(game)
         #: the dead-position and lone-draw cuts (``None`` where they do not apply)
         self.probe = make_probe(game) if cuts else None
+        self.lone_draws = lone_draws
 
     def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop stays in one piece
         """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``."""
@@ -147,7 +149,7 @@ class Search:
         root = key(game)
         if root in lost:
             return "lost", []
-        probe = self.probe
+        probe, lone = self.probe, self.lone_draws
         first = probe(game) if probe is not None else OPEN
         if first == DEAD:
             lost.add(root)
@@ -164,7 +166,9 @@ class Search:
         counter = 1
         path: list[Record] = []  # undo records of the moves from the root
         # a frame: [children, next child, key, index, low]
-        children = _DRAW_ALONE if first == DRAW_ONLY else ordered(game, legal(game), None, noise)
+        children = (
+            _DRAW_ALONE if first == DRAW_ONLY and lone else ordered(game, legal(game), None, noise)
+        )
         frames: list[list[Any]] = [[children, 0, root, 0, 0]]
         try:
             while frames:
@@ -212,7 +216,13 @@ class Search:
                     if seen < frame[4]:
                         frame[4] = seen
                     continue
-                verdict = probe(game) if probe is not None else OPEN
+                # only after a draw or a move from the waste: the waste's top changed
+                # (where both cuts mostly arise; asking everywhere halves the speed)
+                verdict = (
+                    probe(game)
+                    if probe is not None and (move[0] == DRAW or move[1] == WASTE)
+                    else OPEN
+                )
                 if verdict == DEAD:  # lost whatever is searched (see .deadlock)
                     lost.add(k)
                     revert(game, record)
@@ -220,7 +230,7 @@ class Search:
                 path.append(record)
                 index[k] = counter
                 pending.append(k)
-                if verdict == DRAW_ONLY:  # the draw commutes with everything else
+                if verdict == DRAW_ONLY and lone:  # the draw commutes with everything else
                     frames.append([_DRAW_ALONE, 0, k, counter, counter])
                     counter += 1
                     continue
