@@ -17,7 +17,12 @@ permutation of columns (another empty column), (b) the move re-moves at once the
 the previous move placed: the resulting position is a child of the parent position
 (one direct move), which is searched there, or (c) a safe foundation move is played
 instead, which keeps every win and never makes a shortest win longer (see
-:mod:`.heuristics`). By induction on the length of a shortest win, a position with a
+:mod:`.heuristics`), or (d) the draw is searched alone because no move without a draw
+can ever free the waste's top: the draw commutes with every other move, so a shortest
+win may play it first (see :mod:`.deadlock`; off in the restarts of
+:func:`~games.solver.solve`, which keep their move order). A position :mod:`.deadlock`
+shows dead (no column can ever empty, and each keeps a card that never moves) is lost
+and goes into the table unsearched. By induction on the length of a shortest win, a position with a
 win always has a win-keeping position among those entered, one step nearer the win, so
 an exhausted search proves there is no win.
 
