@@ -29,14 +29,15 @@ position of the component is lost:
     first move leads to a position with a win of length ``d - 1``. If the filter kept
     that move, the child is in the component or already in the table (every edge
     leaving a finished component goes to the table, and a dead position goes there
-    unsearched), so it has a win shorter than
-    ``d`` inside the component (a contradiction) or in the table (which holds only
-    lost positions, by induction on the order they were added). If the filter skipped
-    it: another empty column gives the same position up to columns (the kept move's
-    child, same length); a draw searched alone has a win of length ``d - 1`` after it
-    (:mod:`.deadlock`: the moves before the win's first draw commute with it); a safe foundation move kept alone has a win no longer than
-    ``d - 1`` (:mod:`.heuristics`); a re-move gives a child of the parent, and the
-    parent is in the component by the extra edge. Each case gives a shorter win in
+    unsearched), so it has a win shorter than ``d`` inside the component (a
+    contradiction) or in the table (which holds only lost positions, by induction on
+    the order they were added). If the filter skipped it: another empty column gives
+    the same position up to columns (the kept move's child, same length); a draw
+    searched alone has a win of length ``d - 1`` after it (:mod:`.deadlock`: the moves
+    before the win's first draw commute with it); a safe foundation move kept alone has
+    a win no longer than ``d - 1`` (:mod:`.heuristics`); a re-move gives a child of the
+    parent, and the parent is in the component by the extra edge. Each case gives a
+    shorter win in
     the component or a win in the table: none exists.
 
 So a search cut by its budget still leaves proofs behind, and a later search (of an
