@@ -10,7 +10,8 @@ The search is in :mod:`.search` (depth-first with a transposition table,
 restarted with a perturbed move order, see :func:`solve`) and :mod:`.beam`
 (a beam search over draw layers that can only find wins),
 the pruning and move ordering in :mod:`.heuristics` (each pruning rule is
-argued safe there), the position keys in :mod:`.key`. The one search loop
+argued safe there), the dead positions and lone draws of the exhaustive search in
+:mod:`.deadlock`, the position keys in :mod:`.key`. The one search loop
 keeps the positions it proves lost in a table that outlives it, shared by the
 restarts of one solve and by the searches of one game (:mod:`.search`); the
 soundness argument, the exhaustive mode and the fast decider are in
@@ -165,6 +166,7 @@ def solve(
             max_nodes=limit,
             noise=random.Random(run) if run else None,
             table=table,
+            lone_draws=False,  # searching the draw alone reorders the search: wins come later
         )
         verdict, moves = search.run()
         nodes += search.nodes

@@ -7,7 +7,10 @@ same move filter
 columns and re-moves of the unit just moved skipped, each argued there) and the same
 canonical position key (:mod:`.key`: columns sorted, so interchangeable columns and
 empty columns are one; the foundations left out, so the two foundations of a suit and
-the two identical copies of a card are one; the stock by its length). It answers "win"
+the two identical copies of a card are one; the stock by its length), and the two cuts
+of :mod:`.deadlock`: a position where no column can ever empty and each keeps a card
+that never moves is lost at once, and a draw that commutes with every move that could
+come before it is searched alone. It answers "win"
 (a line the engine replays), "lost" (the space exhausted) or "unknown".
 
 The loop (:class:`~.search.Search`) keeps a :class:`LostTable`: the keys of positions
@@ -25,13 +28,16 @@ position of the component is lost:
     Suppose one had a win; take the one with the shortest win, of length ``d``. Its
     first move leads to a position with a win of length ``d - 1``. If the filter kept
     that move, the child is in the component or already in the table (every edge
-    leaving a finished component goes to the table), so it has a win shorter than
-    ``d`` inside the component (a contradiction) or in the table (which holds only
-    lost positions, by induction on the order they were added). If the filter skipped
-    it: another empty column gives the same position up to columns (the kept move's
-    child, same length); a safe foundation move kept alone has a win no longer than
-    ``d - 1`` (:mod:`.heuristics`); a re-move gives a child of the parent, and the
-    parent is in the component by the extra edge. Each case gives a shorter win in
+    leaving a finished component goes to the table, and a dead position goes there
+    unsearched), so it has a win shorter than ``d`` inside the component (a
+    contradiction) or in the table (which holds only lost positions, by induction on
+    the order they were added). If the filter skipped it: another empty column gives
+    the same position up to columns (the kept move's child, same length); a draw
+    searched alone has a win of length ``d - 1`` after it (:mod:`.deadlock`: the moves
+    before the win's first draw commute with it); a safe foundation move kept alone has
+    a win no longer than ``d - 1`` (:mod:`.heuristics`); a re-move gives a child of the
+    parent, and the parent is in the component by the extra edge. Each case gives a
+    shorter win in
     the component or a win in the table: none exists.
 
 So a search cut by its budget still leaves proofs behind, and a later search (of an

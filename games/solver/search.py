@@ -17,7 +17,12 @@ permutation of columns (another empty column), (b) the move re-moves at once the
 the previous move placed: the resulting position is a child of the parent position
 (one direct move), which is searched there, or (c) a safe foundation move is played
 instead, which keeps every win and never makes a shortest win longer (see
-:mod:`.heuristics`). By induction on the length of a shortest win, a position with a
+:mod:`.heuristics`), or (d) the draw is searched alone because no move without a draw
+can ever free the waste's top: the draw commutes with every other move, so a shortest
+win may play it first (see :mod:`.deadlock`; off in the restarts of
+:func:`~games.solver.solve`, which keep their move order). A position :mod:`.deadlock`
+shows dead (no column can ever empty, and each keeps a card that never moves) is lost
+and goes into the table unsearched. By induction on the length of a shortest win, a position with a
 win always has a win-keeping position among those entered, one step nearer the win, so
 an exhausted search proves there is no win.
 
@@ -38,8 +43,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
-from games.engine.notation import TO_COLUMN
+from games.engine.notation import DRAW, DRAW_MOVE, TO_COLUMN, WASTE
 
+from .deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
@@ -52,6 +58,8 @@ if TYPE_CHECKING:
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
+#: The children of a position whose draw commutes with every other move (:mod:`.deadlock`).
+_DRAW_ALONE = [DRAW_MOVE]
 #: How often (in nodes) the clock is read.
 CLOCK_EVERY = 128
 #: A table holding more positions than this (about 100 MB) is emptied before the next
@@ -114,6 +122,8 @@ class Search:
         max_nodes: int | None,
         noise: random.Random | None = None,
         table: LostTable | None = None,
+        cuts: bool = True,
+        lone_draws: bool = True,
     ) -> None:
         self.game = game
         self.noise = noise
@@ -130,6 +140,9 @@ class Search:
         self.know = knowledge_for(game)
         self.key = make_key_function(game)
         self.legal = make_generator(game)
+        #: the dead-position and lone-draw cuts (``None`` where they do not apply)
+        self.probe = make_probe(game) if cuts else None
+        self.lone_draws = lone_draws
 
     def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop stays in one piece
         """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``."""
@@ -140,6 +153,11 @@ class Search:
         apply, revert = _moves.apply, _moves.revert
         root = key(game)
         if root in lost:
+            return "lost", []
+        probe, lone = self.probe, self.lone_draws
+        first = probe(game) if probe is not None else OPEN
+        if first == DEAD:
+            lost.add(root)
             return "lost", []
         deck = game.rules.deck_size
         clock, deadline = time.perf_counter, self.deadline
@@ -153,7 +171,10 @@ class Search:
         counter = 1
         path: list[Record] = []  # undo records of the moves from the root
         # a frame: [children, next child, key, index, low]
-        frames: list[list[Any]] = [[ordered(game, legal(game), None, noise), 0, root, 0, 0]]
+        children = (
+            _DRAW_ALONE if first == DRAW_ONLY and lone else ordered(game, legal(game), None, noise)
+        )
+        frames: list[list[Any]] = [[children, 0, root, 0, 0]]
         try:
             while frames:
                 frame = frames[-1]
@@ -200,7 +221,24 @@ class Search:
                     if seen < frame[4]:
                         frame[4] = seen
                     continue
+                # only after a draw or a move from the waste: the waste's top changed
+                # (where both cuts mostly arise; asking everywhere halves the speed)
+                verdict = (
+                    probe(game)
+                    if probe is not None and (move[0] == DRAW or move[1] == WASTE)
+                    else OPEN
+                )
+                if verdict == DEAD:  # lost whatever is searched (see .deadlock)
+                    lost.add(k)
+                    revert(game, record)
+                    continue
                 path.append(record)
+                index[k] = counter
+                pending.append(k)
+                if verdict == DRAW_ONLY and lone:  # the draw commutes with everything else
+                    frames.append([_DRAW_ALONE, 0, k, counter, counter])
+                    counter += 1
+                    continue
                 moves = legal(game)
                 low = counter
                 if move[0] == TO_COLUMN:
@@ -210,8 +248,6 @@ class Search:
                         if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
                             low = frame[3]
                             break
-                index[k] = counter
-                pending.append(k)
                 frames.append([ordered(game, moves, move, noise), 0, k, counter, low])
                 counter += 1
         except Budget:

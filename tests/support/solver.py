@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from games.engine import GameState
 from games.engine import moves as engine_moves
-from games.engine.cards import format_card
+from games.engine.cards import KING, format_card
+from games.engine.notation import DRAW, REDEAL, WASTE
 
 State = tuple
 
@@ -135,7 +136,12 @@ def endgames(draw, variants: list[str] | None = None, lowest: int = 10, stock: i
     """An end game: each foundation at a rank from ``lowest`` to the king, the cards above
     spread at random over the stock (at most ``stock``), the waste and a few columns."""
     variant = draw(st.sampled_from(variants or VARIANTS[:5]))
-    rng = random.Random(draw(st.integers(0, 10**9)))
+    return endgame(variant, draw(st.integers(0, 10**9)), lowest=lowest, stock=stock)
+
+
+def endgame(variant: str, seed: int, *, lowest: int = 10, stock: int = 2) -> GameState:
+    """The end game :func:`endgames` makes from ``seed`` (a plain function, for loops)."""
+    rng = random.Random(seed)
     rules = GameState.from_seed(1, variant).rules
     tops, loose = [], []
     # half the time one suit low and the others nearly home: its cards crowd the columns
@@ -164,3 +170,67 @@ def endgames(draw, variants: list[str] | None = None, lowest: int = 10, stock: i
     if rng.random() < 0.5:  # high cards over low ones: the blocks that lose games
         columns = [sorted(c, key=lambda card: "A23456789TJQK".index(card[0])) for c in columns]
     return GameState.from_layout(columns, in_stock, variant, waste=waste, foundations=tops)
+
+
+@st.composite
+def crowded_games(draw, variants: list[str] | None = None, loose: int = 22, stock: int = 6):
+    """A crowded late game (see :func:`crowded_game`), of one of ``variants``."""
+    variant = draw(st.sampled_from(variants or VARIANTS))
+    return crowded_game(variant, draw(st.integers(0, 10**9)), loose=loose, stock=stock)
+
+
+def crowded_game(variant: str, seed: int, *, loose: int = 22, stock: int = 6) -> GameState:
+    """A late game where one or two suits are far from home and every column holds a few
+    of their cards, mostly high over low: the positions where games are lost (and where
+    dead positions and lone draws show up). Up to ``stock`` cards in the stock, up to 3
+    in the waste, the rest dealt to the columns in turn."""
+    rng = random.Random(seed)
+    rules = GameState.from_seed(1, variant).rules
+    ranks = [KING] * rules.foundations
+    suits = rng.sample(range(4), rng.randint(1, 2))
+    low = [k for k in range(rules.foundations) if k % 4 in suits]
+    cards: list[str] = []
+    while len(cards) < loose and any(ranks[k] > 1 for k in low):
+        k = rng.choice(low)
+        if ranks[k] > 1:
+            cards.append(format_card(ranks[k] << 2 | (k % 4)))
+            ranks[k] -= 1
+    tops = [format_card(r << 2 | (k % 4)) for k, r in enumerate(ranks)]
+    rng.shuffle(cards)
+    n_stock, n_waste = rng.randint(0, stock), rng.randint(0, 3)
+    in_stock, waste, rest = (
+        cards[:n_stock],
+        cards[n_stock : n_stock + n_waste],
+        cards[n_stock + n_waste :],
+    )
+    columns: list[list[str]] = [[] for _ in range(rules.columns)]
+    for i, card in enumerate(rest):
+        columns[i % rules.columns].append(card)
+    if rng.random() < 0.7:  # high cards over low ones
+        columns = [sorted(c, key=lambda card: "A23456789TJQK".index(card[0])) for c in columns]
+    return GameState.from_layout(columns, in_stock, variant, waste=waste, foundations=tops)
+
+
+def waste_moves_without_a_draw(game: GameState, limit: int = 20_000) -> bool | None:
+    """Whether some sequence of moves without a draw (or redeal) from ``game`` reaches a
+    position where the waste's top card may move: every such position listed by the
+    engine, whole states remembered; ``None`` past ``limit`` states."""
+    g = GameState.load(game.dump(history=False))
+    seen = {state_of(g)}
+    todo = [g]
+    while todo:
+        here = todo.pop()
+        for move in engine_moves.legal(here):
+            if move.kind in (DRAW, REDEAL):
+                continue
+            if move.src == WASTE:
+                return True
+            child = GameState.load(here.dump(history=False))
+            engine_moves.apply(child, move)
+            state = state_of(child)
+            if state not in seen:
+                seen.add(state)
+                if len(seen) > limit:
+                    return None
+                todo.append(child)
+    return False

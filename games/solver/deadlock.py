@@ -1,0 +1,182 @@
+"""Two sound cuts for the exhaustive search: dead positions, and draws that commute.
+
+Both come from one cheap over-approximation of which cards can *ever* leave the place
+they hold now. They apply where single cards move (no runs) and the foundations never
+give a card back (no take-back): there a card leaves a pile only as its top card, to a
+foundation (its predecessor showing there), onto a column whose top it may go on (the
+rule set's build table), or into an empty column; and a card at home stays home.
+
+The over-approximation (``free``)
+---------------------------------
+Suppose for now that no column is ever empty (hypothesis *E*). A card ``c`` is *free*
+when, in the least fixpoint of these rules,
+
+* every card above ``c`` in its pile is free (the waste: the cards above it in the
+  waste; the stock: none, a card can be played the moment it is drawn; a column: the
+  cards above it), and
+* ``c`` may go home: every rank of its suit from the highest foundation of the suit up
+  to ``c``'s predecessor has a copy that is home or free; or
+* ``c`` may go onto a card ``t`` (the build table says so) that is not home and could
+  be a column's top: ``t`` is in a column, not beneath ``c`` in ``c``'s own column, with
+  every card above it free; or ``t`` is free and not in a column (it could be moved into
+  one).
+
+**Claim.** Under *E*, every card that ever moves is free. By induction on the time of
+a card's first move: the cards above it had moved before (free by induction); if it went
+home, each rank between the suit's foundation and its predecessor went home before it
+(each such card moved before, or was home: free or home); if it went onto ``t``, ``t``
+was then a column's top: either ``t`` never moved, so it is still in its first column
+with every card that was above it moved (free), and not beneath ``c`` (``c`` was there
+until now); or ``t`` moved before (free) from the waste or the stock (a column card
+that moved has every card above it moved as well, the first case's condition).
+An empty column is the one other way to move, excluded by *E*.
+
+*E* itself: if no column is empty now and every column holds a card that is not free,
+no column ever becomes empty. At the first moment one did, all its cards would have
+moved with no empty column before: all free by the claim, a contradiction.
+
+**Dead positions.** If *E* holds, each column keeps a card that is not free: it never
+moves, so it never goes home, and the position is lost whatever is searched. With
+redeals left the waste is turned over and drawn again, so its cards are treated like
+the stock's (nothing above them).
+
+Draws that commute (a persistent set)
+-------------------------------------
+A draw changes only the stock and the waste; a move between columns, or from a column
+to a foundation, changes neither: the two commute, and neither enables or disables the
+other. Only a move of the waste's top depends on the draw. So if no sequence of moves
+*without a draw* can ever move the waste's top card, every winning line can play its
+first draw first (the moves before it commute with the draw and stay legal, in the
+same number of moves: the line keeps its length), and the draw may be searched alone.
+A win always needs a draw while the stock holds a card, so the winning line has one.
+
+When does the waste's top ``w`` never move without a draw? Take the same fixpoint over
+the columns alone (the waste and the stock frozen: nothing leaves them before ``w``
+does). At the first moment a column emptied or ``w`` moved, only column cards had moved
+before, with no empty column: all free (the claim). So if every column holds a card
+that is not free, and ``w`` is neither able to go home nor onto a possible column top
+by the same rules, ``w`` never moves before a draw: the draw alone is searched. With an
+empty waste no move but the draw touches the waste, and the draw is searched alone too.
+
+Both cuts keep the search's argument (:mod:`.prove`): a dead position is lost, so it
+may be treated as one proved lost; a draw searched alone leads to a position with a
+win exactly one move shorter whenever the position has a win (same length, draw first).
+``tests/solver/test_deadlock.py`` checks both against a plain exhaustive search.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from games.engine.cards import KING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from games.engine import GameState
+    from games.engine.rules import RuleSet
+
+#: What :func:`make_probe`'s probe answers.
+OPEN, DRAW_ONLY, DEAD = 0, 1, 2
+
+
+def make_probe(game: GameState) -> Callable[[GameState], int] | None:
+    """``probe(game) -> OPEN | DRAW_ONLY | DEAD`` for the game's variant, or ``None``
+    where the argument does not hold (runs move as units, or foundation take-back)."""
+    return _probe_for(game.rules)
+
+
+@cache
+def _probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C901 - hot path
+    if rules.sequences or rules.takeback:
+        return None
+    table = rules.build_table
+    cards = [(r << 2) | s for r in range(1, KING + 1) for s in range(4)]
+    #: ``targets[c]``: the cards ``c`` may go onto in a column.
+    targets: list[tuple[int, ...]] = [
+        tuple(o for o in cards if table[(o << 6) | c]) for c in range(64)
+    ]
+    suits = tuple(
+        tuple(k for k in range(rules.foundations) if rules.foundation_suit(k) == s)
+        for s in range(4)
+    )
+
+    def probe(g: GameState) -> int:
+        piles, found = g._piles, g._found
+        cols = piles[1:]
+        for p in cols:
+            if not p:
+                return OPEN  # an empty column: E fails at once
+        n = len(cols)
+        reach = [max(found[k] for k in suits[s]) for s in range(4)]
+        free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
+        lens = [len(p) for p in cols]
+        # the free cards (any copy), and the cards that could be a column's top: each
+        # column's first card below its free ones, the free ones, the free loose cards.
+        # A card's own column never offers a card beneath it: only the cards above
+        # the first non-free one are in ``exposed``, and a card never goes onto itself.
+        freed: set[int] = set()
+        exposed = {p[-1] for p in cols}
+
+        def movable(c: int) -> bool:
+            return c >> 2 <= reach[c & 3] + 1 or not exposed.isdisjoint(targets[c])
+
+        def settle() -> bool:
+            """Grow the free cards of the columns to the fixpoint; False once a whole
+            column is free (E is not shown)."""
+            changed = True
+            while changed:
+                changed = False
+                for s in range(4):
+                    r = reach[s]
+                    while r < KING and ((r + 1) << 2) | s in freed:
+                        r += 1
+                    reach[s] = r
+                for ci in range(n):
+                    p, f, size = cols[ci], free[ci], lens[ci]
+                    while f < size and movable(p[size - 1 - f]):
+                        freed.add(p[size - 1 - f])
+                        f += 1
+                        if f < size:
+                            exposed.add(p[size - 1 - f])
+                        changed = True
+                    if f == size:
+                        return False
+                    free[ci] = f
+            return True
+
+        if not settle():
+            return OPEN
+        waste, stock = piles[0], g._stock
+        draw_only = bool(stock) and (not waste or not movable(waste[-1]))
+        # phase two: the waste and the stock join; if every column still holds a card
+        # that is not free, E holds for good and those cards never move: lost
+        loose = list(stock)
+        if g._redeals_left:
+            loose += waste
+            pile: list[int] = []
+        else:
+            pile = list(waste)
+        changed = True
+        while changed:
+            changed = False
+            while pile and movable(pile[-1]):
+                c = pile.pop()
+                freed.add(c)
+                exposed.add(c)
+                changed = True
+            rest = []
+            for c in loose:
+                if movable(c):
+                    freed.add(c)
+                    exposed.add(c)
+                    changed = True
+                else:
+                    rest.append(c)
+            loose = rest
+            if changed and not settle():
+                return DRAW_ONLY if draw_only else OPEN
+        return DEAD
+
+    return probe

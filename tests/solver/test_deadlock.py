@@ -1,0 +1,175 @@
+"""The dead-position and lone-draw cuts (games/solver/deadlock.py) against a plain search.
+
+The plain search (tests/support/solver.py: engine moves, whole states, no pruning, no
+hashing) decides every position reachable from small late games; for each of them the
+probe's answer must hold: a position called dead has no win, and a position whose draw
+is searched alone has a win exactly when the position after the draw has one. The
+prover, which now uses both cuts at every position it enters, must still agree with the
+plain search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import GameState
+from games.engine import moves as engine_moves
+from games.engine.notation import DRAW_MOVE
+from games.solver import _private_copy
+from games.solver.deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
+from games.solver.key import make_key_function
+from games.solver.players import play_greedy
+from games.solver.prove import LostTable, prove
+from games.solver.search import Search
+from tests.support.solver import (
+    VARIANTS,
+    crowded_game,
+    crowded_games,
+    endgames,
+    naive_winnable,
+    reachable_outcomes,
+    state_of,
+    waste_moves_without_a_draw,
+)
+
+#: The variants the cuts apply to (single cards move, no take-back), with a redeal, three
+#: decks and nine columns among them.
+CUT = [
+    v
+    for v in [*VARIANTS, "forty-thieves+redeal1", "sixty-thieves", "maria"]
+    if make_probe(GameState.from_seed(1, v)) is not None
+]
+
+
+def labelled(game: GameState) -> tuple[int, object]:
+    """The probe's answer for ``game`` and, for a lone draw, the state after the draw."""
+    answer = make_probe(game)(game)
+    if answer != DRAW_ONLY:
+        return answer, None
+    child = GameState.load(game.dump(history=False))
+    engine_moves.apply(child, DRAW_MOVE)
+    return answer, state_of(child)
+
+
+def check_every_reachable_position(game: GameState) -> Counter[int]:
+    """Check the probe on every position the plain search reaches from ``game``; the
+    answers given, counted (empty past the plain search's limit)."""
+    outcomes = reachable_outcomes(game, labelled, limit=4000)
+    seen: Counter[int] = Counter()
+    for winnable, (answer, after_draw) in outcomes.values():
+        seen[answer] += 1
+        if answer == DEAD:
+            assert not winnable
+        elif answer == DRAW_ONLY:
+            assert outcomes[after_draw][0] == winnable
+    return seen
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded_games(CUT))
+def test_a_dead_position_has_no_win_and_a_lone_draw_keeps_every_win(game: GameState) -> None:
+    check_every_reachable_position(game)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(CUT, lowest=8, stock=6))
+def test_the_cuts_hold_on_end_games_too(game: GameState) -> None:
+    check_every_reachable_position(game)
+
+
+def walked(seed: int, share: float, steps: int, walk: int) -> GameState:
+    """The greedy player's game of a classic deal after ``share`` of its moves, then
+    ``steps`` random legal moves (``walk`` seeds them): the positions a search meets."""
+    moves = [m for m in play_greedy(seed, "forty-thieves").moves if m != "resign"]
+    game = GameState.from_seed(seed, undo_limit=0)
+    game.replay(moves[: int(share * len(moves))])
+    rng = random.Random(walk)
+    for _ in range(steps):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.play(rng.choice(legal))
+    return game
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 5000),
+    st.floats(0, 1),
+    st.integers(0, 40),
+    st.integers(0, 10**6),
+)
+def test_a_lone_draw_is_searched_only_where_no_move_without_a_draw_frees_the_waste(
+    seed: int, share: float, steps: int, walk: int
+) -> None:
+    # the lemma the lone draw rests on, checked on whole classic games (their draw-free
+    # space is small enough for the plain listing, their full space is not)
+    game = walked(seed, share, steps, walk)
+    if make_probe(game)(game) == DRAW_ONLY:
+        assert waste_moves_without_a_draw(game, limit=20_000) is not True
+
+
+def test_the_checks_above_meet_both_cuts_many_times() -> None:
+    # the property tests cannot pass by never meeting a cut: on fixed samples each cut
+    # comes up many times
+    seen: Counter[int] = Counter()
+    for seed in range(8):
+        for variant in ("streets", "indian", "maria", "streets+kings"):
+            seen += check_every_reachable_position(crowded_game(variant, seed))
+    assert seen[DEAD] >= 20 and seen[DRAW_ONLY] >= 1 and seen[OPEN] >= 100
+    lone = 0
+    for seed in range(1, 4):
+        for share in (0.1, 0.3, 0.5):
+            game = walked(seed, share, 0, 0)
+            if make_probe(game)(game) == DRAW_ONLY and game._piles[0]:
+                assert waste_moves_without_a_draw(game) is False
+                lone += 1
+    assert lone >= 3
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded_games(VARIANTS, loose=18))
+def test_the_prover_with_the_cuts_agrees_with_the_plain_search(game: GameState) -> None:
+    truth = naive_winnable(game, limit=5000)
+    if truth is None:
+        return
+    table = LostTable()
+    result = prove(game, max_seconds=30, table=table)
+    assert result.verdict == ("win" if truth else "lost"), game.dump()
+    outcomes = reachable_outcomes(game, make_key_function(game), limit=5000)
+    if outcomes:
+        assert table.keys <= {k for won, k in outcomes.values() if not won}
+
+
+def test_the_cuts_shrink_the_search_of_real_positions_and_keep_the_verdict() -> None:
+    # late positions of the greedy player's lost games of deals 1 and 5: the plain
+    # search proves them lost too, with many times the positions
+    for seed, at in ((1, 43), (1, 67), (5, 49), (5, 67)):
+        game = walked(seed, 0, 0, 0)
+        moves = [m for m in play_greedy(seed, "forty-thieves").moves if m != "resign"]
+        game.replay(moves[:at])
+        plain = Search(_private_copy(game), deadline=1e18, max_nodes=200_000, cuts=False)
+        cut = Search(_private_copy(game), deadline=1e18, max_nodes=200_000)
+        assert plain.run()[0] == cut.run()[0] == "lost"
+        assert cut.nodes < plain.nodes * 0.8
+
+
+def test_the_variants_with_runs_or_take_back_get_no_cuts() -> None:
+    for spec in ("josephine", "forty-thieves+takeback"):
+        assert make_probe(GameState.from_seed(1, spec)) is None
+
+
+def test_a_dead_real_position_is_proved_lost_with_no_position_searched() -> None:
+    # deal 1's greedy game after 43 moves: 31 cards in the stock, and every column keeps
+    # a card that can never move (the plain search needs 35,000 positions to agree, above)
+    moves = [m for m in play_greedy(1, "forty-thieves").moves if m != "resign"]
+    game = GameState.from_seed(1, undo_limit=0)
+    game.replay(moves[:43])
+    assert game.stock_count == 31
+    assert make_probe(game)(game) == DEAD
+    result = prove(game)
+    assert result.verdict == "lost" and result.nodes == 0
