@@ -92,15 +92,6 @@ def game_state(*, user: User | AnonymousUser | None, game_id: object) -> dict[st
     return _state(access_game_role(user=user, game_id=game_id, purpose="watch"))
 
 
-def game_state_admitted(*, access: GameAccess) -> dict[str, Any]:
-    """The state of a game the funnel admitted a moment ago (a socket's connect, which
-    joins the game's group in between), read again without asking the funnel twice."""
-    game = Game.objects.select_related("deal", "player").filter(pk=access.game.pk).first()
-    if game is None:
-        raise NotFound("there is no such game")
-    return _state(GameAccess(game=game, role=access.role))
-
-
 def _state(access: GameAccess) -> dict[str, Any]:
     payload = game_payload(access.game)
     payload["role"] = access.role

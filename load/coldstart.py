@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from load import client, stack
-from load.stats import min_med_max, percentile, summary
+from load.stats import by_second, min_med_max, percentile, summary
 
 
 def one_repeat(args: argparse.Namespace, env: dict[str, str], repeat: int) -> dict[str, Any]:
@@ -35,13 +35,18 @@ def one_repeat(args: argparse.Namespace, env: dict[str, str], repeat: int) -> di
         phase = client.Phase(duration=args.duration, warmup=0.0, rate=args.rate, seed=repeat)
         row: dict[str, Any] = {"repeat": repeat + 1}
         for name, target in (("project", client.PROJECT), ("echo", client.ECHO)):
+            marks = stack.log_marks([server])
             tally = client.run(seats, replace(phase, target=target))
             figures = summary(tally)
+            figures["server_log"] = stack.log_signs([server], marks)
             first = tally.latencies[: int(args.players * args.rate)]
             figures["first_s_p99_ms"] = round(percentile(first, 99) or 0.0, 2)
+            figures["by_second"] = by_second(tally)
             row[name] = figures
-            keys = ("per_s", "p50_ms", "p99_ms", "max_ms", "first_s_p99_ms", "lost")
+            keys = ("per_s", "p50_ms", "p99_ms", "max_ms", "first_s_p99_ms", "lost", "server_log")
             print(f"  run {repeat + 1} {name}: { ({k: figures[k] for k in keys}) }", flush=True)
+            for second in figures["by_second"]:
+                print(f"    {second}", flush=True)
     finally:
         stack.stop_all([server])
     return row

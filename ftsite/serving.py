@@ -1,0 +1,81 @@
+"""What a serving process (daphne, ``ftsite.asgi``) sets up once it has loaded the site:
+the garbage collector's settings, and one fix to the websocket server under daphne.
+
+**The collector.** A full collection walks every container object the process holds:
+right after start about 140,000 (Django, the models, the URLs, every library), which took
+0.1 to 0.3 s with every socket of the process stopped: the late acks of a 300-player
+benchmark came in steps at each one, not only in the first second (docs/benchmarks.md).
+Those objects live as long as the process: :func:`gc_settle` collects once and moves them
+out of the collector's sight (``gc.freeze``), so a full collection walks only what came
+after; and the youngest generation is collected every ``GC_YOUNG`` allocations instead of
+700, so the short-lived objects of each message are mostly freed by their reference counts
+before a collection ever looks at them.
+
+**autobahn** formats a debug line for every new connection eagerly,
+``self.log.debug("\\n{attrs}", attrs=pformat(configAttrLog))`` in
+``WebSocketProtocol._connectionMade`` (and one per handshake in ``startHandshake``): a
+``pprint`` of some forty options, about 0.2 ms of the process's one core per socket
+whether or not debug logging is on, measured by py-spy in a reconnect storm
+(docs/benchmarks.md). Here ``pformat`` in that module returns text that is only formatted
+when a log observer actually formats the line.
+"""
+
+from __future__ import annotations
+
+import gc
+import pprint
+from typing import Any
+
+GC_YOUNG = 20_000  # allocations between collections of the youngest generation (700)
+
+
+class LazyPformat(str):
+    """``pprint.pformat(obj)``, computed when formatted or turned into text, not before.
+    A ``str`` (empty underneath) so code that wants text gets text."""
+
+    __slots__ = ("obj",)
+    obj: Any
+
+    def __new__(cls, obj: Any) -> LazyPformat:
+        made = super().__new__(cls, "")
+        made.obj = obj
+        return made
+
+    def __str__(self) -> str:
+        return pprint.pformat(self.obj)
+
+    def __format__(self, spec: str) -> str:
+        return format(pprint.pformat(self.obj), spec)
+
+    def __repr__(self) -> str:
+        return repr(pprint.pformat(self.obj))
+
+
+def _timings_text(self: Any) -> str:
+    return pprint.pformat(self._timings)
+
+
+def autobahn_lazy_debug() -> None:
+    """Make autobahn's per-connection debug formatting lazy (idempotent)."""
+    from autobahn.websocket import protocol
+
+    protocol.pformat = LazyPformat  # type: ignore[attr-defined]
+    # Timings.__str__ returned pformat(...) itself: keep it eager text.
+    protocol.Timings.__str__ = _timings_text  # type: ignore[method-assign]
+
+
+def gc_settle() -> None:
+    """Collect once and freeze what the started process holds (see the module)."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - the views, imported now rather than at the first page
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG, middle, old)
+
+
+def serving_tune() -> None:
+    """Everything above, once the site is loaded (``ftsite.asgi``)."""
+    autobahn_lazy_debug()
+    gc_settle()
