@@ -15,8 +15,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
-from ftsite.serving import serving_tune  # noqa: E402
 from ftsite.metrics import metrics_serve  # noqa: E402
+from ftsite.serving import serving_tune  # noqa: E402
 from games.realtime.connect_threads import ConnectAuthMiddleware  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from leaderboards.routing import websocket_urlpatterns as board_sockets  # noqa: E402

@@ -12,7 +12,6 @@ from django.utils import timezone
 from games.access import GameAccess, access_game_role
 from games.daily import utc_today
 from games.engine import EngineError, format_code, parse_code
-from games.errors import NotFound
 from games.models import Deal, Game, User
 from games.payloads import deal_payload, game_payload
 from games.weekly import week_label, week_monday

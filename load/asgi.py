@@ -38,20 +38,23 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 # Garbage-collector pauses of 10 ms or more, in the server's log (load.stack.LOG_SIGNS
-# counts them): a full collection stops every socket of the process at once.
+# counts them): a full collection stops every socket of the process at once. Each line
+# also says how long all collections took so far.
 _gc_started = 0.0
+_gc_total = 0.0
 
 
 def _gc_pause(phase: str, info: dict[str, Any]) -> None:
-    global _gc_started
+    global _gc_started, _gc_total
     if phase == "start":
         _gc_started = time.perf_counter()
         return
-    ms = (time.perf_counter() - _gc_started) * 1000
-    if ms >= 10:
+    seconds = time.perf_counter() - _gc_started
+    _gc_total += seconds
+    if seconds >= 0.010:
         print(
-            f"gc pause: generation {info['generation']}, {ms:.1f} ms,"
-            f" {info['collected']} collected, {sum(gc.get_count())} pending",
+            f"gc pause: generation {info['generation']}, {seconds * 1000:.1f} ms,"
+            f" {info['collected']} collected; all collections so far {_gc_total:.2f} s",
             file=sys.stderr,
             flush=True,
         )

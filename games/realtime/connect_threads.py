@@ -58,7 +58,10 @@ class ConnectAuthMiddleware(AuthMiddleware):
         if "session" not in scope:
             raise ValueError("ConnectAuthMiddleware needs SessionMiddleware above it")
         if "user" not in scope:
-            scope["user"] = SimpleLazyObject(lambda: get_user.func(scope))
+            # Given the session alone, not the scope that will hold it: no reference cycle
+            # for the collector to find once the socket is gone.
+            session = {"session": scope["session"]}
+            scope["user"] = SimpleLazyObject(lambda: get_user.func(session))
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         """Nothing: the user is read on first use (see the class)."""
@@ -73,7 +76,7 @@ def scope_user(scope: dict[str, Any]) -> Any:
 
         return AnonymousUser()
     if isinstance(user, LazyObject):
-        if user._wrapped is empty:  # type: ignore[attr-defined]
-            user._setup()  # type: ignore[attr-defined]
-        return user._wrapped  # type: ignore[attr-defined]
+        if user._wrapped is empty:
+            user._setup()
+        return user._wrapped
     return user

@@ -249,15 +249,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             game_id = str(game_pk(self.game_id))  # what is no game id: 4404, no query
             # Join before reading the state, so no action falls between hello and the feed.
-            # Until admitted (role set) the group's messages wait for this method to return,
-            # then are dropped if the socket was refused.
+            # Until admitted (role set) the group's messages wait for this method to return.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.announce_self()
             opened = await on_connect_thread(_open, self.scope, game_id)
             self.user = opened.user
             if opened.refusal is not None:
+                await self.leave_unannounced()
                 raise opened.refusal
+            # Told only once admitted: no other socket ever sends a refused one anything.
+            # An action a peer applies before it hears this is among the few it sends on
+            # hearing it (peer_joined).
+            await self.announce_self()
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return
@@ -278,11 +281,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         """The player's fair-play sighting (games.privacy.middleware does the same for pages),
         queued for a batch written on a connect thread (``games.realtime.sighting_batch``).
         None for a guest (it plays no competition deal: games.services.guests)."""
-        if getattr(self.user, "is_guest", False):
+        user_id = self.user.pk
+        if user_id is None or getattr(self.user, "is_guest", False):
             return
         headers = dict(self.scope.get("headers") or [])
         seen = Seen(
-            user_id=self.user.pk,
+            user_id=user_id,
             device_token=(self.scope.get("cookies") or {}).get("ft_device"),
             address=_scope_address(self.scope),
             user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
@@ -291,6 +295,14 @@ class GameConsumer(AsyncWebsocketConsumer):
             sighting_queue(seen)
         except Exception:
             logger.exception("queueing the sighting of a socket's player failed")
+
+    async def leave_unannounced(self) -> None:
+        """Leave the game's group before any other socket heard of this one (a refusal):
+        at once, with no goodbye; the group's messages that came meanwhile are dropped
+        (``role`` is None)."""
+        group, self.group = self.group, None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()
@@ -301,8 +313,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            event = {"type": "peer.left", "channel": self.channel_name}
-            await self.channel_layer.group_send(self.group, event)
+            # Only sockets in self.peers know of this one (each side adds the other: see
+            # peer_joined): with none, a goodbye to the group (several Redis commands, in
+            # a storm a thousand sockets closing at once) would tell nobody anything.
+            if self.peers:
+                event = {"type": "peer.left", "channel": self.channel_name}
+                await self.channel_layer.group_send(self.group, event)
         except Exception as error:  # noqa: BLE001 - a goodbye that fails costs little
             # The membership expires with the layer's group expiry; a peer that never heard
             # the goodbye only broadcasts what it need not.

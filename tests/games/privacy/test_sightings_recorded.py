@@ -18,12 +18,12 @@ from games import services
 from games.models import Sighting, User
 from games.privacy import middleware
 from games.privacy.middleware import DEVICE_COOKIE
-from games.realtime.sighting_batch import sightings_flush
 from games.privacy.sightings import (
     address_digest,
     device_digest,
     network_digest,
 )
+from games.realtime.sighting_batch import sightings_flush
 from tests.support.sockets import ORIGIN, ask, cookie_of, db, receive, run_async
 
 from ..conftest import (
@@ -246,7 +246,7 @@ async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
     monkeypatch.setattr(sighting_batch, "sightings_record_due_many", spy)
     game = await db(practice_game)(user)
     cookie = await db(cookie_of)(user) + f"; {DEVICE_COOKIE}={a_token()}".encode()
-    for round in range(2):  # the first batch, then a reconnect after it was written
+    for _batch in range(2):  # the first batch, then a reconnect after it was written
         for _ in range(3):
             headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
             ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
