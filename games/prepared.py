@@ -92,7 +92,10 @@ class RowByPk(Generic[M]):
                 compiler=compiler,
                 fields=(start, end),
                 init_list=[f[0].target.attname for f in compiler.select[start:end]],
-                populators=get_related_populators(klass_info, compiler.select, using),
+                # Django 5.2's signature (the stubs already have a later one's).
+                populators=get_related_populators(  # type: ignore[call-arg]
+                    klass_info, compiler.select, using
+                ),
             )
             self._compiled[using] = compiled
             return compiled

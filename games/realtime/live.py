@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Field
 from django.utils import timezone
 
 from games.access import GAME_ROW
@@ -199,7 +200,11 @@ def _log_of(pk: uuid.UUID, *, upto: int) -> list[tuple[str, str]]:
 def _log_sql() -> str:
     q = connection.ops.quote_name
     meta = Action._meta
-    column = {name: q(meta.get_field(name).column) for name in ("game", "seq", "move", "client_id")}
+    column = {}
+    for name in ("game", "seq", "move", "client_id"):
+        field = meta.get_field(name)
+        assert isinstance(field, Field) and field.column is not None
+        column[name] = q(field.column)
     return (
         f"SELECT {column['move']}, {column['client_id']} FROM {q(meta.db_table)}"
         f" WHERE {column['game']} = %s AND {column['seq']} <= %s ORDER BY {column['seq']}"
