@@ -1,5 +1,6 @@
 """What a serving process (daphne, ``ftsite.asgi``) sets up once it has loaded the site:
-the garbage collector's settings, and one fix to the websocket server under daphne.
+the garbage collector's settings, and two fixes to libraries under it (autobahn's eager
+debug line, redis-py's version read per connection).
 
 **The collector.** A full collection walks every container object the process holds:
 right after start about 140,000 (Django, the models, the URLs, every library), which took
@@ -80,7 +81,22 @@ def gc_settle() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def redis_version_once() -> None:
+    """redis-py (8.1) asks ``importlib.metadata`` for its own version, parsing its
+    ``METADATA`` file, for every connection it opens (``DriverInfo``, for ``CLIENT
+    SETINFO``): a few milliseconds of the one core each, and a storm opens hundreds (the
+    channel layer's pool grows with the sockets connecting at once, the cache's with the
+    threads). py-spy put it at 6 % of a reconnect storm and a third of the first second
+    after a start. The version does not change while the process runs: read it once."""
+    from redis import utils
+
+    version = utils.get_lib_version()
+    # driver_info imports it from redis.utils at each call.
+    utils.get_lib_version = lambda: version
+
+
 def serving_tune() -> None:
     """Everything above, once the site is loaded (``ftsite.asgi``)."""
     autobahn_lazy_debug()
+    redis_version_once()
     gc_settle()

@@ -36,7 +36,17 @@ def one_repeat(args: argparse.Namespace, env: dict[str, str], repeat: int) -> di
         row: dict[str, Any] = {"repeat": repeat + 1}
         for name, target in (("project", client.PROJECT), ("echo", client.ECHO)):
             marks = stack.log_marks([server])
-            tally = client.run(seats, replace(phase, target=target))
+            profiling: list[Any] = []
+
+            def on_start(name: str = name, profiling: list[Any] = profiling) -> None:
+                if args.profile and repeat == 0 and name == "project":
+                    out = stack.RESULTS / f"profile-coldstart-{args.profile}.speedscope.json"
+                    pid = server.process.pid
+                    profiling.append(stack.start_profile(pid, 3, out, args.profile))
+
+            tally = client.run(seats, replace(phase, target=target), on_start=on_start)
+            for profile in profiling:
+                profile.wait(timeout=60)
             figures = summary(tally)
             figures["server_log"] = stack.log_signs([server], marks)
             first = tally.latencies[: int(args.players * args.rate)]
@@ -66,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--database-url", default=stack.DATABASE_URL)
     add("--redis-url", default=stack.REDIS_URL)
     add("--json", type=Path, default=stack.RESULTS / "coldstart.json")
+    add("--profile", choices=sorted(stack.PROFILE_MODES), help="py-spy the first 3 s of play")
     args = parser.parse_args(argv)
     env = stack.load_env(args.database_url, args.redis_url)
     stack.stack_up(env)

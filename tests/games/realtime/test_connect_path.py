@@ -159,3 +159,21 @@ def test_autobahns_connection_debug_line_is_formatted_only_when_logged() -> None
     timings = protocol.Timings()
     timings.track("x")
     assert type(str(timings)) is str and "'x'" in str(timings)
+
+
+def test_redis_reads_its_own_version_once_not_per_connection() -> None:
+    import redis
+    from redis import utils
+    from redis.driver_info import DriverInfo
+
+    serving.redis_version_once()
+    assert utils.get_lib_version() == redis.__version__
+    assert DriverInfo().lib_version == redis.__version__
+    from importlib import metadata
+
+    real = metadata.version
+    try:
+        metadata.version = None  # type: ignore[assignment]  # a parse now would fail
+        assert DriverInfo().lib_version == redis.__version__
+    finally:
+        metadata.version = real
