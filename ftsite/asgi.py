@@ -16,6 +16,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
 from ftsite.metrics import metrics_serve  # noqa: E402
+from ftsite.serving import serving_tune  # noqa: E402
 from games.realtime.connect_threads import ConnectAuthMiddleware  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from leaderboards.routing import websocket_urlpatterns as board_sockets  # noqa: E402
@@ -34,5 +35,9 @@ application = ProtocolTypeRouter(
     }
 )
 
+
 # The process's Prometheus endpoint on its own port (FT_METRICS_PORT; off when 0).
 metrics_serve()
+
+# Last: the collector's settings and autobahn's lazy debug line (ftsite.serving).
+serving_tune()

@@ -22,8 +22,13 @@ from django.utils.translation import gettext as _
 
 from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
+from games.prepared import RowByPk
 
 Purpose = Literal["play", "watch"]
+
+# The game with its deal and player, as every check reads it (compiled once: a socket's
+# connect reads it in every reconnect storm; games.prepared).
+GAME_ROW = RowByPk(Game.objects.select_related("deal", "player"))
 Role = Literal["player", "watcher"]
 
 
@@ -85,7 +90,7 @@ def access_game(
         pk = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound(f"{game_id!r} is not a game id") from None
-    game = Game.objects.select_related("deal", "player").filter(pk=pk).first()
+    game = GAME_ROW.get(pk)
     if game is None:
         raise NotFound("there is no such game")
     if system:

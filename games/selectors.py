@@ -12,7 +12,6 @@ from django.utils import timezone
 from games.access import GameAccess, access_game_role
 from games.daily import utc_today
 from games.engine import EngineError, format_code, parse_code
-from games.errors import NotFound
 from games.models import Deal, Game, User
 from games.payloads import deal_payload, game_payload
 from games.weekly import week_label, week_monday
@@ -90,15 +89,6 @@ def game_state(*, user: User | AnonymousUser | None, game_id: object) -> dict[st
     """A game's full visible state, for its player or a permitted watcher; ``role`` says
     which (the funnel decided it: the page offers play to the player on it alone)."""
     return _state(access_game_role(user=user, game_id=game_id, purpose="watch"))
-
-
-def game_state_admitted(*, access: GameAccess) -> dict[str, Any]:
-    """The state of a game the funnel admitted a moment ago (a socket's connect, which
-    joins the game's group in between), read again without asking the funnel twice."""
-    game = Game.objects.select_related("deal", "player").filter(pk=access.game.pk).first()
-    if game is None:
-        raise NotFound("there is no such game")
-    return _state(GameAccess(game=game, role=access.role))
 
 
 def _state(access: GameAccess) -> dict[str, Any]:

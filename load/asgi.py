@@ -7,7 +7,10 @@ serve ``ftsite.asgi:application``), so the site itself has no echo route.
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
+import time
 from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ftsite.settings")
@@ -32,3 +35,29 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await echo_application(scope, receive, send)
     else:
         await site_application(scope, receive, send)
+
+
+# Garbage-collector pauses of 10 ms or more, in the server's log (load.stack.LOG_SIGNS
+# counts them): a full collection stops every socket of the process at once. Each line
+# also says how long all collections took so far.
+_gc_started = 0.0
+_gc_total = 0.0
+
+
+def _gc_pause(phase: str, info: dict[str, Any]) -> None:
+    global _gc_started, _gc_total
+    if phase == "start":
+        _gc_started = time.perf_counter()
+        return
+    seconds = time.perf_counter() - _gc_started
+    _gc_total += seconds
+    if seconds >= 0.010:
+        print(
+            f"gc pause: generation {info['generation']}, {seconds * 1000:.1f} ms,"
+            f" {info['collected']} collected; all collections so far {_gc_total:.2f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+gc.callbacks.append(_gc_pause)

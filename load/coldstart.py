@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from load import client, stack
-from load.stats import min_med_max, percentile, summary
+from load.stats import by_second, min_med_max, percentile, summary
 
 
 def one_repeat(args: argparse.Namespace, env: dict[str, str], repeat: int) -> dict[str, Any]:
@@ -35,13 +35,28 @@ def one_repeat(args: argparse.Namespace, env: dict[str, str], repeat: int) -> di
         phase = client.Phase(duration=args.duration, warmup=0.0, rate=args.rate, seed=repeat)
         row: dict[str, Any] = {"repeat": repeat + 1}
         for name, target in (("project", client.PROJECT), ("echo", client.ECHO)):
-            tally = client.run(seats, replace(phase, target=target))
+            marks = stack.log_marks([server])
+            profiling: list[Any] = []
+
+            def on_start(name: str = name, profiling: list[Any] = profiling) -> None:
+                if args.profile and repeat == 0 and name == "project":
+                    out = stack.RESULTS / f"profile-coldstart-{args.profile}.speedscope.json"
+                    pid = server.process.pid
+                    profiling.append(stack.start_profile(pid, 3, out, args.profile))
+
+            tally = client.run(seats, replace(phase, target=target), on_start=on_start)
+            for profile in profiling:
+                profile.wait(timeout=60)
             figures = summary(tally)
+            figures["server_log"] = stack.log_signs([server], marks)
             first = tally.latencies[: int(args.players * args.rate)]
             figures["first_s_p99_ms"] = round(percentile(first, 99) or 0.0, 2)
+            figures["by_second"] = by_second(tally)
             row[name] = figures
-            keys = ("per_s", "p50_ms", "p99_ms", "max_ms", "first_s_p99_ms", "lost")
+            keys = ("per_s", "p50_ms", "p99_ms", "max_ms", "first_s_p99_ms", "lost", "server_log")
             print(f"  run {repeat + 1} {name}: { ({k: figures[k] for k in keys}) }", flush=True)
+            for second in figures["by_second"]:
+                print(f"    {second}", flush=True)
     finally:
         stack.stop_all([server])
     return row
@@ -61,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--database-url", default=stack.DATABASE_URL)
     add("--redis-url", default=stack.REDIS_URL)
     add("--json", type=Path, default=stack.RESULTS / "coldstart.json")
+    add("--profile", choices=sorted(stack.PROFILE_MODES), help="py-spy the first 3 s of play")
     args = parser.parse_args(argv)
     env = stack.load_env(args.database_url, args.redis_url)
     stack.stack_up(env)

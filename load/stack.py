@@ -133,6 +133,7 @@ LOG_SIGNS = {
     "tracebacks": "Traceback (most recent call last)",
     "over_capacity": "over capacity in group",  # channels_redis dropped a group message
     "too_many_connections": "Too many connections",  # the Redis pool ran out
+    "gc_pauses": "gc pause:",  # a collection of 10 ms or more (load.asgi)
 }
 
 

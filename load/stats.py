@@ -28,6 +28,8 @@ class Tally:
     late: int = 0  # open loop: answers that came after the player's next tick
     finished: int = 0  # games that ended (the policy should prevent it)
     latencies: list[float] = field(default_factory=list)  # ms, send -> answer, in window
+    # When each of ``latencies`` was sent (the client's perf_counter, s): per-second figures.
+    sent: list[float] = field(default_factory=list)
     lags: list[float] = field(default_factory=list)  # ms, the client waking late for a send
     watched: int = 0  # versions the watchers should have seen
     missed: int = 0  # of those, skipped: a later version reached the watcher
@@ -40,6 +42,7 @@ class Tally:
             self.acked += 1
             self.undos += undo
             self.latencies.append((got - sent_at) * 1000)
+            self.sent.append(sent_at)
 
     def refusal(self, code: str, in_window: bool) -> None:
         self.refused[code] += 1
@@ -105,6 +108,28 @@ def summary(tally: Tally) -> dict[str, Any]:
         "fanout_p50_ms": ms(tally.fanout, 50),
         "fanout_p99_ms": ms(tally.fanout, 99),
     }
+
+
+def by_second(tally: Tally) -> list[dict[str, Any]]:
+    """The answers by the second they were sent in, from the first send: how many, their
+    p50, p99 and max (ms). Where late acks cluster (the first second, or all along)."""
+    if not tally.sent:
+        return []
+    start = min(tally.sent)
+    buckets: dict[int, list[float]] = {}
+    for sent_at, ms in zip(tally.sent, tally.latencies, strict=True):
+        buckets.setdefault(int(sent_at - start), []).append(ms)
+    return [
+        {
+            "second": second + 1,
+            "answers": len(values),
+            "p50_ms": round(percentile(values, 50) or 0.0, 1),
+            "p99_ms": round(percentile(values, 99) or 0.0, 1),
+            "max_ms": round(max(values), 1),
+            "over_50_ms": sum(v > 50 for v in values),
+        }
+        for second, values in sorted(buckets.items())
+    ]
 
 
 def spread(values: list[float | None]) -> dict[str, float | None]:

@@ -8,6 +8,10 @@ Nothing raw (cookie, address, user agent) is stored or logged here.
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -59,23 +63,122 @@ def sighting_marker(*, user_id: int, digests: dict[str, str]) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
+# Markers this process recorded, or found recorded, lately: marker -> when (time.monotonic)
+# it stops counting. A reconnect storm after a deploy opens every player's socket at once;
+# each connect asked Redis (cache.add) whether its sighting was due, about 1 ms of the
+# process's one core a socket for an answer that was almost always "no". Bounded (oldest
+# dropped first), and never an access decision: at worst a sighting is written once more.
+_recent: OrderedDict[str, float] = OrderedDict()
+_recent_lock = threading.Lock()
+RECENT_MARKERS = 50_000
+
+
+def _marker_of(*, user_id: int, digests: dict[str, str]) -> str:
+    return CACHE_PREFIX + sighting_marker(user_id=user_id, digests=digests)
+
+
+def sighting_seen_lately(
+    *, user_id: int, device_token: str | None, address: str | None, user_agent: str
+) -> bool:
+    """Whether this process recorded this (user, device, network), or found it recorded,
+    within ``FT_SIGHTING_EVERY`` seconds: :func:`sighting_record_due` would write nothing,
+    so a socket's connect need not ask it (no thread, no Redis round trip). Memory only."""
+    every = settings.FT_SIGHTING_EVERY
+    if every <= 0:
+        return False
+    digests = sighting_digests(device_token=device_token, address=address, user_agent=user_agent)
+    if not digests:
+        return True  # nothing to record
+    marker = _marker_of(user_id=user_id, digests=digests)
+    with _recent_lock:
+        until = _recent.get(marker)
+    return until is not None and until > time.monotonic()
+
+
+def _note_recent(marker: str, every: int) -> None:
+    with _recent_lock:
+        _recent[marker] = time.monotonic() + every
+        _recent.move_to_end(marker)
+        while len(_recent) > RECENT_MARKERS:
+            _recent.popitem(last=False)
+
+
+def sightings_forget_recent() -> None:
+    """Forget the markers noted in memory (tests; the shared cache's are separate)."""
+    with _recent_lock:
+        _recent.clear()
+
+
 def sighting_record_due(
     *, user_id: int, device_token: str | None, address: str | None, user_agent: str
 ) -> int:
     """:func:`sighting_record`, unless this (user, device, network) was recorded within
     ``FT_SIGHTING_EVERY`` seconds (noted in the cache; ``cache.add`` is atomic, so of
     concurrent sockets one records). A socket opens on every reconnect: most write nothing.
+    Either answer is also noted in this process's memory (:func:`sighting_seen_lately`), so
+    a row's ``last_seen`` may lag by up to twice the period while its player plays on.
     Returns how many rows were touched."""
     digests = sighting_digests(device_token=device_token, address=address, user_agent=user_agent)
     if not digests:
         return 0
     every = settings.FT_SIGHTING_EVERY
-    marker = CACHE_PREFIX + sighting_marker(user_id=user_id, digests=digests)
-    if every > 0 and not cache.add(marker, 1, timeout=every):
-        return 0
+    marker = _marker_of(user_id=user_id, digests=digests)
+    if every > 0:
+        due = cache.add(marker, 1, timeout=every)
+        _note_recent(marker, every)
+        if not due:
+            return 0
     return sighting_record(
         user_id=user_id, device_token=device_token, address=address, user_agent=user_agent
     )
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One visit of a signed-in user, as :func:`sighting_record` takes it (nothing here is
+    stored or logged raw)."""
+
+    user_id: int
+    device_token: str | None
+    address: str | None
+    user_agent: str
+
+
+def sightings_record_due_many(*, seen: list[Seen]) -> int:
+    """:func:`sighting_record_due` for many visits at once (the sockets a reconnect storm
+    opens): one cache read and one cache write for the markers, one upsert for the rows
+    that are due. Two processes may both find a marker missing and both write: the upsert
+    is idempotent, so that costs a write, never a wrong row. Returns the rows touched."""
+    every = settings.FT_SIGHTING_EVERY
+    now = timezone.now()
+    due: dict[str, list[Sighting]] = {}
+    for visit in seen:
+        digests = sighting_digests(
+            device_token=visit.device_token, address=visit.address, user_agent=visit.user_agent
+        )
+        if digests:
+            due[_marker_of(user_id=visit.user_id, digests=digests)] = [
+                Sighting(user_id=visit.user_id, kind=k, digest=d, first_seen=now, last_seen=now)
+                for k, d in digests.items()
+            ]
+    if every > 0 and due:
+        for marker in cache.get_many(list(due)):
+            del due[marker]
+            _note_recent(marker, every)
+        cache.set_many(dict.fromkeys(due, 1), timeout=every)
+        for marker in due:
+            _note_recent(marker, every)
+    # One row per (user, kind, digest): an upsert may not touch a row twice.
+    rows = {(r.user_id, r.kind, r.digest): r for visit in due.values() for r in visit}
+    if not rows:
+        return 0
+    Sighting.objects.bulk_create(
+        list(rows.values()),
+        update_conflicts=True,
+        unique_fields=["user", "kind", "digest"],
+        update_fields=["last_seen"],
+    )
+    return len(rows)
 
 
 def sightings_prune(*, now: datetime | None = None) -> int:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from channels.auth import AuthMiddleware, get_user
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.utils.functional import LazyObject, SimpleLazyObject, empty
 
 T = TypeVar("T")
 
@@ -46,8 +47,36 @@ async def on_connect_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) 
 
 
 class ConnectAuthMiddleware(AuthMiddleware):
-    """Channels' ``AuthMiddleware`` (the session's user in ``scope["user"]``), resolved on
-    a connect thread instead of the shared database thread."""
+    """Channels' ``AuthMiddleware`` (the session's user in ``scope["user"]``), but read
+    when first used, on the thread that uses it, instead of in a thread hop of its own
+    before the consumer starts: a game socket reads it on its one connect-thread call
+    together with the access check and the state, a board socket (which needs no user)
+    never reads it. Read from the event loop it fails (Django refuses a query there):
+    never an anonymous or a wrong user by mistake."""
+
+    def populate_scope(self, scope: dict[str, Any]) -> None:
+        if "session" not in scope:
+            raise ValueError("ConnectAuthMiddleware needs SessionMiddleware above it")
+        if "user" not in scope:
+            # Given the session alone, not the scope that will hold it: no reference cycle
+            # for the collector to find once the socket is gone.
+            session = {"session": scope["session"]}
+            scope["user"] = SimpleLazyObject(lambda: get_user.func(session))
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        scope["user"]._wrapped = await on_connect_thread(get_user.func, scope)
+        """Nothing: the user is read on first use (see the class)."""
+
+
+def scope_user(scope: dict[str, Any]) -> Any:
+    """The socket's user (a ``User`` or ``AnonymousUser``), read now if it was not yet: on
+    a thread, since reading it may query the session and the user."""
+    user = scope.get("user")
+    if user is None:
+        from django.contrib.auth.models import AnonymousUser
+
+        return AnonymousUser()
+    if isinstance(user, LazyObject):
+        if user._wrapped is empty:
+            user._setup()
+        return user._wrapped
+    return user

@@ -23,16 +23,18 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from games import metrics, selectors, services
-from games.access import GameAccess, access_game_role
 from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.input_guard import text_problem
 from games.models import User
 from games.outcomes import Origin
 from games.payloads import accepted_message, action_message
+from games.privacy.services import Seen
 from games.privacy.sightings import client_address
 from games.realtime.broadcast import game_group
-from games.realtime.connect_threads import on_connect_thread
+from games.realtime.connect_threads import on_connect_thread, scope_user
+from games.realtime.live import game_pk
 from games.realtime.move_threads import on_move_thread
+from games.realtime.sighting_batch import sighting_queue
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
@@ -163,10 +165,25 @@ def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, A
 # The sync halves, run in a worker thread through database_sync_to_async ----------------
 
 
-def _open(user: User | AnonymousUser, game_id: str) -> GameAccess:
-    """The one access check of a connect: the game (its canonical id names the group) and
-    the visitor's role in it."""
-    return access_game_role(user=user, game_id=game_id, purpose="watch")
+@dataclass(frozen=True)
+class Opened:
+    """What a connect's reads found: the socket's user, and the game's full state (with the
+    role the funnel admitted it in) or the refusal."""
+
+    user: User | AnonymousUser
+    game: dict[str, Any] | None = None
+    refusal: ServiceError | None = None
+
+
+def _open(scope: dict[str, Any], game_id: str) -> Opened:
+    """A connect's reads, in one connect-thread call: the session's user, then the one
+    access check (``games.access``) and the game's state from the row it read, after the
+    socket joined the game's group."""
+    user = scope_user(scope)
+    try:
+        return Opened(user=user, game=selectors.game_state(user=user, game_id=game_id))
+    except ServiceError as err:
+        return Opened(user=user, refusal=err)
 
 
 def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActOutcome:
@@ -190,24 +207,6 @@ def _scope_address(scope: dict[str, Any]) -> str | None:
         proxies=settings.FT_TRUSTED_PROXIES,
         trusted=settings.FT_TRUSTED_PROXY_NETWORKS,
     )
-
-
-def _record_sighting(scope: dict[str, Any], user: User) -> None:
-    """The player's fair-play sighting (games.privacy.middleware does the same for pages); a failure
-    is logged, never the socket's concern. Nothing raw is logged. None for a guest (it plays
-    no competition deal: games.services.guests)."""
-    if getattr(user, "is_guest", False):
-        return
-    try:
-        headers = dict(scope.get("headers") or [])
-        services.sighting_record_due(
-            user_id=user.pk,
-            device_token=(scope.get("cookies") or {}).get("ft_device"),
-            address=_scope_address(scope),
-            user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
-        )
-    except Exception:
-        logger.exception("recording the sighting of a socket's player failed")
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -240,20 +239,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         started = time.perf_counter()
         metrics.CONNECTS.inc()
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
-        self.user = self.scope.get("user") or AnonymousUser()
+        # Read with the access check on the connect thread (games.realtime.connect_threads).
+        self.user: User | AnonymousUser = AnonymousUser()
         self.pace = Pace(rate=Rate.parse(self.pace_rate or settings.FT_RATE_SOCKET_PACE))
         self.peers: set[str] = set()
         self.sent_actions: deque[dict[str, Any]] = deque(maxlen=RECENT_ACTIONS)
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
-            access = await on_connect_thread(_open, self.user, self.game_id)
-            role, game_id = access.role, str(access.game.pk)
+            game_id = str(game_pk(self.game_id))  # what is no game id: 4404, no query
             # Join before reading the state, so no action falls between hello and the feed.
+            # Until admitted (role set) the group's messages wait for this method to return.
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
+            opened = await on_connect_thread(_open, self.scope, game_id)
+            self.user = opened.user
+            if opened.refusal is not None:
+                await self.leave_unannounced()
+                raise opened.refusal
+            # Told only once admitted: no other socket ever sends a refused one anything.
+            # An action a peer applies before it hears this is among the few it sends on
+            # hearing it (peer_joined).
             await self.announce_self()
-            game = await on_connect_thread(selectors.game_state_admitted, access=access)
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return
@@ -261,13 +268,41 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.exception("opening the socket of game %s failed", self.game_id)
             await self.close_with(CLOSE_SERVER_ERROR)
             return
-        self.game_id, self.role = game_id, role
-        await self.send_message({"type": "hello", "role": role, "game": game})
+        game = opened.game or {}
+        self.game_id, self.role = game_id, game["role"]
+        await self.send_message({"type": "hello", "role": self.role, "game": game})
         metrics.CONNECT.observe(time.perf_counter() - started)
         metrics.OPEN.inc()
         self.counted_open = True
-        if role == "player":  # after the hello, which need not wait for it
-            await on_connect_thread(_record_sighting, self.scope, self.user)
+        if self.role == "player":  # after the hello, which need not wait for it
+            self.record_sighting()
+
+    def record_sighting(self) -> None:
+        """The player's fair-play sighting (games.privacy.middleware does the same for pages),
+        queued for a batch written on a connect thread (``games.realtime.sighting_batch``).
+        None for a guest (it plays no competition deal: games.services.guests)."""
+        user_id = self.user.pk
+        if user_id is None or getattr(self.user, "is_guest", False):
+            return
+        headers = dict(self.scope.get("headers") or [])
+        seen = Seen(
+            user_id=user_id,
+            device_token=(self.scope.get("cookies") or {}).get("ft_device"),
+            address=_scope_address(self.scope),
+            user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
+        )
+        try:
+            sighting_queue(seen)
+        except Exception:
+            logger.exception("queueing the sighting of a socket's player failed")
+
+    async def leave_unannounced(self) -> None:
+        """Leave the game's group before any other socket heard of this one (a refusal):
+        at once, with no goodbye; the group's messages that came meanwhile are dropped
+        (``role`` is None)."""
+        group, self.group = self.group, None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()
@@ -278,8 +313,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            event = {"type": "peer.left", "channel": self.channel_name}
-            await self.channel_layer.group_send(self.group, event)
+            # Only sockets in self.peers know of this one (each side adds the other: see
+            # peer_joined): with none, a goodbye to the group (several Redis commands, in
+            # a storm a thousand sockets closing at once) would tell nobody anything.
+            if self.peers:
+                event = {"type": "peer.left", "channel": self.channel_name}
+                await self.channel_layer.group_send(self.group, event)
         except Exception as error:  # noqa: BLE001 - a goodbye that fails costs little
             # The membership expires with the layer's group expiry; a peer that never heard
             # the goodbye only broadcasts what it need not.
@@ -298,7 +337,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def peer_joined(self, event: dict[str, Any]) -> None:
         channel = event["channel"]
-        if channel != self.channel_name and self.group is not None:
+        if channel != self.channel_name and self.role is not None:
             self.peers.add(channel)
             reply = {"type": "peer.present", "channel": self.channel_name}
             await self.channel_layer.send(channel, reply)

@@ -17,6 +17,7 @@ row's.
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 import uuid
 from collections import OrderedDict
@@ -24,8 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
+from django.db.models import Field
 from django.utils import timezone
 
+from games.access import GAME_ROW
 from games.engine import RESIGN, GameState
 from games.errors import NotFound
 from games.models import Action, Game
@@ -166,7 +170,7 @@ def replay_log(game: Game, moves: list[str]) -> GameState:
 
 
 def _load(pk: uuid.UUID) -> LiveGame:
-    game = Game.objects.select_related("deal", "player").filter(pk=pk).first()
+    game = GAME_ROW.get(pk)
     if game is None:
         raise NotFound("there is no such game")
     # The row and then its log, as two statements: another process may append between
@@ -184,6 +188,24 @@ def _load(pk: uuid.UUID) -> LiveGame:
 
 
 def _log_of(pk: uuid.UUID, *, upto: int) -> list[tuple[str, str]]:
-    """The game's log up to version ``upto`` (seq is the version an action made)."""
-    rows = Action.objects.filter(game_id=pk, seq__lte=upto).order_by("seq")
-    return list(rows.values_list("move", "client_id"))
+    """The game's log up to version ``upto`` (seq is the version an action made): one
+    statement written once, not a queryset compiled at every socket's hello."""
+    field = Action._meta.get_field("game")
+    with connection.cursor() as cursor:
+        cursor.execute(_log_sql(), [field.get_db_prep_value(pk, connection), upto])
+        return [(move, client_id) for move, client_id in cursor.fetchall()]
+
+
+@functools.cache
+def _log_sql() -> str:
+    q = connection.ops.quote_name
+    meta = Action._meta
+    column = {}
+    for name in ("game", "seq", "move", "client_id"):
+        field = meta.get_field(name)
+        assert isinstance(field, Field) and field.column is not None
+        column[name] = q(field.column)
+    return (
+        f"SELECT {column['move']}, {column['client_id']} FROM {q(meta.db_table)}"
+        f" WHERE {column['game']} = %s AND {column['seq']} <= %s ORDER BY {column['seq']}"
+    )

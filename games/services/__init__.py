@@ -28,7 +28,11 @@ from games.privacy.identity import (
     deleted_accounts_prune,
     ranked_attempt_check,
 )
-from games.privacy.services import sighting_record, sighting_record_due, sightings_prune
+from games.privacy.services import (
+    sighting_record,
+    sighting_record_due,
+    sightings_prune,
+)
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.completions import deal_completions_build
 from games.services.deals import (

@@ -23,6 +23,7 @@ from games.privacy.sightings import (
     device_digest,
     network_digest,
 )
+from games.realtime.sighting_batch import sightings_flush
 from tests.support.sockets import ORIGIN, ask, cookie_of, db, receive, run_async
 
 from ..conftest import (
@@ -181,8 +182,9 @@ async def test_the_game_socket_records_its_player(user: User) -> None:
     connected, _ = await ws.connect()
     assert connected
     assert (await receive(ws))["type"] == "hello"
-    # The sighting is written after the hello; a socket handles its next frame only then.
+    # The sighting is queued after the hello and written with the process's next batch.
     assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
+    await sightings_flush()
     sightings = await db(lambda: dict(Sighting.objects.values_list("kind", "digest")))()
     assert sightings == {
         "device": device_digest(token=token),
@@ -211,6 +213,7 @@ async def test_the_game_socket_takes_the_forwarded_address_only_from_the_proxy(
         assert connected and (await receive(ws))["type"] == "hello"
         assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
         await ws.disconnect()
+        await sightings_flush()
         recorded.append(
             await db(
                 lambda: set(
@@ -230,27 +233,30 @@ async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
 ) -> None:
     """A socket opens on every reconnect (a storm after a deploy): like pages, it writes
     a (user, device, network) at most once per FT_SIGHTING_EVERY seconds."""
-    from games.privacy import services as sightings_service
+    from games.realtime import sighting_batch
 
     written: list[int] = []
-    real = sightings_service.sighting_record
+    real = sighting_batch.sightings_record_due_many
 
     def spy(**kwargs: Any) -> int:
-        written.append(kwargs["user_id"])
-        return real(**kwargs)
+        touched = real(**kwargs)
+        written.append(touched)
+        return touched
 
-    monkeypatch.setattr(sightings_service, "sighting_record", spy)
+    monkeypatch.setattr(sighting_batch, "sightings_record_due_many", spy)
     game = await db(practice_game)(user)
     cookie = await db(cookie_of)(user) + f"; {DEVICE_COOKIE}={a_token()}".encode()
-    for _ in range(3):
-        headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
-        ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
-        ws.scope["client"] = ["203.0.113.7", 50000]
-        connected, _ = await ws.connect()
-        assert connected and (await receive(ws))["type"] == "hello"
-        assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
-        await ws.disconnect()
-    assert written == [user.pk]
+    for _batch in range(2):  # the first batch, then a reconnect after it was written
+        for _ in range(3):
+            headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
+            ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+            ws.scope["client"] = ["203.0.113.7", 50000]
+            connected, _ = await ws.connect()
+            assert connected and (await receive(ws))["type"] == "hello"
+            assert await ask(ws, {"type": "ping"}) == {"type": "pong"}
+            await ws.disconnect()
+        await sighting_batch.sightings_flush()
+    assert sum(written) == 3 and written.count(3) == 1, written
     # One write of its three digests: device, network + browser, and network alone.
     assert await db(lambda: Sighting.objects.filter(user=user).count())() == 3
 

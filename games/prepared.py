@@ -1,0 +1,101 @@
+"""Rows by primary key whose SQL is compiled once per process, for the hottest reads.
+
+Django builds and compiles a queryset's SQL anew on every evaluation. For a game socket's
+connect (the game with its deal and player, ``games.access.access_game``) that was most of
+the time the process's one core spent on it: py-spy put the ORM's SQL compiler at about a
+quarter of a connect's work in a reconnect storm (docs/benchmarks.md). A :class:`RowByPk`
+compiles its queryset once (per database alias), then runs the same SQL with each new key
+and builds the instances (select_related included) exactly as ``QuerySet`` does, through
+the compiler's own converters and related populators.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
+
+M = TypeVar("M", bound=Model)
+
+# A key no row has, compiled into the SQL and found again among its parameters.
+_SENTINEL = uuid.UUID("00000000-0000-4000-8000-00000000f00d")
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple[Any, ...]
+    key_index: int
+    compiler: SQLCompiler
+    fields: tuple[int, int]  # where the model's own columns are in a row
+    init_list: list[str]
+    populators: list[Any]
+
+
+class RowByPk(Generic[M]):
+    """``queryset.filter(pk=key).first()`` for a queryset of ``select_related`` rows keyed
+    by a UUID primary key, compiled once. ``queryset`` must not be filtered by anything
+    that changes (its SQL is kept)."""
+
+    def __init__(self, queryset: QuerySet[M]) -> None:
+        self._queryset = queryset
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: uuid.UUID, *, using: str = "default") -> M | None:
+        compiled = self._compiled.get(using) or self._compile(using)
+        connection = connections[using]
+        params = list(compiled.params)
+        pk = self._queryset.model._meta.pk
+        assert pk is not None
+        params[compiled.key_index] = pk.get_db_prep_value(key, connection)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            fetched = cursor.fetchone()
+        if fetched is None:
+            return None
+        row = next(iter(compiled.compiler.results_iter([[fetched]])))
+        start, end = compiled.fields
+        model = self._queryset.model
+        obj = model.from_db(using, compiled.init_list, row[start:end])
+        for populator in compiled.populators:
+            populator.populate(row, obj)
+        return obj
+
+    def _compile(self, using: str) -> _Compiled:
+        with self._lock:
+            if using in self._compiled:
+                return self._compiled[using]
+            query = self._queryset.filter(pk=_SENTINEL).using(using).query
+            compiler = query.get_compiler(using=using)
+            sql, params = compiler.as_sql()
+            pk = self._queryset.model._meta.pk
+            assert pk is not None
+            marker = pk.get_db_prep_value(_SENTINEL, connections[using])
+            found = [i for i, p in enumerate(params) if p == marker]
+            if len(found) != 1:
+                raise ValueError(f"the key is not one parameter of {sql!r}: {params!r}")
+            klass_info = compiler.klass_info
+            assert klass_info is not None
+            select_fields = klass_info["select_fields"]
+            start, end = select_fields[0], select_fields[-1] + 1
+            compiled = _Compiled(
+                sql=sql,
+                params=tuple(params),
+                key_index=found[0],
+                compiler=compiler,
+                fields=(start, end),
+                init_list=[f[0].target.attname for f in compiler.select[start:end]],
+                # Django 5.2's signature (the stubs already have a later one's).
+                populators=get_related_populators(  # type: ignore[call-arg]
+                    klass_info, compiler.select, using
+                ),
+            )
+            self._compiled[using] = compiled
+            return compiled
