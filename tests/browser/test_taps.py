@@ -40,17 +40,32 @@ TAPS = 100
 
 # A slower server, played in the page: each message the board receives is held 60-120 ms
 # (in order). Answers then often come after the next tap, and cards are still sliding
-# when they are sent on again.
+# when they are sent on again. One timer at a time hands them over, strictly in order: a
+# timer each could swap two messages that came within a millisecond (the delays are
+# whole milliseconds), which no socket does.
 SLOW_ANSWERS = """(() => {
   const Socket = window.WebSocket;
   window.WebSocket = class extends Socket {
     addEventListener(type, listener, options) {
       if (type !== "message") return super.addEventListener(type, listener, options);
-      let last = 0;
+      const held = [];
+      let timer = null;
+      const release = () => {
+        timer = null;
+        while (held.length && held[0].at <= performance.now()) {
+          const { event } = held.shift();
+          try {
+            listener.call(this, event);
+          } catch (error) {
+            console.error(error);  // as an event listener's error: the next still comes
+          }
+        }
+        if (held.length) timer = setTimeout(release, Math.max(1, held[0].at - performance.now()));
+      };
       return super.addEventListener(type, (event) => {
-        const at = Math.max(performance.now() + 60 + Math.random() * 60, last);
-        last = at;
-        setTimeout(() => listener.call(this, event), at - performance.now());
+        const last = held.length ? held[held.length - 1].at : 0;
+        held.push({ event, at: Math.max(performance.now() + 60 + Math.random() * 60, last) });
+        if (timer === null) timer = setTimeout(release, held[0].at - performance.now());
       }, options);
     }
   };
