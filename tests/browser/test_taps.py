@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from games.engine import GameState
-from tests.browser.tapping import TAPPER
+from tests.browser.tapping import LONG_ONLY, LONG_RUN, TAPPER
 from tests.browser.test_board import JOSEPHINE, Player, page_choice, record_accepted, won_game
 
 pytestmark = [pytest.mark.browser]
@@ -95,11 +95,16 @@ def refusals(page: Page) -> list[str]:
     return [f for f in frames if f.startswith("<") and '"refused"' in f]
 
 
+@pytest.mark.serial
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("answers", ["prompt", "slow"])
 def test_a_hundred_single_taps_at_five_a_second_lose_none(
     signed_up_page: Page, start_practice: StartPractice, board: BoardOf, shots: Path, answers: str
 ) -> None:
+    # Every run: slow answers (taps ahead of the answers); prompt ones in the longer run
+    # (test_gestures.py's 8-a-second tests take prompt answers every run).
+    if answers == "prompt" and not LONG_RUN:
+        pytest.skip(LONG_ONLY)
     page = signed_up_page
     if answers == "slow":
         page.add_init_script(SLOW_ANSWERS)
@@ -158,6 +163,7 @@ def a_double_tap_move(game: GameState) -> tuple[str, str]:
     raise AssertionError("no column card for a double-tap in this deal")
 
 
+@pytest.mark.serial  # two real taps within the 350 ms of a double-tap
 @pytest.mark.timeout(120)
 def test_double_click_and_double_tap_still_place_a_card(
     browser: Browser, sign_up: Callable[[Page], str], start_practice: StartPractice, board: BoardOf
