@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test test-integration test-fuzz lint typecheck fmt clean messages
+.PHONY: venv run test test-browser test-long test-integration test-fuzz lint typecheck fmt clean messages
 
 venv: $(STAMP)
 
@@ -30,12 +30,21 @@ INTEGRATION_ENV := DATABASE_URL=postgres://postgres@127.0.0.1:5432/fortythieves 
 	DJANGO_SECRET_KEY=integration-tests-only FT_DAILY_SECRET=integration-tests-only \
 	DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_COOKIES=false
 
-# The unit tier runs on both cores (pytest-xdist: it is CPU-bound and shares nothing); the
-# browser tier runs alone, its tap-pace tests measure what a person feels.
+# The unit tier runs on both cores (pytest-xdist: it is CPU-bound and shares nothing). The
+# browser tier too, each worker with its own live server and database, but its `serial`
+# tests (tap pace, double-click gaps, a press within a slide) then run alone: they measure
+# what a person feels. FT_BROWSER_LONG=1 adds the pace tests' other cases (make test-long).
 test: venv
 	$(BIN)/python -m pytest -m "not integration and not browser" -n 2
-	$(BIN)/python -m pytest -m "browser and not integration"
+	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory test-integration
+
+test-browser: venv
+	$(BIN)/python -m pytest -m "browser and not integration and not serial" -n 2
+	$(BIN)/python -m pytest -m "browser and not integration and serial"
+
+test-long: venv
+	FT_BROWSER_LONG=1 $(BIN)/python -m pytest -m "browser and not integration and serial"
 
 test-integration: venv
 	$(INTEGRATION_ENV) $(BIN)/python -m pytest -m integration tests/integration

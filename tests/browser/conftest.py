@@ -1,9 +1,11 @@
 """The browser tier: Debian's Chromium, driven by Playwright, against a live ASGI server.
 
 The server is a real ``daphne`` process on the embedded defaults (a fresh
-SQLite file, the in-memory channel layer, eager Celery), exactly what
-``make run`` starts, so the tests are black-box: they sign up and play
-through the page like a person. Screenshots go to ``test-results/browser``.
+SQLite file, the in-memory channel layer, eager Celery), what ``make run``
+starts but for a fast password hash (tests/support/browser_settings.py), so
+the tests are black-box: they sign up and play through the page like a
+person. Screenshots go to ``test-results/browser``. Under pytest-xdist each
+worker has its own server and database (``make test-browser``).
 
 Outside CI a missing Chromium skips the tier with the reason; in CI
 (``CI=true``) it fails, since ``.ci/run`` installs Chromium.
@@ -52,7 +54,7 @@ def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     env.update(
         DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
         DJANGO_DEBUG="true",
-        DJANGO_SETTINGS_MODULE="ftsite.settings",
+        DJANGO_SETTINGS_MODULE="tests.support.browser_settings",
         FT_TEST_WORKDIR=str(workdir),
         # Every test signs up from 127.0.0.1: the sign-up limits are tested on their own.
         FT_RATE_SIGNUPS_ADDRESS="100000/h",

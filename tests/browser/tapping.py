@@ -1,5 +1,12 @@
 """Taps dispatched inside the page on its own timer (test_gestures.py, test_taps.py)."""
 
+import os
+
+# The longer browser run (README.md, `make test-long`): every pace test, each pointer
+# with each answer speed. CI runs one of each pointer and each speed (test_gestures.py).
+LONG_RUN = os.environ.get("FT_BROWSER_LONG", "") == "1"
+LONG_ONLY = "a longer run's case: FT_BROWSER_LONG=1 runs it"
+
 # Taps inside the page: at the place of a pile's top card (the stock: its middle), through
 # the page's own hit test (elementFromPoint, which cards sliding to their place let
 # through), as pointer events of the given type. Records each press's pointerdown time.

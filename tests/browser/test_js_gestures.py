@@ -97,6 +97,27 @@ def test_a_second_tap_on_a_card_the_first_could_not_move_is_a_double_tap(call: C
     assert call("gestures.js", "pressKind", still, press("t4", "7S", 2, time=1100)) == "tap"
 
 
+@pytest.mark.parametrize("gap", [60, 90, 150, 240])
+def test_the_rest_of_a_double_click_joins_a_press_still_waiting_its_turn(
+    call: Call, gap: int
+) -> None:
+    # The first click came while a draw (or a sync) was on its way: whether it moves its
+    # card is decided at its turn. The second click makes it a double-tap ("again"),
+    # never nothing at all (a card no foundation takes moved nowhere) nor a second move.
+    waiting = press("t1", "QS", 3, time=1000, moved=True, waiting=True)
+    second = press("t1", "QS", 3, time=1000 + gap, x=101, y=201)
+    assert call("gestures.js", "pressKind", waiting, second) == "again"
+    # Its turn came and it moved its card: the rest of the gesture does nothing.
+    done = {**waiting, "waiting": False}
+    assert call("gestures.js", "pressKind", done, second) == "same"
+    # Its turn came and it could not move its card: the second press is a double-tap.
+    stuck = {**waiting, "waiting": False, "moved": False}
+    assert call("gestures.js", "pressKind", stuck, second) == "double"
+    # Elsewhere or later: a tap of its own.
+    assert call("gestures.js", "pressKind", waiting, press("t2", "KS", 0, time=1060)) == "tap"
+    assert call("gestures.js", "pressKind", waiting, press("t1", "QS", 3, time=1300)) == "tap"
+
+
 def test_every_press_on_the_stock_is_a_draw_of_its_own(call: Call) -> None:
     stock = press(pile="stock", card=None, index=-1, time=1000, moved=True)
     again = press(pile="stock", card=None, index=-1, time=1050)
@@ -238,3 +259,63 @@ def test_the_queue_holds_its_taps_while_a_sync_is_awaited(page: Any, live_url: s
     assert log["held"] == {"sent": 1, "busy": True, "chosen": 0}
     assert log["chosenOn"] == ["synced"]
     assert [(m["move"], m["version"]) for m in log["sent"]] == [("w-f1", 4), ("w-f2", 7)]
+
+
+def test_a_burst_of_a_hundred_taps_on_a_slow_server_waits_whole(page: Any, live_url: str) -> None:
+    """100 taps at 8 a second while the server answers one every 250 ms: 60 still wait
+    at the last tap. None is dropped (it was: past 40 waiting, and the taps after a
+    dropped draw then acted on other cards than the player's)."""
+    _open_units_page(page, live_url)
+    log = page.evaluate(
+        """async () => {
+          const { ActionQueue, MAX_QUEUED } = await import("/static/js/board/queue.js");
+          const sent = [];
+          const act = (m) => { sent.push(m.move); return `id${sent.length}`; };
+          const socket = { isOpen: true, act };
+          const queue = new ActionQueue(socket, { canSend: () => true, version: () => 0 });
+          const dropped = [];
+          for (let tap = 0; tap < 100; tap += 1) {
+            const move = { type: "move", move: `m${tap}` };
+            queue.enqueue(move, { onRefused: () => dropped.push(tap) });
+            if (tap % 2 === 1) queue.answered({ id: `id${sent.length}` }); // one answer per 2 taps
+            queue.pump();
+          }
+          const waiting = queue.waiting.length;
+          while (queue.busy) { queue.answered({ id: `id${sent.length}` }); queue.pump(); }
+          return { max: MAX_QUEUED, dropped, waiting, sent };
+        }"""
+    )
+    assert log["dropped"] == [] and log["waiting"] >= 45
+    assert log["sent"] == [f"m{tap}" for tap in range(100)]  # each in turn, in order
+    assert log["max"] >= 120  # 10 taps a second for 10 s: the socket's pace (40 + 8 x 10)
+
+
+def test_a_full_queue_drops_every_later_tap_until_it_has_caught_up(
+    page: Any, live_url: str
+) -> None:
+    """Past the limit, a tap is dropped, and so is every tap after it until nothing waits:
+    no tap is worked out after one dropped before it, on a board the player did not mean."""
+    _open_units_page(page, live_url)
+    log = page.evaluate(
+        """async () => {
+          const { ActionQueue } = await import("/static/js/board/queue.js");
+          const sent = [];
+          const act = (m) => { sent.push(m.move); return `id${sent.length}`; };
+          const socket = { isOpen: true, act };
+          const queue = new ActionQueue(socket, { canSend: () => true, version: () => 0 }, 3);
+          const dropped = [];
+          const tap = (name) =>
+            queue.enqueue({ type: "move", move: name }, { onRefused: () => dropped.push(name) });
+          const answer = () => { queue.answered({ id: `id${sent.length}` }); queue.pump(); };
+          for (const name of ["a", "b", "c", "d"]) tap(name); // a in flight, b c d wait
+          tap("e"); // the fourth waiting: over the limit
+          answer(); // b goes, c d wait: room again, but e was dropped
+          tap("f");
+          answer(); answer(); // c, then d go: nothing waits
+          tap("g");
+          answer(); answer();
+          return { dropped, sent };
+        }"""
+    )
+    assert log["dropped"] == ["e", "f"]
+    assert log["sent"] == ["a", "b", "c", "d", "g"]

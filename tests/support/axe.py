@@ -66,7 +66,8 @@ def _pack(into: Path) -> None:
             assert member is not None
             source = member.read()
     into.mkdir(parents=True, exist_ok=True)
-    partial = into / "axe.min.js.partial"
+    # Two test workers may pack at once: each writes its own partial file.
+    partial = into / f"axe.min.js.{os.getpid()}.partial"
     partial.write_bytes(source)
     partial.replace(into / "axe.min.js")  # whole or not at all
 

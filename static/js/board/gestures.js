@@ -15,6 +15,11 @@
 //   when it is made (wasteTarget); on a column's top card, for the column's top card at
 //   its turn, after the player's earlier gestures (queued before it) have played.
 // * a second press on a card that a press just could NOT move is a double-tap.
+// * a press made while an earlier action is on its way waits its turn, so whether it
+//   moves its card is not known yet: the rest of its double-click (same spot, within
+//   SAME_GESTURE_MS) joins it instead of doing nothing, and the waiting press makes the
+//   double-tap's move at its turn (pressKind: "again"). Else a double-click made while
+//   a draw or a sync is on its way on a card no foundation takes moved nothing at all.
 // * every press on the stock is a draw of its own, as in any solitaire.
 
 import { formatMove, smartTarget } from "./moves.js";
@@ -31,10 +36,12 @@ export const SAME_SPOT_PX = 24;
 
 /**
  * What `press` ({pile, card, index, x, y, time}) is, after `last` (the last press that
- * started a gesture, with `moved`: whether it sent a move; or null):
- * "tap" (a gesture of its own), "double" (completes a double-tap on a card a tap could
- * not move) or "same" (the rest of the last gesture: it does nothing). `inFlight`: a
- * move of the very card pressed is still waiting for its answer.
+ * started a gesture, with `moved`: whether it sent a move, and `waiting`: its move is
+ * chosen at its turn, which has not come; or null): "tap" (a gesture of its own),
+ * "double" (completes a double-tap on a card a tap could not move), "again" (the rest of
+ * a gesture whose press is still waiting its turn: that press makes a double-tap's move
+ * then, this one nothing) or "same" (the rest of the last gesture: it does nothing).
+ * `inFlight`: a move of the very card pressed is still waiting for its answer.
  */
 export function pressKind(last, press, { inFlight = false } = {}) {
   if (press.pile === "stock") return "tap";
@@ -42,7 +49,10 @@ export function pressKind(last, press, { inFlight = false } = {}) {
   const elapsed = samePile ? press.time - last.time : Infinity;
   const near = samePile && Math.hypot(press.x - last.x, press.y - last.y) <= SAME_SPOT_PX;
   // The rest of a double-click, whatever card the board shows there by now.
-  if (samePile && last.moved && near && elapsed < SAME_GESTURE_MS) return "same";
+  if (samePile && near && elapsed < SAME_GESTURE_MS) {
+    if (last.waiting) return "again";
+    if (last.moved) return "same";
+  }
   // A waste or column card in flight: any other press is for the card under it.
   if (inFlight && press.pile[0] === "f") return "same";
   if (!samePile || last.moved) return "tap";

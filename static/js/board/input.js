@@ -192,9 +192,11 @@ export class Input {
     }
     const press = { pile: d.pile, card: d.card, index: d.index, count: d.count, x: d.x, y: d.y, time: now };
     const kind = pressKind(this.lastTap, press, { inFlight: this.flying.has(placeKey(press)) });
-    if (kind === "same") {
-      // A third click of a triple-click is the same gesture still.
+    if (kind === "same" || kind === "again") {
+      // A third click of a triple-click is the same gesture still. The rest of a
+      // double-click whose first press waits its turn makes that press a double-tap.
       if (this.lastTap) this.lastTap.time = now;
+      if (kind === "again") this.lastTap.double = true;
       return;
     }
     if (press.pile === "w") {
@@ -213,9 +215,17 @@ export class Input {
     }
     if (this.game.busy()) {
       // An earlier action is still on its way: this tap is worked out when its turn
-      // comes, for the card it was bound to (nothing if that card has gone by then).
-      this.lastTap = { ...press, moved: true };
-      this.send(press, () => boundMove(this.state, press));
+      // comes, for the card it was bound to (nothing if that card has gone by then); as
+      // a double-tap if the rest of a double-click joins it meanwhile (pressKind).
+      const gesture = { ...press, moved: true, waiting: true, double: false };
+      this.lastTap = gesture;
+      this.send(press, () => {
+        gesture.waiting = false;
+        if (gesture.double) return boundMove(this.state, press, { double: true }) ?? this.homeAnyway(press);
+        const move = boundMove(this.state, press);
+        gesture.moved = Boolean(move);
+        return move;
+      });
       return;
     }
     const move = boundMove(this.state, press);

@@ -7,10 +7,13 @@
 // while the last one is still on its way is for the card it will uncover). It may then
 // answer null: nothing to send any more.
 
-// Taps beyond this many waiting while the server is slow are dropped, not stacked up
-// without end: five seconds of quick taps (8 a second) survive a slow spell, as many as
-// a socket's pace lets through at once (docs/protocol.md, "Limits").
-const MAX_QUEUED = 40;
+// Taps beyond this many waiting are dropped, not stacked up without end: a person's
+// burst of 10 taps a second for 10 seconds waits whole, as much as a socket's pace lets
+// a person send (40 + 8 a second, docs/protocol.md, "Limits"). It was 40: on a slow
+// server (answers 150-250 ms apart) a burst of 100 taps at 8 a second is more than 40
+// behind by its 80th tap, and a tap dropped then made the taps after it act on a board
+// the player never meant (a draw dropped: every later waste tap on another card).
+export const MAX_QUEUED = 120;
 
 export class ActionQueue {
   /**
@@ -36,6 +39,10 @@ export class ActionQueue {
     this.waiting = [];
     this.inFlight = null;
     this.held = false; // a retry hint is being honoured: nothing goes out until it is over
+    // The queue overflowed: every later action is dropped too until it has caught up (no
+    // action waits), so no action runs after one dropped before it, on a board the
+    // player did not mean.
+    this.overflowed = false;
   }
 
   /** Whether an action is waiting for its answer or its turn, or the board for a sync. */
@@ -65,7 +72,9 @@ export class ActionQueue {
    */
   enqueue(message, callbacks = {}) {
     if (!this.canSend()) return;
-    if (this.waiting.length >= this.max) {
+    if (this.waiting.length === 0) this.overflowed = false;
+    if (this.overflowed || this.waiting.length >= this.max) {
+      this.overflowed = true;
       callbacks.onRefused?.();
       return;
     }
