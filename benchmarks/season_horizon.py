@@ -104,18 +104,9 @@ def clustered(games: list[list[float]]) -> tuple[float, float]:
     return mean, math.sqrt(spread * len(games) / (len(games) - 1)) / n
 
 
-def season(draw, rng: random.Random, days: int = 365) -> int | None:
-    from leaderboards.fairplay.eprocess import THRESHOLD, Wealth
-
-    wealth = Wealth()
-    for day in range(days):
-        wealth = wealth.bet(draw(rng))
-        if wealth.crossed(THRESHOLD):
-            return day + 1
-    return None
-
-
 def report(rows: list[dict], players: int) -> None:
+    from season_variants import pick, pick_part_time, season  # the same season model
+
     kinds: dict[str, list[dict]] = {}
     for row in rows:
         kinds.setdefault(row["kind"], []).append(row)
@@ -139,24 +130,16 @@ def report(rows: list[dict], players: int) -> None:
         for how in ("product", "mean"):
             honest, cheat = values["determinized"][how], values["mixed-30"][how]
             rng = random.Random(1)
-            held = [season(partial(rng_pick, honest), rng) for _ in range(players)]
-            daily = sorted(season(partial(rng_pick, cheat), rng) or 9999 for _ in range(players))
+            held = [season(partial(pick, honest), rng) for _ in range(players)]
+            daily = sorted(season(partial(pick, cheat), rng) or 9999 for _ in range(players))
             part = sorted(
-                season(partial(part_time, cheat, honest), rng) or 9999 for _ in range(players)
+                season(partial(pick_part_time, cheat, honest), rng) or 9999 for _ in range(players)
             )
             print(
                 f"   {how}: honest held {sum(d is not None for d in held) / players:.1%};"
                 f" daily cheat median {statistics.median(daily)}, 90 %"
                 f" {daily[int(0.9 * len(daily))]}; part-time median {statistics.median(part)}"
             )
-
-
-def rng_pick(values: list[float], rng: random.Random) -> float:
-    return rng.choice(values)
-
-
-def part_time(cheat: list[float], honest: list[float], rng: random.Random) -> float:
-    return rng.choice(cheat) if rng.random() < 1 / 3 else rng.choice(honest)
 
 
 def main() -> None:
