@@ -16,9 +16,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone
 
-from games.models import Sighting
+from games.models import Sighting, User
 from games.privacy.sightings import sighting_digests
 
 
@@ -165,19 +166,33 @@ def sightings_record_due_many(*, seen: list[Seen]) -> int:
         for marker in cache.get_many(list(due)):
             del due[marker]
             _note_recent(marker, every)
+    if not due:
+        return 0
+    # An account deleted since its socket connected has nothing more recorded (its deletion
+    # kept what fair play needs): its rows would break the foreign key and lose the batch.
+    # The users' rows are locked (in key order) so none goes between the check and the insert.
+    users = sorted({r.user_id for visit in due.values() for r in visit})
+    with transaction.atomic():
+        alive = set(
+            User.objects.select_for_update()
+            .filter(pk__in=users)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        due = {m: v for m, v in due.items() if v[0].user_id in alive}
+        # One row per (user, kind, digest): an upsert may not touch a row twice.
+        rows = {(r.user_id, r.kind, r.digest): r for visit in due.values() for r in visit}
+        if rows:
+            Sighting.objects.bulk_create(
+                list(rows.values()),
+                update_conflicts=True,
+                unique_fields=["user", "kind", "digest"],
+                update_fields=["last_seen"],
+            )
+    if every > 0:  # noted only once written: a failed write is tried again next time
         cache.set_many(dict.fromkeys(due, 1), timeout=every)
         for marker in due:
             _note_recent(marker, every)
-    # One row per (user, kind, digest): an upsert may not touch a row twice.
-    rows = {(r.user_id, r.kind, r.digest): r for visit in due.values() for r in visit}
-    if not rows:
-        return 0
-    Sighting.objects.bulk_create(
-        list(rows.values()),
-        update_conflicts=True,
-        unique_fields=["user", "kind", "digest"],
-        update_fields=["last_seen"],
-    )
     return len(rows)
 
 

@@ -34,7 +34,7 @@ from games.realtime.broadcast import game_group
 from games.realtime.connect_threads import on_connect_thread, scope_user
 from games.realtime.live import game_pk
 from games.realtime.move_threads import on_move_thread
-from games.realtime.sighting_batch import sighting_queue
+from games.realtime.sighting_batch import sighting_queue, sightings_flush
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
@@ -219,6 +219,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     role: str | None = None  # None until admitted, and again once closing
     counted_open: bool = False  # in metrics.OPEN (said hello), until it disconnects
+    sighting_pending: bool = False  # queued in sighting_batch, not yet flushed by this socket
     allowance: Allowance | None = None  # the user's socket messages taken in advance
     group: str | None = None
 
@@ -292,7 +293,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             user_agent=headers.get(b"user-agent", b"").decode("latin-1"),
         )
         try:
-            sighting_queue(seen)
+            self.sighting_pending = sighting_queue(seen)
         except Exception:
             logger.exception("queueing the sighting of a socket's player failed")
 
@@ -377,6 +378,10 @@ class GameConsumer(AsyncWebsocketConsumer):
                 raise parsed
             message = parsed
             await self.count_for_user()
+            if self.sighting_pending and message.type in ACTIONS:
+                # Written before any move can finish the game and have it screened.
+                self.sighting_pending = False
+                await sightings_flush()
             await self.handle(message)
         except ProtocolError as err:
             await self.send_message(refusal(err.code, err.reason, err.id))

@@ -29,9 +29,12 @@ _flush_loop: asyncio.AbstractEventLoop | None = None
 _writing: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
 
 
-def sighting_queue(seen: Seen) -> None:
+def sighting_queue(seen: Seen) -> bool:
     """Queue a socket's sighting (on the event loop), unless this process recorded it, or
-    found it recorded, lately; the batch is written within ``FLUSH_SECONDS``."""
+    found it recorded, lately; the batch is written within ``FLUSH_SECONDS``. True when it
+    was queued: the socket then calls :func:`sightings_flush` before its first action, so
+    that no game can finish (and be screened for linked accounts) before its player's
+    sighting is written."""
     global _flush, _flush_loop
     if sighting_seen_lately(
         user_id=seen.user_id,
@@ -39,7 +42,7 @@ def sighting_queue(seen: Seen) -> None:
         address=seen.address,
         user_agent=seen.user_agent,
     ):
-        return
+        return False
     _pending.append(seen)
     loop = asyncio.get_running_loop()
     if _flush_loop is not loop:  # a timer of a loop that has ended (tests) never fires
@@ -51,6 +54,7 @@ def sighting_queue(seen: Seen) -> None:
         _start(loop)
     elif _flush is None:
         _flush = loop.call_later(FLUSH_SECONDS, _flush_now, loop)
+    return True
 
 
 def _take() -> list[Seen]:
@@ -81,9 +85,12 @@ async def _write(batch: list[Seen]) -> None:
 
 
 async def sightings_flush() -> None:
-    """Write what is queued now (tests, and a process about to stop)."""
+    """Write what is queued now, and wait for the batches already being written (a socket
+    before its first action, tests, a process about to stop)."""
     global _flush
     if _flush is not None:
         _flush.cancel()
         _flush = None
     await _write(_take())
+    if _writing:
+        await asyncio.gather(*_writing, return_exceptions=True)

@@ -261,6 +261,45 @@ async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
     assert await db(lambda: Sighting.objects.filter(user=user).count())() == 3
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("empty_channel_layer")
+@run_async
+async def test_the_socket_writes_its_players_sighting_before_the_first_move(user: User) -> None:
+    """The fair-play screen of a finished game reads its player's sightings: a move (so a
+    finish) never goes ahead of the socket's own sighting, whatever the batch's timer."""
+    from games.realtime import sighting_batch
+
+    game = await db(practice_game)(user)
+    cookie = await db(cookie_of)(user) + f"; {DEVICE_COOKIE}={a_token()}".encode()
+    headers = [*ORIGIN, (b"cookie", cookie), (b"user-agent", UA.encode())]
+    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    ws.scope["client"] = ["203.0.113.7", 50000]
+    connected, _ = await ws.connect()
+    assert connected and (await receive(ws))["type"] == "hello"
+    assert await ask(ws, {"type": "ping"}) == {"type": "pong"}  # not an action: still queued
+    assert sighting_batch._pending and not await db(Sighting.objects.exists)()
+    answer = await ask(ws, {"type": "move", "id": "m1", "move": "s", "version": 0})
+    assert answer["type"] == "accepted", answer
+    assert await db(lambda: Sighting.objects.filter(user=user).count())() == 3
+    await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_outlives_an_account_deleted_since_its_socket_connected(user: User) -> None:
+    from games.privacy.services import Seen, sightings_record_due_many
+
+    gone = User.objects.create_user(username="gone", password="x" * 12)
+    seen = [
+        Seen(user_id=u.pk, device_token=a_token(), address="203.0.113.7", user_agent=UA)
+        for u in (gone, user)
+    ]
+    gone.delete()
+    assert sightings_record_due_many(seen=seen) == 3  # the living user's three digests
+    assert set(Sighting.objects.values_list("user_id", flat=True)) == {user.pk}
+    # The gone account's marker was not noted: nothing claims it was recorded.
+    assert sightings_record_due_many(seen=seen[1:]) == 0
+
+
 # The privacy page ------------------------------------------------------------------------
 
 
