@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.engine import format_code, parse_variant
@@ -37,7 +38,9 @@ def test_weekly_refusals_name_the_weekly_challenge(user: User, bob: User, now: d
     game = services.game_start_weekly(user=user, now=now)
     with pytest.raises(Forbidden, match=f"practise {label}"):
         services.game_start_practice(user=user, code=game.deal.code)
-    Deal.objects.filter(pk=game.deal_id).update(closes_at=now - timedelta(seconds=1))
+    # A move is checked against the real clock (``now`` is noon of today, still ahead of it
+    # before midday UTC): the week closed a second ago.
+    Deal.objects.filter(pk=game.deal_id).update(closes_at=timezone.now() - timedelta(seconds=1))
     with pytest.raises(DayClosed) as refused:
         services.game_play(user=user, game_id=game.pk, move="s")
     assert label in refused.value.reason and "daily" not in refused.value.reason
