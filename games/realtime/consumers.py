@@ -24,7 +24,6 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import metrics, selectors, services
 from games.errors import NotAuthenticated, NotFound, ServiceError
-from games.input_guard import text_problem
 from games.models import User
 from games.outcomes import Origin
 from games.payloads import accepted_message, action_message
@@ -34,14 +33,18 @@ from games.realtime.broadcast import game_group
 from games.realtime.connect_threads import on_connect_thread, scope_user
 from games.realtime.live import game_pk
 from games.realtime.move_threads import on_move_thread
+from games.realtime.protocol import (
+    ACTIONS,
+    ClientMessage,
+    ProtocolError,
+    parse_client_message,
+    refusal,
+)
 from games.realtime.sighting_batch import sighting_queue, sightings_flush
 from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
 
 logger = logging.getLogger(__name__)
 
-ACTIONS = frozenset({"move", "undo", "resign"})
-TYPES = ACTIONS | {"hint", "sync", "ping"}
-MAX_ID_LENGTH = 64
 
 # Close codes (docs/protocol.md, "Connecting").
 CLOSE_NOT_SIGNED_IN = 4401
@@ -55,99 +58,6 @@ CLOSE_SERVER_ERROR = 4500
 # A socket's last actions sent again to a socket that joins (see peer_joined).
 RECENT_ACTIONS = 8
 
-# What a refusal's reason says is expected.
-_KNOWN_TYPES = "one of move, undo, resign, hint, sync, ping"
-_ID_RULE = f"a client message id: text of 1 to {MAX_ID_LENGTH} characters, unique per game"
-_MOVE_RULE = "text in the notation, such as s, t3-f1 or w-t10"
-
-
-class ProtocolError(Exception):
-    """A client message the interface refuses before any service sees it."""
-
-    def __init__(self, code: str, reason: str, id: str | None = None) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-        self.id = id
-
-
-@dataclass(frozen=True)
-class ClientMessage:
-    """One well-formed client message; ``version`` is ``None`` when not given."""
-
-    type: str
-    id: str | None = None
-    version: int | None = None
-    move: str | None = None
-
-
-def parse_client_message(text: str) -> ClientMessage:
-    """Check one text frame against the protocol; raise :class:`ProtocolError` if it is not.
-
-    >>> parse_client_message('{"type": "move", "id": "c1", "move": "s", "version": 0}')
-    ClientMessage(type='move', id='c1', version=0, move='s')
-    """
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
-        data = None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_json", 'a message is one JSON object, such as {"type": "ping"}')
-    # The id is echoed in any refusal as soon as it is readable, even if the rest is wrong.
-    msg_id = readable_id(data.get("id"))
-    kind = data.get("type")
-    if kind is None:
-        raise ProtocolError("missing_field", "type is missing: " + _KNOWN_TYPES, msg_id)
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_field", "type must be text: " + _KNOWN_TYPES, msg_id)
-    if kind not in TYPES:
-        raise ProtocolError(
-            "unknown_type", f"{kind[:40]!r} is not a message type; " + _KNOWN_TYPES, msg_id
-        )
-    if kind == "ping":
-        return ClientMessage(type=kind, id=msg_id)
-    if kind == "sync":
-        return ClientMessage(type=kind, id=msg_id, version=_version(data, msg_id, required=True))
-    if data.get("id") is None:
-        raise ProtocolError("missing_field", f"id is missing: a {kind} carries {_ID_RULE}")
-    if msg_id is None:
-        problem = text_problem(data["id"]) if isinstance(data["id"], str) else None
-        raise ProtocolError(
-            "bad_field", f"id must be {_ID_RULE}" + (f"; {problem}" if problem else "")
-        )
-    move = None
-    if kind == "move":
-        move = data.get("move")
-        if move is None:
-            raise ProtocolError("missing_field", f"move is missing: {_MOVE_RULE}", msg_id)
-        if not isinstance(move, str):
-            raise ProtocolError("bad_field", f"move must be {_MOVE_RULE}", msg_id)
-    return ClientMessage(
-        type=kind, id=msg_id, version=_version(data, msg_id, required=False), move=move
-    )
-
-
-def readable_id(value: object) -> str | None:
-    """The message's id if it is one the protocol allows (so it may be echoed), else None."""
-    # Text PostgreSQL can store (no NUL, no lone surrogate): the id goes into the log.
-    if isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH and not text_problem(value):
-        return value
-    return None
-
-
-def _version(data: dict[str, Any], msg_id: str | None, *, required: bool) -> int | None:
-    version = data.get("version")
-    if version is None:
-        if required:
-            raise ProtocolError(
-                "missing_field", "version is missing: the last version you have", msg_id
-            )
-        return None
-    # bool is an int in Python but never a version.
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise ProtocolError("bad_field", "version must be a whole number of at least 0", msg_id)
-    return version
-
 
 def close_code_for(error: ServiceError, user: Any) -> int:
     """The close code of a refused connection; 4401 only when signing in could help."""
@@ -156,10 +66,6 @@ def close_code_for(error: ServiceError, user: Any) -> int:
     if isinstance(error, NotAuthenticated) or not user.is_authenticated:
         return CLOSE_NOT_SIGNED_IN
     return CLOSE_FORBIDDEN
-
-
-def refusal(code: str, reason: str, id: str | None, **extra: Any) -> dict[str, Any]:
-    return {"type": "refused", "id": id, "code": code, "reason": reason, **extra}
 
 
 # The sync halves, run in a worker thread through database_sync_to_async ----------------

@@ -13,12 +13,8 @@ from typing import Any
 import pytest
 
 from games import services
-from games.realtime.consumers import (
-    ClientMessage,
-    GameConsumer,
-    ProtocolError,
-    parse_client_message,
-)
+from games.realtime.consumers import GameConsumer
+from games.realtime.protocol import ClientMessage, ProtocolError, parse_client_message
 from tests.support.sockets import ask, close_code, db, join, receive, run_async
 
 from ..conftest import practice_game
