@@ -82,8 +82,9 @@ def sighting_seen_lately(
     *, user_id: int, device_token: str | None, address: str | None, user_agent: str
 ) -> bool:
     """Whether this process recorded this (user, device, network), or found it recorded,
-    within ``FT_SIGHTING_EVERY`` seconds: :func:`sighting_record_due` would write nothing,
-    so a socket's connect need not ask it (no thread, no Redis round trip). Memory only."""
+    within ``FT_SIGHTING_EVERY`` seconds: :func:`sightings_record_due_many` would write
+    nothing, so a socket's connect need not queue it (no thread, no Redis round trip).
+    Memory only."""
     every = settings.FT_SIGHTING_EVERY
     if every <= 0:
         return False
@@ -110,30 +111,6 @@ def sightings_forget_recent() -> None:
         _recent.clear()
 
 
-def sighting_record_due(
-    *, user_id: int, device_token: str | None, address: str | None, user_agent: str
-) -> int:
-    """:func:`sighting_record`, unless this (user, device, network) was recorded within
-    ``FT_SIGHTING_EVERY`` seconds (noted in the cache; ``cache.add`` is atomic, so of
-    concurrent sockets one records). A socket opens on every reconnect: most write nothing.
-    Either answer is also noted in this process's memory (:func:`sighting_seen_lately`), so
-    a row's ``last_seen`` may lag by up to twice the period while its player plays on.
-    Returns how many rows were touched."""
-    digests = sighting_digests(device_token=device_token, address=address, user_agent=user_agent)
-    if not digests:
-        return 0
-    every = settings.FT_SIGHTING_EVERY
-    marker = _marker_of(user_id=user_id, digests=digests)
-    if every > 0:
-        due = cache.add(marker, 1, timeout=every)
-        _note_recent(marker, every)
-        if not due:
-            return 0
-    return sighting_record(
-        user_id=user_id, device_token=device_token, address=address, user_agent=user_agent
-    )
-
-
 @dataclass(frozen=True)
 class Seen:
     """One visit of a signed-in user, as :func:`sighting_record` takes it (nothing here is
@@ -146,10 +123,13 @@ class Seen:
 
 
 def sightings_record_due_many(*, seen: list[Seen]) -> int:
-    """:func:`sighting_record_due` for many visits at once (the sockets a reconnect storm
-    opens): one cache read and one cache write for the markers, one upsert for the rows
-    that are due. Two processes may both find a marker missing and both write: the upsert
-    is idempotent, so that costs a write, never a wrong row. Returns the rows touched."""
+    """Record the visits (the sockets a process opened lately) whose (user, device, network)
+    was not recorded within ``FT_SIGHTING_EVERY`` seconds: one cache read and one cache
+    write for the markers, one upsert for the rows that are due. Every marker read or
+    written is also noted in this process's memory (:func:`sighting_seen_lately`), so a
+    row's ``last_seen`` may lag by up to twice the period while its player plays on. Two
+    processes may both find a marker missing and both write: the upsert is idempotent, so
+    that costs a write, never a wrong row. Returns the rows touched."""
     every = settings.FT_SIGHTING_EVERY
     now = timezone.now()
     due: dict[str, list[Sighting]] = {}

@@ -30,7 +30,6 @@ from games.privacy.identity import (
 )
 from games.privacy.services import (
     sighting_record,
-    sighting_record_due,
     sightings_prune,
 )
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
@@ -151,6 +150,5 @@ __all__ = [
     "game_start_weekly",
     "game_undo",
     "sighting_record",
-    "sighting_record_due",
     "sightings_prune",
 ]
