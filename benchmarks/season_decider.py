@@ -1,0 +1,118 @@
+"""How much a stronger decider adds to the horizon statistic, re-weighing cached games.
+
+    nice -n 10 .venv/bin/python benchmarks/season_decider.py --nodes 20000 --jobs 2 \\
+        --cache benchmarks/data/season_horizon.jsonl --out benchmarks/data/season_decider.jsonl
+
+The horizon statistic's evidence per draw is bounded by how differently the true position
+(its next ``S`` cards, then a certified tail) and the completions are judged: with the
+2,000-node decider about half the strongest honest bot's positions and 7-15 % of a
+foresight player's are left undecided (weight 0.25). ``h`` may be any function of the
+position (the exchangeability argument does not care which), so a larger node budget is
+as valid. A search of ``N`` nodes finds every win and every proof a 2,000-node one finds
+(the same depth-first order, and the same beam after it), so only the positions the
+cached decider left undecided are solved again. Prints nothing; ``season_mixture.py
+--decider FILE`` reads the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.engine import GameState  # noqa: E402
+from games.solver.evidence import certified_pool, split_blocks, verdict  # noqa: E402
+
+VARIANT = "forty-thieves"
+S = 8
+
+
+def certified(game: GameState) -> bool:
+    return verdict(game) == "w"
+
+
+def redecide(job: tuple[dict, list[dict]], nodes: int) -> list[dict]:
+    deal, rows = job
+    seed = int(deal["seed"], 16)
+    pool = {int(n): orders for n, orders in deal["pool"].items()}
+    tails = certified_pool(
+        seed, VARIANT, accept=certified, rng=random.Random(f"tails-{deal['day']}"),
+        completions=1, max_stock=44, tries=400,
+    )  # fmt: skip
+    tails[0] = [[]]
+    out = []
+    for row in rows:
+        cached = {n: (t, o) for n, t, o in row["horizon"][str(S)]}
+        game = GameState.from_seed(seed, VARIANT, undo_limit=0)
+        found = []
+        began = time.process_time()
+        for block in split_blocks(row["log"].split()):
+            n = game.stock_count
+            if n in cached:
+                after = game.copy()
+                after.replay(block)
+                truth = after.copy()
+                truth._stock = list(tails[n - S][0]) + list(after._stock[n - S :])
+                positions = []
+                for order in pool[n]:
+                    other = game.copy()
+                    other._stock = list(order)
+                    other.replay(block)
+                    positions.append(other)
+                positions.append(truth)
+                t, o = cached[n]
+                old = o + t
+                new = "".join(
+                    verdict(p, nodes=nodes) if v == "u" else v
+                    for p, v in zip(positions, old, strict=True)
+                )
+                found.append([n, new[-1], new[:-1]])
+            game.replay(block)
+        out.append(
+            {"kind": row["kind"], "day": row["day"], "run": row["run"], "won": row["won"],
+             "nodes": nodes, "horizon": {str(S): found},
+             "cpu": round(time.process_time() - began, 2)}
+        )  # fmt: skip
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--pools", type=Path, default=ROOT / "benchmarks/data/season_pools.json")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--nodes", type=int, default=20000)
+    parser.add_argument("--deals", type=int, default=48)
+    parser.add_argument("--kinds", default="determinized,mixed-30")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    kinds = set(args.kinds.split(","))
+    done = set()
+    if args.out.exists():
+        done = {json.loads(line)["day"] for line in args.out.read_text().splitlines()}
+    deals = {d["day"]: d for d in json.loads(args.pools.read_text())}
+    by_day: dict[str, list[dict]] = {}
+    for line in args.cache.read_text().splitlines():
+        row = json.loads(line)
+        if row["kind"] in kinds and int(row["day"].split("-")[1]) < args.deals:
+            if row["day"] not in done:
+                by_day.setdefault(row["day"], []).append(row)
+    jobs = [(deals[day], rows) for day, rows in by_day.items()]
+    with ProcessPoolExecutor(args.jobs) as workers, args.out.open("a") as out:
+        for rows in workers.map(partial(redecide, nodes=args.nodes), jobs):
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+            out.flush()
+            print(rows[0]["day"], [r["cpu"] for r in rows], flush=True)
+
+
+if __name__ == "__main__":
+    main()

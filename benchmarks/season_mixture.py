@@ -1,0 +1,197 @@
+"""Candidate sequential statistics, re-weighed from the cached horizon verdicts (no solving).
+
+    .venv/bin/python benchmarks/season_mixture.py --cache benchmarks/data/season_horizon.jsonl
+
+Each cached game (``season_horizon.py``) keeps, per horizon ``S``, its weighed draws'
+verdicts: the true position judged on its next ``S`` cards and a certified tail, and the
+deal's pooled completions. Every candidate below is a *mixture of test supermartingales*
+for a blind player (docs/fairplay.md section 6), so Ville's inequality bounds its honest
+holds at ``1 / THRESHOLD`` whatever the player's skill; the candidates differ in power:
+
+* ``mean`` -- the server's statistic until now: the mean of the full-rest draw factors a
+  game, bet on game by game (``eprocess.BETS``).
+* ``S=s game`` -- the horizon product a game, bet on game by game (``season_horizon``).
+* ``S=s draw`` -- the same factors bet on draw by draw: the wealth of each fraction ``lam``
+  is multiplied by ``1 - lam + lam * f`` at every weighed draw, across games, so a zero
+  factor costs the fraction, not the game.
+* ``+one`` -- a draw whose five positions all weigh 0 (the truth and every completion
+  proved lost) has the factor 1 instead of 0: ``h(x) / mean h`` is undefined there, and 1
+  keeps the mean exactly one (a valid e-value), where 0 charged honest losses for nothing.
+* ``mix`` -- the mean of the wealths of several horizons (each a test supermartingale for
+  the same draws' filtration, so their mean is one): about the best horizon, less its
+  share's log.
+
+Seasons as ``season_sim``: a year of dailies, a game of the kind drawn with replacement
+from the cache each day; the weak honest people play ``greedy`` on 60 % of days, quit a
+quarter of those games before any weighed draw, leave for good with a chance of 1 % a day.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.solver.evidence import WEIGHTS, block_factor, game_value  # noqa: E402
+from leaderboards.fairplay.eprocess import BETS, THRESHOLD  # noqa: E402
+
+PLAYS, QUITS_GAME, LEAVES = 0.6, 0.25, 0.01
+#: A finer grid of fractions for draw-by-draw betting (a draw's factor is rarely 0 for a
+#: foresight player, so larger fractions pay).
+DRAW_BETS = (0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85)
+
+
+def factor(true: str, others: str, *, one: bool, unknown: float) -> float:
+    """The draw's factor; with ``one`` a draw whose positions all weigh 0 is worth 1."""
+    weights = {**WEIGHTS, "u": unknown}
+    if one and weights[true] + sum(weights[v] for v in others) <= 0:
+        return 1.0
+    return block_factor(true, others, unknown=unknown)
+
+
+#: A component: the factors a game brings (one per step) and the fractions bet on each.
+Component = tuple[Callable[[dict], list[float]], tuple[float, ...]]
+
+
+def horizon(s: int, *, one: bool = False, unknown: float = 0.25) -> Callable[[dict], list[float]]:
+    def factors(row: dict) -> list[float]:
+        return [factor(t, o, one=one, unknown=unknown) for _n, t, o in row["horizon"][str(s)]]
+
+    return factors
+
+
+def mean_value(row: dict) -> list[float]:
+    """The server's game value until now: the mean of the full-rest factors over 12 slots."""
+    factors = [block_factor(t, o) for _n, t, o in row["blocks"]]
+    return [game_value(factors, won=row["won"], losses=True, slots=12)]
+
+
+def game_product(s: int) -> Callable[[dict], list[float]]:
+    return lambda row: [math.prod(horizon(s)(row))]
+
+
+CANDIDATES: dict[str, list[Component]] = {
+    "mean (server until now)": [(mean_value, BETS)],
+    "S=8 game product (season_horizon)": [(game_product(8), BETS)],
+    "S=4 draw": [(horizon(4), DRAW_BETS)],
+    "S=8 draw": [(horizon(8), DRAW_BETS)],
+    "S=4 draw +one": [(horizon(4, one=True), DRAW_BETS)],
+    "S=8 draw +one": [(horizon(8, one=True), DRAW_BETS)],
+    "S=16 draw +one": [(horizon(16, one=True), DRAW_BETS)],
+    "S=4 draw +one u=0.5": [(horizon(4, one=True, unknown=0.5), DRAW_BETS)],
+    "S=4 draw +one u=0.1": [(horizon(4, one=True, unknown=0.1), DRAW_BETS)],
+    "S=8 draw, eprocess.BETS": [(horizon(8), BETS)],
+    "mix S=4,8 draw": [(horizon(s), DRAW_BETS) for s in (4, 8)],
+    "mix S=4,8 draw, eprocess.BETS": [(horizon(s), BETS) for s in (4, 8)],
+    "mix S=4,8 draw +one": [(horizon(s, one=True), DRAW_BETS) for s in (4, 8)],
+    "mix S=4,8,16 draw +one": [(horizon(s, one=True), DRAW_BETS) for s in (4, 8, 16)],
+}
+
+
+def increments(row: dict, components: list[Component], scales: list[float]) -> list[float]:
+    """The game's log-wealth increment for each (component, fraction), the factors of
+    each component multiplied by its scale."""
+    out = []
+    for (factors_of, bets), scale in zip(components, scales, strict=True):
+        factors = [f * scale for f in factors_of(row)]
+        for lam in bets:
+            out.append(sum(math.log(max(1 - lam + lam * f, 1e-300)) for f in factors))
+    return out
+
+
+def at_one(rows: list[dict], kind: str, component: Component) -> float:
+    """The scale that brings an honest kind's mean factor a step down to one when the
+    sample's is above it (what the validity argument guarantees at most: a sample of 48
+    games is within a few hundredths of it by luck, and a year resampled from it would
+    otherwise hold honest players for the sample's luck)."""
+    steps = [f for r in rows if r["kind"] == kind for f in component[0](r)]
+    return min(1.0, len(steps) / sum(steps))
+
+
+def crossed(logs: list[float]) -> bool:
+    top = max(logs)
+    return math.exp(top) * sum(math.exp(x - top) for x in logs) / len(logs) >= THRESHOLD
+
+
+def season(play: Callable[[random.Random], list[float] | None], rng: random.Random, width: int):
+    logs = [0.0] * width
+    for day in range(365):
+        step = play(rng)
+        if step is None:
+            continue
+        logs = [a + b for a, b in zip(logs, step, strict=True)]
+        if crossed(logs):
+            return day + 1
+    return None
+
+
+def populations(games: dict[str, list[list[float]]], width: int):
+    honest, cheat, weak = games["determinized"], games["mixed-30"], games.get("greedy", [])
+
+    def weak_person() -> Callable[[random.Random], list[float] | None]:
+        gone = [False]
+
+        def play(rng: random.Random) -> list[float] | None:
+            if gone[0] or rng.random() < LEAVES:
+                gone[0] = True
+                return None
+            if rng.random() >= PLAYS or rng.random() < QUITS_GAME:
+                return None  # not played, or quit before a weighed draw
+            return rng.choice(weak)
+
+        return play
+
+    return {
+        "strong honest": lambda: lambda rng: rng.choice(honest),
+        "weak honest": weak_person,
+        "daily cheat": lambda: lambda rng: rng.choice(cheat),
+        "part-time": lambda: lambda rng: rng.choice(cheat if rng.random() < 1 / 3 else honest),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cache", type=Path, required=True)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument(
+        "--at-one", action="store_true", help="honest kinds' factors scaled to mean <= 1"
+    )
+    parser.add_argument("--only", default="", help="candidates whose name contains this")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
+    for name, components in CANDIDATES.items():
+        if args.only not in name:
+            continue
+        games: dict[str, list[list[float]]] = {}
+        for row in rows:
+            scales = [1.0] * len(components)
+            if args.at_one and row["kind"] != "mixed-30":
+                scales = [at_one(rows, row["kind"], c) for c in components]
+            games.setdefault(row["kind"], []).append(increments(row, components, scales))
+        width = len(games["determinized"][0])
+        rng = random.Random(1)
+        out = []
+        for who, make in populations(games, width).items():
+            days = [season(make(), rng, width) for _ in range(args.players)]
+            held = [d for d in days if d is not None]
+            if who.endswith("honest"):
+                out.append(f"{who} held {len(held)}/{len(days)}")
+            else:
+                ordered = sorted(d or 9999 for d in days)
+                med = statistics.median(ordered)
+                p90 = ordered[int(0.9 * len(ordered))]
+                show = lambda d: "never" if d >= 9999 else f"{d:g}"  # noqa: E731
+                out.append(f"{who} median {show(med)}, 90 % {show(p90)}")
+        print(f"{name}: " + "; ".join(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
