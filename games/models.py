@@ -478,6 +478,10 @@ class DealCompletions(models.Model):
     rng = models.CharField(max_length=32)
     # {"48": [[card, ...], ...], "44": ...}: card ints, the stock's bottom first.
     pool = models.JSONField(default=dict)
+    # The horizon statistic's tails (games.solver.horizon.certified_tails), drawn with the
+    # random seed ``rng + "-tails"``: {"44": [card, ...], ...}; empty for a draw from
+    # before them (filled in on first use).
+    tails = models.JSONField(default=dict, blank=True)
     seconds = models.FloatField(default=0.0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -486,3 +490,6 @@ class DealCompletions(models.Model):
 
     def orders(self) -> dict[int, list[list[int]]]:
         return {int(count): orders for count, orders in self.pool.items()}
+
+    def tail_orders(self) -> dict[int, list[int]]:
+        return {int(count): order for count, order in self.tails.items()}

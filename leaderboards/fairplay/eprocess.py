@@ -76,3 +76,63 @@ def run(values: list[float], threshold: float = THRESHOLD) -> int | None:
         if wealth.crossed(threshold):
             return i
     return None
+
+
+#: Draw-by-draw betting on the horizon statistic (``games.solver.horizon``): the fractions
+#: mixed for every horizon (a draw's factor is rarely 0 for a foresight player, so a larger
+#: fraction pays too).
+DRAW_BETS = (0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.85)
+
+
+@dataclass(frozen=True)
+class DrawWealth:
+    """The log-wealth of each (horizon, fraction) pair, betting on every weighed draw.
+
+    For one pair the wealth is multiplied by ``1 - lam + lam * f`` at each of the horizon's
+    draw factors ``f``, across games: a test supermartingale for a blind player, since each
+    factor has mean <= 1 given everything before it (``games.solver.horizon``). Their mean
+    over the pairs is one too when read at game ends, where the service reads it: there
+    every pair's ratio over a game has mean <= 1 given the earlier games."""
+
+    horizons: tuple[int, ...]
+    logs: tuple[float, ...]
+
+    @classmethod
+    def start(cls, horizons: tuple[int, ...]) -> DrawWealth:
+        return cls(horizons, tuple(0.0 for _ in horizons for _ in DRAW_BETS))
+
+    @classmethod
+    def of(cls, logs: list[float] | tuple[float, ...] | None, horizons: tuple[int, ...]):
+        """From stored log-wealths (a new player, or another layout: the start)."""
+        if not logs or len(logs) != len(horizons) * len(DRAW_BETS):
+            return cls.start(horizons)
+        return cls(horizons, tuple(float(x) for x in logs))
+
+    def bet(self, factors: dict[int, list[float]]) -> DrawWealth:
+        """The wealth after a game whose draws gave ``factors`` per horizon (each >= 0; a
+        horizon missing from the dict had no draw)."""
+        out = []
+        at = 0
+        for s in self.horizons:
+            draws = factors.get(s, [])
+            if any(f < 0 or math.isnan(f) for f in draws):
+                raise ValueError(f"a draw factor is a number >= 0, not {draws!r}")
+            for lam in DRAW_BETS:
+                log = self.logs[at]
+                for f in draws:
+                    term = 1 - lam + lam * f
+                    log += math.log(term) if term > 0 else -math.inf
+                out.append(log)
+                at += 1
+        return DrawWealth(self.horizons, tuple(out))
+
+    @property
+    def value(self) -> float:
+        """The mixture: the mean wealth over the pairs."""
+        top = max(self.logs)
+        if top == -math.inf:
+            return 0.0
+        return math.exp(top) * sum(math.exp(x - top) for x in self.logs) / len(self.logs)
+
+    def crossed(self, threshold: float = THRESHOLD) -> bool:
+        return self.value >= threshold

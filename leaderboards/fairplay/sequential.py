@@ -1,11 +1,12 @@
 """Writes of the sequential fair-play test: step a player's e-process with one ranked game,
 in the order the games were played, and send their results to review when it crosses.
 
-The maths is in ``leaderboards.fairplay.eprocess`` (pure) and the per-game e-value in
-``games.solver.evidence``; docs/fairplay.md ("Evidence over days") argues validity.
+The maths is in ``leaderboards.fairplay.eprocess`` (pure) and the per-draw factors in
+``games.solver.horizon``; docs/fairplay.md ("Evidence over days") argues validity.
 Every verified ranked game of a player counts, won or lost, from the first one the test
 saw (``PlayerEvidence`` is created then): a game costs seconds of solver work on the
-``fairplay`` queue (a loss nothing when ``evidence.LOSSES`` is off: its e-value is then 0).
+``fairplay`` queue (a loss nothing when ``evidence.LOSSES`` is off: it then bets a factor
+0 once per horizon).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.services.completions import deal_completions_build
-from games.solver import evidence
-from leaderboards.fairplay.eprocess import Wealth
+from games.solver import evidence, horizon
+from leaderboards.fairplay.eprocess import DrawWealth
 from leaderboards.fairplay.selectors import played_line
 from leaderboards.fairplay.services import _set_review
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result
@@ -68,32 +69,28 @@ def _unweighed(evidence: PlayerEvidence, *, up_to: Result) -> list[Result]:
 
 
 def _weigh(result: Result) -> EvidenceStep:
-    """The game's e-value (``evidence.blind_survival``), its completions drawn as the deal
-    was: a deterministically certified deal's precomputed ones (drawn now if the solver
-    queue has not yet), uniform ones for a deal dealt at random. A deal certified by the
-    clock has no calibrated null ("would it have been certified" is not a function of the
-    deal): its games step with 1, neither evidence nor cost. The solving order's random
+    """The game's draw factors (``horizon.horizon_survival``), its completions and tails
+    drawn as the deal was: a deterministically certified deal's stored ones (drawn now if
+    the solver queue has not yet), uniform ones for a deal dealt at random. A deal certified
+    by the clock has no calibrated null ("would it have been certified" is not a function of
+    the deal): its games step with 1, neither evidence nor cost. The solving order's random
     seed is fresh and kept with the detail so a reviewer can rerun it."""
     value, detail, seconds = _neutral(result)
     deal = result.deal
     calibrated = deal.certify_nodes is not None or not deal.solver_verdict
     if calibrated and (result.won or evidence.LOSSES):
-        pool = None
+        seed = secrets.randbits(64)
         if deal.certify_nodes is not None:
             drawn = deal_completions_build(deal_id=deal.pk)
             pool = drawn.orders() if drawn is not None else {}
+            tails = drawn.tail_orders() if drawn is not None else {}
+        else:  # dealt at random: uniform orders (independent of the true one)
+            pool, tails = _uniform(deal, random.Random(f"{seed}-pool"))
         moves = played_line(game_id=result.game_id)
-        seed = secrets.randbits(64)
-        found = evidence.blind_survival(
-            deal.seed,
-            deal.variant,
-            moves,
-            won=result.won,
-            rng=random.Random(seed),
-            pool=pool,
-            losses=evidence.LOSSES,
-            shrink=evidence.SHRINK,
-        )
+        found = horizon.horizon_survival(
+            deal.seed, deal.variant, moves, won=result.won, rng=random.Random(seed),
+            pool=pool, tails=tails,
+        )  # fmt: skip
         value, detail, seconds = found.value, {**found.to_dict(), "rng": seed}, found.seconds
     step, _ = EvidenceStep.objects.get_or_create(
         result=result,
@@ -109,12 +106,35 @@ def _weigh(result: Result) -> EvidenceStep:
     return step
 
 
+def _uniform(deal, rng: random.Random) -> tuple[evidence.Pool, horizon.Tails]:
+    """Completions and tails for a deal dealt at random: every order accepted."""
+    pool = evidence.certified_pool(deal.seed, deal.variant, accept=_any, rng=rng)
+    tails = horizon.certified_tails(deal.seed, deal.variant, accept=_any, rng=rng)
+    return pool, tails
+
+
+def _any(game) -> bool:
+    return True
+
+
 def _neutral(result: Result) -> tuple[float, dict, float]:
-    """The step of a game not weighed: 1 on a clock-certified deal (no calibrated null),
-    0 for a loss when losses are not weighed (``evidence.LOSSES``)."""
+    """The step of a game not weighed: 1 on a clock-certified deal (no calibrated null:
+    no factor), a factor 0 once per horizon for a loss when losses are not weighed
+    (``evidence.LOSSES``)."""
     if result.deal.solver_verdict and result.deal.certify_nodes is None:
         return 1.0, {"skipped": "deal certified by the clock: no calibrated null"}, 0.0
-    return (0.0 if not result.won else 1.0), {}, 0.0
+    if not result.won:
+        return 0.0, {"factors": {str(s): [0.0] for s in horizon.HORIZONS}}, 0.0
+    return 1.0, {}, 0.0
+
+
+def _factors(step: EvidenceStep) -> dict[int, list[float]]:
+    """A step's draw factors per horizon; a step without them (a game not weighed, or one
+    stored as a single e-value before the horizon statistic) bets its value once."""
+    stored = step.detail.get("factors") if isinstance(step.detail, dict) else None
+    if stored is None:
+        return {s: [step.value] for s in horizon.HORIZONS}
+    return {int(s): [float(f) for f in factors] for s, factors in stored.items()}
 
 
 def player_evidence_apply(*, player_id: int) -> PlayerEvidence:
@@ -124,13 +144,13 @@ def player_evidence_apply(*, player_id: int) -> PlayerEvidence:
     now = timezone.now()
     with transaction.atomic():
         evidence = PlayerEvidence.objects.select_for_update().get(player_id=player_id)
-        wealth = Wealth.of(evidence.logs)
+        wealth = DrawWealth.of(evidence.logs, horizon.HORIZONS)
         todo = _counted(evidence).filter(evidence_step__applied_at__isnull=True)
         for result in todo.select_related("evidence_step"):
             step = getattr(result, "evidence_step", None)
             if step is None:  # an earlier game still to be verified or weighed: wait
                 break
-            wealth = wealth.bet(step.value)
+            wealth = wealth.bet(_factors(step))
             step.wealth_after, step.applied_at = wealth.value, now
             step.save(update_fields=["wealth_after", "applied_at"])
             evidence.games += 1

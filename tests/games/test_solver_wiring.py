@@ -30,7 +30,7 @@ from games.models import Deal, Game, User
 from games.realtime.live import engine_for
 from games.realtime.solver_pool import dead_end_for_state
 from games.services import deals as deals_service
-from games.solver import SolveResult, evidence
+from games.solver import SolveResult, evidence, horizon
 
 pytestmark = pytest.mark.django_db
 
@@ -467,7 +467,11 @@ def test_a_deterministically_certified_deal_gets_its_completions_drawn_once(
             seed, variant, accept=accept, rng=rng, completions=1, max_stock=4, **kwargs
         )
 
+    def small_tails(seed, variant, *, accept, rng, **kwargs):
+        return horizon.certified_tails(seed, variant, accept=accept, rng=rng, max_stock=8)
+
     monkeypatch.setattr(completions, "certified_pool", small_pool)
+    monkeypatch.setattr(completions, "certified_tails", small_tails)
     queued: list[int] = []
     monkeypatch.setattr(deals_service, "_enqueue_completions", queued.append)
     with django_capture_on_commit_callbacks(execute=True):
@@ -478,6 +482,9 @@ def test_a_deterministically_certified_deal_gets_its_completions_drawn_once(
     assert stored == len(pool.pool) and pool.nodes == evidence.NODES
     for count, orders in pool.orders().items():
         assert count == 4 and len(orders) == 1 and sorted(orders[0]) == sorted(deal_stock(deal)[:4])
+    # The horizon statistic's tail: one certified order of the cards left at 4.
+    assert list(pool.tail_orders()) == [4]
+    assert sorted(pool.tail_orders()[4]) == sorted(deal_stock(deal)[:4])
     tasks.build_completions(deal.pk)  # idempotent: drawn once
     assert drawn == [deal.seed] and DealCompletions.objects.count() == 1
 

@@ -2,8 +2,8 @@
 e-process on the fairplay queue, in the order played, never reset by a loss; a crossing
 sends the window's won results to review with the day-by-day evidence.
 
-The per-game e-value (seconds of solver work a win) is replaced here by fixed values:
-``tests/solver/test_evidence.py`` tests the real one, the integration tier runs it.
+The per-draw factors (seconds of solver work a game) are replaced here by fixed values:
+``tests/solver/test_horizon.py`` tests the real ones, the integration tier runs them.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Deal, DealCompletions, User
 from games.services.starts import game_create
-from games.solver import evidence
-from games.solver.evidence import Evidence
+from games.solver import evidence, horizon
+from games.solver.horizon import Draw, HorizonEvidence
 from leaderboards import services
 from leaderboards.fairplay import sequential
-from leaderboards.fairplay.eprocess import BETS
+from leaderboards.fairplay.eprocess import DRAW_BETS
 from leaderboards.fairplay.selectors import review_case
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
 
@@ -38,17 +38,24 @@ WIN = json.loads((Path(__file__).parents[1] / "data" / "classic_win.json").read_
 
 @pytest.fixture
 def weigh(monkeypatch) -> list[int]:
-    """Every win is worth ``weigh.value`` (10 unless a test says otherwise); the calls are
-    recorded (the moves' count), so a test can see what was solved."""
+    """Every win brings one draw of factor ``weigh.value`` per horizon (10 unless a test
+    says otherwise), a loss one of 0; the calls are recorded (the moves' count), so a test
+    can see what was solved."""
     calls: list[int] = []
 
-    def fake(seed, variant, moves, *, won, rng, **kwargs) -> Evidence:
+    def fake(seed, variant, moves, *, won, rng, **kwargs) -> HorizonEvidence:
         calls.append(len(moves))
-        return Evidence(value=fake.value if won else 0.0, won=won, seconds=0.01)
+        return one_draw(fake.value if won else 0.0, won=won)
 
     fake.value = 10.0
-    monkeypatch.setattr(evidence, "blind_survival", fake)
+    monkeypatch.setattr(horizon, "horizon_survival", fake)
     return calls
+
+
+def one_draw(factor: float, *, won: bool) -> HorizonEvidence:
+    truths = {s: "w" for s in horizon.HORIZONS}
+    factors = {s: factor for s in horizon.HORIZONS}
+    return HorizonEvidence(won=won, draws=[Draw(48, "wwww", truths, factors)], seconds=0.01)
 
 
 def days_ago(n: int) -> date:
@@ -62,8 +69,10 @@ def ranked(make_result: MakeResult, user: User, n: int, **kwargs) -> Result:
 
 
 def mixture(*factors: float) -> float:
-    """The expected wealth after games with these e-values (for comparison)."""
-    return sum(math.prod(1 - lam + lam * f for f in factors) for lam in BETS) / len(BETS)
+    """The wealth after draws with these factors, the same in every horizon."""
+    return sum(math.prod(1 - lam + lam * f for f in factors) for lam in DRAW_BETS) / len(
+        DRAW_BETS
+    )
 
 
 def test_a_loss_is_weighed_too_and_steps_the_test_with_its_value(
@@ -99,18 +108,21 @@ def test_a_game_on_a_clock_certified_deal_steps_with_one(
 def test_a_deterministically_certified_deal_is_weighed_on_its_stored_completions(
     user: User, make_result: MakeResult, monkeypatch
 ) -> None:
-    seen: list[dict | None] = []
+    seen: list[tuple[dict, dict]] = []
 
-    def fake(seed, variant, moves, *, won, rng, pool=None, **kwargs) -> Evidence:
-        seen.append(pool)
-        return Evidence(value=2.0, won=won)
+    def fake(seed, variant, moves, *, won, rng, pool, tails, **kwargs) -> HorizonEvidence:
+        seen.append((pool, tails))
+        return one_draw(2.0, won=won)
 
-    monkeypatch.setattr(evidence, "blind_survival", fake)
+    monkeypatch.setattr(horizon, "horizon_survival", fake)
     win = ranked(make_result, user, 3, won=True)
     Deal.objects.filter(pk=win.deal_id).update(solver_verdict="win", certify_nodes=2000)
-    DealCompletions.objects.create(deal_id=win.deal_id, nodes=2000, rng="r", pool={"8": [[1, 2]]})
+    DealCompletions.objects.create(
+        deal_id=win.deal_id, nodes=2000, rng="r", pool={"8": [[1, 2]]}, tails={"4": [1]}
+    )
     found = sequential.result_step_evidence(result_id=win.pk)
-    assert seen == [{8: [[1, 2]]}] and found.wealth > 1
+    assert seen == [({8: [[1, 2]]}, {4: [1]})] and math.isclose(found.wealth, mixture(2.0))
+    assert EvidenceStep.objects.get(result=win).detail["factors"] == {"4": [2.0], "8": [2.0]}
 
 
 def test_evidence_builds_over_days_and_a_loss_never_resets_it(
@@ -172,7 +184,7 @@ def test_a_crossing_holds_the_windows_wins_with_the_day_by_day_evidence(
     user: User, make_result: MakeResult, weigh: list[int], django_capture_on_commit_callbacks
 ) -> None:
     weigh_value = 60.0
-    evidence.blind_survival.value = weigh_value
+    horizon.horizon_survival.value = weigh_value
     old = ranked(make_result, user, 90, won=True)
     PlayerEvidence.objects.create(player=user, started_at=old.finished_at)
     cleared = ranked(make_result, user, 6, won=True, review=Result.Review.CLEARED)
@@ -205,7 +217,7 @@ def test_a_crossing_holds_the_windows_wins_with_the_day_by_day_evidence(
 def test_the_review_page_shows_the_evidence_over_days(
     user: User, make_result: MakeResult, weigh: list[int]
 ) -> None:
-    evidence.blind_survival.value = 400.0
+    horizon.horizon_survival.value = 400.0
     win = ranked(make_result, user, 2, won=True)
     sequential.result_step_evidence(result_id=win.pk)
     client = Client()
