@@ -93,7 +93,7 @@ class HorizonEvidence:
             "statistic": "horizon",
             "won": self.won,
             "value": self.value,
-            "factors": {str(s): [round(f, 6) for f in self.factors(s)] for s in HORIZONS},
+            "factors": {str(s): self.factors(s) for s in HORIZONS},  # exact: the bets read them
             "draws": [
                 [d.stock, d.others, {str(s): v for s, v in d.truths.items()}] for d in self.draws
             ],

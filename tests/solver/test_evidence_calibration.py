@@ -13,6 +13,7 @@ card is red — which makes the certification's tilt large. Not a timed test.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 
@@ -20,7 +21,7 @@ import pytest
 
 from games.engine import GameState
 from games.engine.cards import is_red
-from games.solver import evidence
+from games.solver import evidence, horizon
 from games.solver.players import play_greedy
 
 VARIANT = "forty-thieves"
@@ -141,3 +142,47 @@ def assert_e_values(values: list[float]) -> None:
     assert mean <= 1 + 3 * error, (mean, error)
     share, bound = sum(v >= 20 for v in values) / len(values), 1 / 20
     assert share <= bound + 3 * (bound * (1 - bound) / len(values)) ** 0.5, share
+
+
+def test_the_horizon_product_stays_calibrated_where_the_full_rest_product_does_not(
+    monkeypatch,
+) -> None:
+    # The server's statistic (games.solver.horizon): the true position is judged on its next
+    # S cards and a certified tail, so the far-sighted verdict reads the tail's cards, not
+    # the hidden rest, and each draw's factor is revealed by the next draw of its horizon:
+    # the *product* of a horizon's factors is a test martingale. Horizons 1 and 2 here, so
+    # a game has 12 and 6 weighed draws. The control: the full-rest factors of the same
+    # games (each draw's truth reads the same last card) multiply to far above one.
+    monkeypatch.setattr(evidence, "verdict", far_sighted_verdict)
+    monkeypatch.setattr(horizon, "HORIZONS", (1, 2))
+    rng = random.Random(20261202)
+    products: dict[int, list[float]] = {1: [], 2: []}
+    factors: list[float] = []
+    full_rest: list[float] = []
+    for n, seed in enumerate(certified_seeds(GAMES, rng)):
+        played = play_greedy(seed, VARIANT, rng_seed=n + 1)
+        pool = evidence.certified_pool(
+            seed, VARIANT, accept=certifies, rng=rng, max_stock=MAX_STOCK, stride=1, tries=200
+        )
+        tails = horizon.certified_tails(
+            seed, VARIANT, accept=certifies, rng=rng, max_stock=MAX_STOCK, tries=200
+        )
+        found = horizon.horizon_survival(
+            seed, VARIANT, played.moves, won=played.won, rng=rng, pool=pool, tails=tails,
+            max_stock=MAX_STOCK,
+        )  # fmt: skip
+        for s in (1, 2):
+            products[s].append(math.prod(found.factors(s)))
+        factors += found.factors(1)
+        rest = evidence.blind_survival(
+            seed, VARIANT, played.moves, won=played.won, rng=rng, pool=pool, losses=True,
+            max_stock=MAX_STOCK, stride=1,
+        )  # fmt: skip
+        full_rest.append(math.prod(b.factor for b in rest.blocks))
+    mean, error = mean_and_error(factors)
+    assert len(factors) > 10 * GAMES and abs(mean - 1) <= 3 * error, (mean, error)
+    for s in (1, 2):
+        assert_e_values(products[s])
+    # Heavy-tailed: Markov's inequality on the tail is what it breaks.
+    share, bound = sum(v >= 20 for v in full_rest) / len(full_rest), 1 / 20
+    assert share > bound + 3 * (bound * (1 - bound) / len(full_rest)) ** 0.5, share
