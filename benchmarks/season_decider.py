@@ -102,9 +102,9 @@ def main() -> None:
     by_day: dict[str, list[dict]] = {}
     for line in args.cache.read_text().splitlines():
         row = json.loads(line)
-        if row["kind"] in kinds and int(row["day"].split("-")[1]) < args.deals:
-            if row["day"] not in done:
-                by_day.setdefault(row["day"], []).append(row)
+        wanted = row["kind"] in kinds and int(row["day"].split("-")[1]) < args.deals
+        if wanted and row["day"] not in done:
+            by_day.setdefault(row["day"], []).append(row)
     jobs = [(deals[day], rows) for day, rows in by_day.items()]
     with ProcessPoolExecutor(args.jobs) as workers, args.out.open("a") as out:
         for rows in workers.map(partial(redecide, nodes=args.nodes), jobs):

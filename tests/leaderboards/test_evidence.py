@@ -70,9 +70,7 @@ def ranked(make_result: MakeResult, user: User, n: int, **kwargs) -> Result:
 
 def mixture(*factors: float) -> float:
     """The wealth after draws with these factors, the same in every horizon."""
-    return sum(math.prod(1 - lam + lam * f for f in factors) for lam in DRAW_BETS) / len(
-        DRAW_BETS
-    )
+    return sum(math.prod(1 - lam + lam * f for f in factors) for lam in DRAW_BETS) / len(DRAW_BETS)
 
 
 def test_a_loss_is_weighed_too_and_steps_the_test_with_its_value(
