@@ -88,7 +88,7 @@ FT_TRUSTED_PROXY_NETWORKS = env_networks(
 # FT_DAILY_CERTIFY_NODES > 0 makes it deterministic instead (games.solver.evidence.certification:
 # a search of that many nodes then one beam 20 wide, no clock; 2000 is what docs/fairplay.md
 # measured): whether a deal is certified is then a function of the deal alone, and the
-# solver queue draws each such deal's completions for the sequential test (FT_EVIDENCE).
+# solver queue draws each such deal's completions and tails for the sequential test (FT_EVIDENCE).
 # FT_RATE_SECONDS is the budget for rating a practice deal's difficulty (0 = never rated);
 # FT_RATE_PRACTICE_ON_START enqueues that rating when a practice game of an unrated deal
 # starts (off by default where tasks run inline).
@@ -415,11 +415,11 @@ FT_FORESIGHT_SECONDS = env_seconds(
     "FT_FORESIGHT_SECONDS", 0.0 if CELERY_TASK_ALWAYS_EAGER else 60.0, maximum=600.0
 )
 # The sequential test (docs/fairplay.md, "Evidence over days"): every verified ranked game
-# of every player steps their e-process on the fairplay queue (a win costs seconds of solver
-# work, a loss nothing); when it reaches FT_EVIDENCE_THRESHOLD their won results of the last
-# FT_EVIDENCE_WINDOW_DAYS days go to review. Off by default: on certified daily deals its
-# per-game statistic is not yet calibrated for strong honest players (benchmarks/season.py
-# measures it; docs/fairplay.md says why and what fixes it), and a hold must be fair.
+# of every player steps their e-process on the fairplay queue (a game, won or lost, costs
+# seconds of solver work); when it reaches FT_EVIDENCE_THRESHOLD their won results of the last
+# FT_EVIDENCE_WINDOW_DAYS days go to review. Needs FT_DAILY_CERTIFY_NODES. Off by default: it
+# is calibrated on real play, but it holds a player with foresight every day only after about
+# three weeks and a part-time one not at all (docs/fairplay.md section 6 measures why).
 FT_EVIDENCE = env_bool("FT_EVIDENCE", False)
 FT_EVIDENCE_THRESHOLD = float(env_int("FT_EVIDENCE_THRESHOLD", 100, minimum=2))
 FT_EVIDENCE_WINDOW_DAYS = env_int("FT_EVIDENCE_WINDOW_DAYS", 60, minimum=1, maximum=3660)
