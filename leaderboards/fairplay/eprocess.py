@@ -1,9 +1,10 @@
 """The sequential test of fair play: a per-player e-process over ranked games (pure).
 
-Each ranked game brings one e-value ``E`` (``games.solver.evidence.blind_survival``: the
-mean of the game's blind-survival draw factors, won or lost), with mean at most one for
-every player who cannot see the stock. The player's wealth bets a fraction ``lam`` of
-itself on each::
+The server bets draw by draw (``DrawWealth``, below): each ranked game brings, per horizon,
+its weighed draws' factors (``games.solver.horizon``), each with mean at most one given
+everything before it for every player who cannot see the stock, and each (horizon,
+fraction) pair's wealth is multiplied by ``1 - lam + lam * f`` at every factor. ``Wealth``,
+the game-by-game form, bets a fraction ``lam`` of itself on one e-value ``E`` a game::
 
     W <- W * (1 - lam + lam * E)
 

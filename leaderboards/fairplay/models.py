@@ -97,8 +97,9 @@ class PlayerEvidence(models.Model):
 
 
 class EvidenceStep(models.Model):
-    """One ranked game's step of its player's test: the game's e-value (computed on the
-    ``fairplay`` queue; a loss's is 0) and, once applied in the order games were played,
+    """One ranked game's step of its player's test: its draw factors (computed on the
+    ``fairplay`` queue) and the game's e-value shown beside them (the mean over the
+    horizons of their factors' product) and, once applied in the order games were played,
     the wealth after it. The day-by-day evidence a reviewer sees."""
 
     result = models.OneToOneField(Result, on_delete=models.CASCADE, related_name="evidence_step")
@@ -106,7 +107,8 @@ class EvidenceStep(models.Model):
     day = models.DateField(null=True, blank=True)
     won = models.BooleanField(default=False)
     value = models.FloatField()
-    # games.solver.evidence.Evidence.to_dict() for a win (the weighed draws), {} for a loss.
+    # games.solver.horizon.HorizonEvidence.to_dict() (the weighed draws, the factors per
+    # horizon the wealth bets on), or why the game was not weighed.
     detail = models.JSONField(default=dict, blank=True)
     seconds = models.FloatField(default=0.0)
     wealth_after = models.FloatField(null=True, blank=True)
@@ -118,3 +120,10 @@ class EvidenceStep(models.Model):
 
     def __str__(self) -> str:
         return f"step of result {self.result_id}: e={self.value:.3g}"
+
+    @property
+    def draws_weighed(self) -> int:
+        """How many draws the game's step weighed (the horizon statistic's ``draws``, or
+        the per-game statistic's ``blocks`` in a step stored before it)."""
+        detail = self.detail if isinstance(self.detail, dict) else {}
+        return len(detail.get("draws", detail.get("blocks", [])))
