@@ -68,6 +68,53 @@ def horizon(s: int, *, one: bool = False, unknown: float = 0.25) -> Callable[[di
     return factors
 
 
+def _rank(positions: list[list], at: int, rng: random.Random) -> int:
+    """The rank (1 = first) of ``positions[at]`` by nodes, ties broken at random."""
+    mine = positions[at][1]
+    below = sum(p[1] < mine for i, p in enumerate(positions) if i != at)
+    ties = sum(p[1] == mine for i, p in enumerate(positions) if i != at)
+    return 1 + below + rng.randint(0, ties)
+
+
+def ranked(s: int, rho: float) -> Callable[[dict], list[float]]:
+    """``season_rank.py``'s rows: the verdict's factor times, when the truth is won, its
+    rank among the won positions by the decider's nodes (fewer first), weighed
+    ``m * p(rank)`` with ``p`` geometric of ratio ``rho`` over the ``m`` won positions
+    (mean one over a uniform rank, which it is given the verdicts: exchangeability)."""
+
+    def factors(row: dict) -> list[float]:
+        rng = random.Random(f"{row['day']}-{row['kind']}-{row['run']}-{s}")
+        out = []
+        for _n, others, truths in row["draws"]:
+            if str(s) not in truths:
+                continue
+            truth = truths[str(s)]
+            f = block_factor(truth[0], "".join(o[0] for o in others))
+            if truth[0] == "w" and rho < 1:
+                won = [o for o in others if o[0] == "w"] + [truth]
+                m = len(won)
+                r = _rank(won, m - 1, rng)
+                f *= m * rho ** (r - 1) * (1 - rho) / (1 - rho**m)
+            out.append(f)
+        return out
+
+    return factors
+
+
+RANKED: dict[str, list[Component]] = {
+    "rank file: verdict only, mix S=4,8 draw": [(ranked(s, 1.0), DRAW_BETS) for s in (4, 8)],
+    "rank file: S=8 verdict only": [(ranked(8, 1.0), DRAW_BETS)],
+    "rank file: S=8 nodes rank rho=0.7": [(ranked(8, 0.7), DRAW_BETS)],
+    "rank file: S=8 nodes rank rho=0.5": [(ranked(8, 0.5), DRAW_BETS)],
+    "rank file: S=4 nodes rank rho=0.7": [(ranked(4, 0.7), DRAW_BETS)],
+    "rank file: mix S=4,8 nodes rank rho=0.7": [(ranked(s, 0.7), DRAW_BETS) for s in (4, 8)],
+    "rank file: mix S=4,8 nodes rank rho=0.5": [(ranked(s, 0.5), DRAW_BETS) for s in (4, 8)],
+    "rank file: mix S=4,8 x rho=0.5,0.8": [
+        (ranked(s, rho), DRAW_BETS) for s in (4, 8) for rho in (0.5, 0.8)
+    ],
+}
+
+
 def mean_value(row: dict) -> list[float]:
     """The server's game value until now: the mean of the full-rest factors over 12 slots."""
     factors = [block_factor(t, o) for _n, t, o in row["blocks"]]
@@ -167,7 +214,16 @@ def main() -> None:
     parser.add_argument("--only", default="", help="candidates whose name contains this")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
-    for name, components in CANDIDATES.items():
+    candidates = CANDIDATES
+    if "draws" in rows[0]:  # season_rank.py's output
+        candidates = RANKED
+        for kind in ("determinized", "mixed-30", "greedy"):
+            for s in (4, 8):
+                for rho in (1.0, 0.7, 0.5):
+                    steps = [f for r in rows if r["kind"] == kind for f in ranked(s, rho)(r)]
+                    print(f"{kind} S={s} rho={rho}: {len(steps)} draws, mean factor"
+                          f" {statistics.fmean(steps):.3f}")  # fmt: skip
+    for name, components in candidates.items():
         if args.only not in name:
             continue
         games: dict[str, list[list[float]]] = {}

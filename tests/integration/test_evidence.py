@@ -1,10 +1,11 @@
 """The sequential fair-play test on the real stack: a ranked finish is verified by the
 urgent worker, which enqueues the step of the player's e-process on the ``fairplay``
-queue; that worker weighs the win (the real blind-survival solver work) and, the wealth
-crossing the threshold, puts the player's won results of the window under review.
+queue; that worker weighs the win (the real horizon statistic's solver work) and, the
+wealth crossing the threshold, puts the player's won results of the window under review.
 
 The player arrives with evidence from earlier days (a wealth of 1,000 after ten games):
-whatever today's win weighs, one bet keeps at least 30 % of it, so the crossing does not
+whatever today's win weighs, its draw-by-draw bets keep at least 17 % of it (every factor
+0: the mean over the pairs of (1 - lam) to the 12 or 6 draws), so the crossing does not
 depend on the solver's answers, only on the plumbing this test is about.
 """
 
@@ -20,7 +21,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import Deal, Game, User
-from leaderboards.fairplay.eprocess import BETS
+from games.solver.horizon import HORIZONS
+from leaderboards.fairplay.eprocess import DRAW_BETS
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result
 from tests.support.waiting import wait_for
 
@@ -50,7 +52,7 @@ def yesterdays_win(user: User) -> Result:
         wealth_after=1000.0, applied_at=yesterday,
     )  # fmt: skip
     PlayerEvidence.objects.create(
-        player=user, logs=[math.log(1000.0)] * len(BETS), wealth=1000.0, peak=1000.0,
+        player=user, logs=[math.log(1000.0)] * len(HORIZONS) * len(DRAW_BETS), wealth=1000.0, peak=1000.0,
         games=10, started_at=yesterday - timedelta(days=9),
     )  # fmt: skip
     return result
@@ -78,7 +80,8 @@ def test_a_ranked_finish_steps_the_test_on_the_fairplay_queue_and_a_crossing_hol
         lambda: EvidenceStep.objects.filter(result=result, applied_at__isnull=False).first(),
         timeout=240,
     )
-    assert step.won and step.detail["blocks"], step.detail  # the real weighing ran
+    assert step.won and step.detail["draws"], step.detail  # the real weighing ran
+    assert step.detail["statistic"] == "horizon" and step.detail["factors"]["8"]
     evidence = PlayerEvidence.objects.get(player=user)
     assert evidence.games == 11 and evidence.crossed_at is not None
     assert math.isclose(step.wealth_after, evidence.wealth) and evidence.wealth >= 100
