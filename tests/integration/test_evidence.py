@@ -52,8 +52,8 @@ def yesterdays_win(user: User) -> Result:
         wealth_after=1000.0, applied_at=yesterday,
     )  # fmt: skip
     PlayerEvidence.objects.create(
-        player=user, logs=[math.log(1000.0)] * len(HORIZONS) * len(DRAW_BETS), wealth=1000.0, peak=1000.0,
-        games=10, started_at=yesterday - timedelta(days=9),
+        player=user, logs=[math.log(1000.0)] * len(HORIZONS) * len(DRAW_BETS), wealth=1000.0,
+        peak=1000.0, games=10, started_at=yesterday - timedelta(days=9),
     )  # fmt: skip
     return result
 
