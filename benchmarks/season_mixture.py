@@ -76,11 +76,12 @@ def _rank(positions: list[list], at: int, rng: random.Random) -> int:
     return 1 + below + rng.randint(0, ties)
 
 
-def ranked(s: int, rho: float) -> Callable[[dict], list[float]]:
+def ranked(s: int, rho: float, *, reverse: bool = False) -> Callable[[dict], list[float]]:
     """``season_rank.py``'s rows: the verdict's factor times, when the truth is won, its
     rank among the won positions by the decider's nodes (fewer first), weighed
     ``m * p(rank)`` with ``p`` geometric of ratio ``rho`` over the ``m`` won positions
-    (mean one over a uniform rank, which it is given the verdicts: exchangeability)."""
+    (mean one over a uniform rank, which it is given the verdicts: exchangeability);
+    ``reverse``: more nodes first."""
 
     def factors(row: dict) -> list[float]:
         rng = random.Random(f"{row['day']}-{row['kind']}-{row['run']}-{s}")
@@ -92,6 +93,8 @@ def ranked(s: int, rho: float) -> Callable[[dict], list[float]]:
             f = block_factor(truth[0], "".join(o[0] for o in others))
             if truth[0] == "w" and rho < 1:
                 won = [o for o in others if o[0] == "w"] + [truth]
+                if reverse:
+                    won = [[v, -nodes] for v, nodes in won]
                 m = len(won)
                 r = _rank(won, m - 1, rng)
                 f *= m * rho ** (r - 1) * (1 - rho) / (1 - rho**m)
@@ -109,6 +112,9 @@ RANKED: dict[str, list[Component]] = {
     "rank file: S=4 nodes rank rho=0.7": [(ranked(4, 0.7), DRAW_BETS)],
     "rank file: mix S=4,8 nodes rank rho=0.7": [(ranked(s, 0.7), DRAW_BETS) for s in (4, 8)],
     "rank file: mix S=4,8 nodes rank rho=0.5": [(ranked(s, 0.5), DRAW_BETS) for s in (4, 8)],
+    "rank file: mix S=4,8 more nodes first rho=0.7": [
+        (ranked(s, 0.7, reverse=True), DRAW_BETS) for s in (4, 8)
+    ],
     "rank file: mix S=4,8 x rho=0.5,0.8": [
         (ranked(s, rho), DRAW_BETS) for s in (4, 8) for rho in (0.5, 0.8)
     ],
@@ -212,8 +218,10 @@ def main() -> None:
         "--at-one", action="store_true", help="honest kinds' factors scaled to mean <= 1"
     )
     parser.add_argument("--only", default="", help="candidates whose name contains this")
+    parser.add_argument("--from-deal", type=int, default=0, help="only deals pool-N and later")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
+    rows = [r for r in rows if int(r["day"].split("-")[1]) >= args.from_deal]
     candidates = CANDIDATES
     if "draws" in rows[0]:  # season_rank.py's output
         candidates = RANKED
