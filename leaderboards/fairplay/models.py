@@ -125,5 +125,6 @@ class EvidenceStep(models.Model):
     def draws_weighed(self) -> int:
         """How many draws the game's step weighed (the horizon statistic's ``draws``, or
         the per-game statistic's ``blocks`` in a step stored before it)."""
-        detail = self.detail if isinstance(self.detail, dict) else {}
-        return len(detail.get("draws", detail.get("blocks", [])))
+        detail: dict = self.detail if isinstance(self.detail, dict) else {}
+        weighed: list = detail.get("draws") or detail.get("blocks") or []
+        return len(weighed)
