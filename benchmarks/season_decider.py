@@ -10,8 +10,9 @@ foresight player's are left undecided (weight 0.25). ``h`` may be any function o
 position (the exchangeability argument does not care which), so a larger node budget is
 as valid. A search of ``N`` nodes finds every win and every proof a 2,000-node one finds
 (the same depth-first order, and the same beam after it), so only the positions the
-cached decider left undecided are solved again. Prints nothing; ``season_mixture.py
---decider FILE`` reads the output.
+cached decider left undecided are solved again. Prints each deal's CPU; the output keeps
+each game's S = 8 draws (``[stock, truth, completions]``, as ``season_horizon.jsonl``) with
+the new verdicts, to compare with the cached ones (docs/benchmarks.md).
 """
 
 from __future__ import annotations
