@@ -74,9 +74,10 @@ class ScoutingPattern(models.Model):
 
 
 class PlayerEvidence(models.Model):
-    """A player's sequential fair-play test (``leaderboards.fairplay.eprocess``): the
-    log-wealth of each betting fraction after every ranked game applied so far, in order.
-    Never reset: evidence builds over days, and a loss only costs the fraction bet."""
+    """A player's sequential fair-play test (``leaderboards.fairplay.eprocess.DrawWealth``):
+    the log-wealth of each (horizon, betting fraction) pair after every ranked game applied
+    so far, in order. Never reset: evidence builds over days, and a draw against the player
+    only costs the fraction bet."""
 
     player = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fairplay_evidence"
