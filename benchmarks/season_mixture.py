@@ -210,6 +210,45 @@ def populations(games: dict[str, list[list[float]]], width: int):
     }
 
 
+def growth(rows: list[dict]) -> None:
+    """The best fraction in hindsight, per horizon: the foresight player's expected
+    log-wealth a day and the part-time cheat's a three-day cycle (an upper bound for any
+    mixture over fractions)."""
+    lams = [i / 100 for i in range(1, 100)]
+    for one in (False, True):
+        for s in (4, 8):
+            draws = horizon(s, one=one) if "horizon" in rows[0] else _verdicts(s, one)
+
+            def g(kind: str, lam: float, draws=draws) -> float:
+                games = [r for r in rows if r["kind"] == kind]
+                return statistics.fmean(
+                    sum(math.log(1 - lam + lam * f) for f in draws(r)) for r in games
+                )
+
+            best = max(lams, key=lambda lam: g("mixed-30", lam))
+            day = g("mixed-30", best)
+            part = max(lams, key=lambda lam: g("mixed-30", lam) + 2 * g("determinized", lam))
+            cycle = g("mixed-30", part) + 2 * g("determinized", part)
+            print(
+                f"S={s}{' +one' if one else ''}: daily cheat {day:.3f} a day at {best:.2f}"
+                f" ({math.log(THRESHOLD) / day:.1f} days to the threshold); part-time"
+                f" {cycle:.3f} a three-day cycle at {part:.2f}"
+            )
+
+
+def _verdicts(s: int, one: bool) -> Callable[[dict], list[float]]:
+    """``season_rank.py``'s rows: the verdict's factor alone."""
+
+    def factors(row: dict) -> list[float]:
+        return [
+            factor(truths[str(s)][0], "".join(o[0] for o in others), one=one, unknown=0.25)
+            for _n, others, truths in row["draws"]
+            if str(s) in truths
+        ]
+
+    return factors
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, required=True)
@@ -218,10 +257,14 @@ def main() -> None:
         "--at-one", action="store_true", help="honest kinds' factors scaled to mean <= 1"
     )
     parser.add_argument("--only", default="", help="candidates whose name contains this")
+    parser.add_argument("--growth", action="store_true", help="the best fraction's growth")
     parser.add_argument("--from-deal", type=int, default=0, help="only deals pool-N and later")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
     rows = [r for r in rows if int(r["day"].split("-")[1]) >= args.from_deal]
+    if args.growth:
+        growth(rows)
+        return
     candidates = CANDIDATES
     if "draws" in rows[0]:  # season_rank.py's output
         candidates = RANKED
