@@ -44,6 +44,11 @@ The solver's budgets are counts (nodes, a beam's width), never a clock: ``h`` mu
 function of the position alone, or the machine's load could treat the true position
 differently from the others. The ``k + 1`` positions are also solved in a random order.
 
+The server's sequential test no longer uses this mean: it judges the truth on its next
+cards and a certified tail (``games.solver.horizon``), whose factors multiply validly; this
+module keeps the draw factor, the decider, the certification and the pool both use, and
+the mean for the benchmarks that compare the two.
+
 A loss is worth **0** (no solving) unless ``losses``: then its mean over the slots too.
 
 Only blocks that start with at most ``max_stock`` cards in the stock are weighed (the
