@@ -81,9 +81,10 @@ def connection_tidy() -> None:
     if connection.connection is None:
         return
     expired = connection.close_at is not None and time.monotonic() >= connection.close_at
-    if expired or connection.errors_occurred or connection.in_atomic_block:
-        connection.close()
-    elif connection.get_autocommit() != connection.settings_dict["AUTOCOMMIT"]:
+    left_open = connection.in_atomic_block or (
+        connection.get_autocommit() != connection.settings_dict["AUTOCOMMIT"]
+    )
+    if expired or connection.errors_occurred or left_open:
         connection.close()
 
 

@@ -16,7 +16,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -35,6 +34,7 @@ from games.realtime.broadcast import game_group
 from games.realtime.connect_threads import on_connect_thread, scope_user
 from games.realtime.groups import group_join, group_leave
 from games.realtime.live import game_pk
+from games.realtime.loop_throttle import throttle_reserve_on_loop
 from games.realtime.move_threads import on_move_thread
 from games.realtime.protocol import (
     ACTIONS,
@@ -44,7 +44,7 @@ from games.realtime.protocol import (
     refusal,
 )
 from games.realtime.sighting_batch import sighting_queue, sightings_flush
-from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
+from games.throttles import Allowance, Pace, Rate, RateLimited, who
 
 logger = logging.getLogger(__name__)
 
@@ -424,8 +424,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def count_for_user(self) -> None:
         """Count the message against the limit of all the user's sockets together (several
         sockets must not multiply the per-socket limit); raises ``RateLimited``. Units are
-        taken from the shared count ten at a time (``throttles.Allowance``); the cache may
-        be Redis: off the event loop, and off the threads that apply actions."""
+        taken from the shared count ten at a time (``throttles.Allowance``), by the event
+        loop's own Redis client (``loop_throttle``), never the threads that apply actions."""
         if self.allowance is None:
             if self.user.is_authenticated:
                 ident = who(user_id=self.user.pk)
@@ -438,7 +438,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 what="messages on your sockets",
             )
         if self.allowance.needs_refill(now=time.time()):
-            await sync_to_async(throttle_reserve, thread_sensitive=False)(self.allowance)
+            await throttle_reserve_on_loop(self.allowance)
         self.allowance.spend()
 
     async def send_message(self, message: dict[str, Any]) -> None:
