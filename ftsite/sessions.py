@@ -39,7 +39,7 @@ class SessionStore(DatabaseSessionStore):
         # As Django's: the session by its key, unless expired; a bad key (Django raises
         # SuspiciousOperation for some) is logged and reads as no session.
         if self.model is not Session:  # a subclass's own model: Django's query
-            return super()._get_session_from_db()
+            return super()._get_session_from_db()  # type: ignore[misc]
         try:
             found = SESSION_ROW.get(session_key=self.session_key, expire_date__gt=timezone.now())
         except SuspiciousOperation as error:

@@ -68,7 +68,7 @@ def _of(loop: asyncio.AbstractEventLoop, backend: RedisCache) -> _Loop:
         # The server the cache writes to (django's RedisCacheClient: the first), with the
         # channel layer's tolerance of a Redis restart (ftsite.blocks).
         client = Redis.from_url(
-            backend._servers[0],
+            backend._servers[0],  # type: ignore[attr-defined]
             socket_timeout=30,
             health_check_interval=10,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 3),

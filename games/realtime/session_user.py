@@ -30,7 +30,7 @@ USER_ROW = RowByPk(User.objects.all(), sentinel=-(2**62))
 def session_user(session: Any) -> User | None:
     """The signed-in user of ``session`` (a session store), or ``None`` (anonymous)."""
     try:
-        user_id = User._meta.pk.to_python(session[SESSION_KEY])  # type: ignore[union-attr]
+        user_id = User._meta.pk.to_python(session[SESSION_KEY])
         backend_path = session[BACKEND_SESSION_KEY]
     except KeyError:
         return None
