@@ -21,6 +21,8 @@ run again once on a new one: a connect's reads are safe to repeat, and so is its
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import functools
 import logging
 import threading
@@ -29,7 +31,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from asgiref.sync import SyncToAsync
 from channels.auth import AuthMiddleware
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
@@ -57,8 +58,14 @@ async def on_connect_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) 
     """Run ``fn`` (reads, or a write that is safe to repeat or lose) on a connect thread:
     once more on a new connection if the database dropped this one, the connection tidied
     after (see the module)."""
-    call = functools.partial(_once_more_if_dropped, fn, *args, **kwargs)
-    return await SyncToAsync(call, thread_sensitive=False, executor=connect_executor())()
+    # The loop's own hand-off, in a copy of the caller's context, rather than asgiref's
+    # SyncToAsync: its bookkeeping around each call (thread-sensitivity checks, a shield,
+    # the context copied back) was a tenth of a connect's time on the event loop (py-spy,
+    # docs/benchmarks.md "Session 9"), and nothing a connect runs needs it (no async code
+    # called back from the thread: the sockets' broadcasts go from the action threads).
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, _once_more_if_dropped, fn, *args, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(connect_executor(), call)
 
 
 def _once_more_if_dropped(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:

@@ -1,5 +1,5 @@
 """Game sockets joining and leaving their game's channel-layer group: in one Redis
-transaction for all the sockets of a moment, and a join learning in the same step whether
+round trip for all the sockets of a moment, and a join learning in the same step whether
 anyone else is there.
 
 A socket tells the others of its game that it joined (``peer.joined``, see
@@ -8,16 +8,16 @@ alone in its game: the player's one tab. For it that notice was four Redis round
 the event loop (channels_redis's ``group_send``: expire the group, read it, expire the
 channel's queue, the send script) and then a message delivered back to the socket itself,
 and the join two more (``ZADD``, ``EXPIRE``). Here a join and a count of the members are
-one atomic transaction: a socket alone says nothing. Two sockets joining at once cannot
-both find themselves alone, since each adds before it counts and the transaction's
-commands run in order: the second sees the first and tells it.
+one atomic script: a socket alone says nothing. Two sockets joining at once cannot both
+find themselves alone, since each adds before it counts and Redis runs one script at a
+time: the second sees the first and tells it.
 
 In a storm (a deploy, a network blip: every socket of a process opening or closing at
 once) one round trip per socket meant as many Redis connections as sockets in flight:
 a thousand closing at once made redis-py open hundreds of new connections, each a
 handshake of its own, most of what a close cost the event loop (py-spy, docs/benchmarks.md
 "Session 9"). So the joins and leaves asked for during one turn of the event loop go
-together, one transaction on one connection; each socket still waits for its own.
+together, one pipeline on one connection; each socket still waits for its own.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ _running: set[asyncio.Task[None]] = set()
 
 async def _execute(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> None:
     try:
-        counts = await _transaction(layer, shard, ops)
+        counts = await _round_trip(layer, shard, ops)
     except asyncio.CancelledError:  # the loop is closing
         for op in ops:
             op.done.cancel()
@@ -114,26 +114,27 @@ async def _execute(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> None
             op.done.set_result(count > 1)
 
 
-async def _transaction(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> list[int]:
-    """One ``MULTI`` for ``ops``, in order; for each op the group's size after it (a join)
-    or 0 (a leave)."""
+# A join, atomic in Redis: as group_send does before it reads a group, members past the
+# expiry go; then the add (as group_add), the group's expiry, and its size after.
+_JOIN = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return redis.call('ZCARD', KEYS[1])
+"""
+
+
+async def _round_trip(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> list[int]:
+    """``ops`` in order, in one round trip (each join one script, atomic); for each op the
+    group's size after it (a join) or 0 (a leave)."""
     now = time.time()
     expired = int(now) - layer.group_expiry
-    async with layer.connection(shard).pipeline(transaction=True) as pipe:
+    async with layer.connection(shard).pipeline(transaction=False) as pipe:
         for op in ops:
             key = layer._group_key(op.group)
             if op.join:
-                # As group_send does before it reads a group: members past the expiry go.
-                pipe.zremrangebyscore(key, min=0, max=expired)
-                pipe.zadd(key, {op.channel: now})
-                pipe.expire(key, layer.group_expiry)
-                pipe.zcard(key)
+                pipe.eval(_JOIN, 1, key, op.channel, now, expired, layer.group_expiry)
             else:
                 pipe.zrem(key, op.channel)
         replies = await pipe.execute()
-    counts: list[int] = []
-    at = 0
-    for op in ops:
-        at += 4 if op.join else 1
-        counts.append(int(replies[at - 1]) if op.join else 0)
-    return counts
+    return [int(reply) if op.join else 0 for op, reply in zip(ops, replies, strict=True)]
