@@ -44,6 +44,7 @@ from games.realtime.protocol import (
     refusal,
 )
 from games.realtime.sighting_batch import sighting_queue, sightings_flush
+from games.realtime.warm import move_threads_warm
 from games.throttles import Allowance, Pace, Rate, RateLimited, who
 
 logger = logging.getLogger(__name__)
@@ -174,6 +175,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.pace = Pace(rate=Rate.parse(self.pace_rate or settings.FT_RATE_SOCKET_PACE))
         self.peers: set[str] = set()
         self.sent_actions: deque[dict[str, Any]] = deque(maxlen=RECENT_ACTIONS)
+        move_threads_warm()  # once a process: its first moves then find them ready
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
