@@ -227,6 +227,9 @@ AUTH_USER_MODEL = "games.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Django's database sessions, their row read with SQL compiled once (every game socket
+# reads its session: ftsite/sessions.py).
+SESSION_ENGINE = "ftsite.sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

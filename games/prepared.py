@@ -1,12 +1,14 @@
-"""Rows by primary key whose SQL is compiled once per process, for the hottest reads.
+"""Rows by key whose SQL is compiled once per process, for the hottest reads.
 
 Django builds and compiles a queryset's SQL anew on every evaluation. For a game socket's
 connect (the game with its deal and player, ``games.access.access_game``) that was most of
 the time the process's one core spent on it: py-spy put the ORM's SQL compiler at about a
-quarter of a connect's work in a reconnect storm (docs/benchmarks.md). A :class:`RowByPk`
-compiles its queryset once (per database alias), then runs the same SQL with each new key
-and builds the instances (select_related included) exactly as ``QuerySet`` does, through
-the compiler's own converters and related populators.
+quarter of a connect's work in a reconnect storm (docs/benchmarks.md); the session and the
+user every socket reads were the next (``ftsite.sessions``, ``games.realtime.session_user``).
+A :class:`PreparedRow` (and :class:`RowByPk`) compiles its queryset once (per database
+alias), then runs the same SQL with each new key and builds the instances (select_related
+included) exactly as ``QuerySet`` does, through the compiler's own converters and related
+populators.
 """
 
 from __future__ import annotations
@@ -31,30 +33,34 @@ _SENTINEL = uuid.UUID("00000000-0000-4000-8000-00000000f00d")
 class _Compiled:
     sql: str
     params: tuple[Any, ...]
-    key_index: int
+    key_index: dict[str, int]  # where each lookup's value goes among the parameters
     compiler: SQLCompiler
     fields: tuple[int, int]  # where the model's own columns are in a row
     init_list: list[str]
     populators: list[Any]
 
 
-class RowByPk(Generic[M]):
-    """``queryset.filter(pk=key).first()`` for a queryset of ``select_related`` rows keyed
-    by a UUID primary key, compiled once. ``queryset`` must not be filtered by anything
-    that changes (its SQL is kept)."""
+class PreparedRow(Generic[M]):
+    """``queryset.filter(**lookups)``'s one row (or ``None``) for a queryset of
+    ``select_related`` rows, compiled once: the lookups (``session_key``, ``pk``,
+    ``expire_date__gt``, each on a field of the model itself) are the parameters, given to
+    :meth:`get`. ``sentinels`` holds, for each lookup, a value of its field's type that no
+    query would ask for, compiled into the SQL and found again among its parameters; at
+    most one row must match (a key). ``queryset`` must not be filtered by anything that
+    changes (its SQL is kept)."""
 
-    def __init__(self, queryset: QuerySet[M]) -> None:
+    def __init__(self, queryset: QuerySet[M], **sentinels: Any) -> None:
         self._queryset = queryset
+        self._sentinels = sentinels
         self._compiled: dict[str, _Compiled] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: uuid.UUID, *, using: str = "default") -> M | None:
+    def get(self, *, using: str = "default", **values: Any) -> M | None:
         compiled = self._compiled.get(using) or self._compile(using)
         connection = connections[using]
         params = list(compiled.params)
-        pk = self._queryset.model._meta.pk
-        assert pk is not None
-        params[compiled.key_index] = pk.get_db_prep_value(key, connection)
+        for lookup, index in compiled.key_index.items():
+            params[index] = self._prep(lookup, values[lookup], connection)
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchone()
@@ -68,19 +74,29 @@ class RowByPk(Generic[M]):
             populator.populate(row, obj)
         return obj
 
+    def _prep(self, lookup: str, value: Any, connection: Any) -> Any:
+        """The parameter the ORM would send for ``lookup=value`` (exact and comparison
+        lookups on a field of the model: the field's own database value)."""
+        name = lookup.split("__", 1)[0]
+        meta = self._queryset.model._meta
+        field = meta.pk if name == "pk" else meta.get_field(name)
+        assert field is not None
+        return field.get_db_prep_value(value, connection, prepared=False)  # type: ignore[union-attr]
+
     def _compile(self, using: str) -> _Compiled:
         with self._lock:
             if using in self._compiled:
                 return self._compiled[using]
-            query = self._queryset.filter(pk=_SENTINEL).using(using).query
+            query = self._queryset.filter(**self._sentinels).using(using).query
             compiler = query.get_compiler(using=using)
             sql, params = compiler.as_sql()
-            pk = self._queryset.model._meta.pk
-            assert pk is not None
-            marker = pk.get_db_prep_value(_SENTINEL, connections[using])
-            found = [i for i, p in enumerate(params) if p == marker]
-            if len(found) != 1:
-                raise ValueError(f"the key is not one parameter of {sql!r}: {params!r}")
+            key_index: dict[str, int] = {}
+            for lookup, sentinel in self._sentinels.items():
+                marker = self._prep(lookup, sentinel, connections[using])
+                found = [i for i, p in enumerate(params) if p == marker]
+                if len(found) != 1:
+                    raise ValueError(f"{lookup} is not one parameter of {sql!r}: {params!r}")
+                key_index[lookup] = found[0]
             klass_info = compiler.klass_info
             assert klass_info is not None
             select_fields = klass_info["select_fields"]
@@ -88,7 +104,7 @@ class RowByPk(Generic[M]):
             compiled = _Compiled(
                 sql=sql,
                 params=tuple(params),
-                key_index=found[0],
+                key_index=key_index,
                 compiler=compiler,
                 fields=(start, end),
                 init_list=[f[0].target.attname for f in compiler.select[start:end]],
@@ -99,3 +115,14 @@ class RowByPk(Generic[M]):
             )
             self._compiled[using] = compiled
             return compiled
+
+
+class RowByPk(PreparedRow[M]):
+    """``queryset.filter(pk=key).first()``, compiled once (see :class:`PreparedRow`); the
+    primary key a UUID unless ``sentinel`` is a key of another type no row has."""
+
+    def __init__(self, queryset: QuerySet[M], sentinel: Any = _SENTINEL) -> None:
+        super().__init__(queryset, pk=sentinel)
+
+    def get(self, key: Any, *, using: str = "default") -> M | None:  # type: ignore[override]
+        return super().get(using=using, pk=key)

@@ -132,10 +132,22 @@ class Allowance:
 def throttle_reserve(allowance: Allowance) -> None:
     """Take up to ``allowance.batch`` units of the current window for ``allowance``; raise
     :class:`RateLimited` when none is left."""
-    rate, now = allowance.rate, time.time()
+    now = time.time()
+    key, timeout = throttle_key(allowance, now=now)
+    throttle_took(allowance, now=now, count=_count_add(key, allowance.batch, timeout=timeout))
+
+
+def throttle_key(allowance: Allowance, *, now: float) -> tuple[str, int]:
+    """The cache key of ``allowance``'s current window, and how long it must live."""
+    window = int(now // allowance.rate.seconds)
+    return f"ft:throttle:{allowance.name}:{allowance.ident}:{window}", allowance.rate.seconds + 1
+
+
+def throttle_took(allowance: Allowance, *, now: float, count: int) -> None:
+    """Hand ``allowance`` the units it took (``count``: the window's counter once its
+    ``batch`` was added at ``now``); raise :class:`RateLimited` when none is left."""
+    rate = allowance.rate
     window = int(now // rate.seconds)
-    key = f"ft:throttle:{allowance.name}:{allowance.ident}:{window}"
-    count = _count_add(key, allowance.batch, timeout=rate.seconds + 1)
     allowance.window = window
     allowance.left = min(allowance.batch, max(0, rate.count - (count - allowance.batch)))
     if allowance.left <= 0:

@@ -132,22 +132,27 @@ def sightings_record_due_many(*, seen: list[Seen]) -> int:
     that costs a write, never a wrong row. Returns the rows touched."""
     every = settings.FT_SIGHTING_EVERY
     now = timezone.now()
-    due: dict[str, list[Sighting]] = {}
+    # (user, digests) by marker; the rows are made only for the markers found missing.
+    visits: dict[str, tuple[int, dict[str, str]]] = {}
     for visit in seen:
         digests = sighting_digests(
             device_token=visit.device_token, address=visit.address, user_agent=visit.user_agent
         )
         if digests:
-            due[_marker_of(user_id=visit.user_id, digests=digests)] = [
-                Sighting(user_id=visit.user_id, kind=k, digest=d, first_seen=now, last_seen=now)
-                for k, d in digests.items()
-            ]
-    if every > 0 and due:
-        for marker in cache.get_many(list(due)):
-            del due[marker]
+            visits[_marker_of(user_id=visit.user_id, digests=digests)] = (visit.user_id, digests)
+    if every > 0 and visits:
+        for marker in cache.get_many(list(visits)):
+            del visits[marker]
             _note_recent(marker, every)
-    if not due:
+    if not visits:
         return 0
+    due: dict[str, list[Sighting]] = {
+        marker: [
+            Sighting(user_id=user_id, kind=k, digest=d, first_seen=now, last_seen=now)
+            for k, d in digests.items()
+        ]
+        for marker, (user_id, digests) in visits.items()
+    }
     # An account deleted since its socket connected has nothing more recorded (its deletion
     # kept what fair play needs): its rows would break the foreign key and lose the batch.
     # The users' rows are locked (in key order) so none goes between the check and the insert.

@@ -8,21 +8,36 @@ once after a deploy or a blip) waited for those round trips one after another; h
 ``FT_CONNECT_THREADS`` of them are in flight at once, and none waits behind a socket's
 sync or a page's work on the shared thread. The reads are the same as before, on their
 own connections (closed when broken or older than ``CONN_MAX_AGE``, as Channels does).
+
+Unlike ``database_sync_to_async`` a call does not begin with Django's connection check
+(``close_old_connections``): under ``CONN_HEALTH_CHECKS`` that made every connect's first
+query a ``SELECT 1`` of its own, a round trip and a tenth of a connect's database work
+(py-spy, docs/benchmarks.md "Session 9"). The connection is tidied after each call instead
+(closed if an error occurred on it, a transaction was left open, or it is older than
+``CONN_MAX_AGE``), and a call that finds it dead (PostgreSQL restarted, a network cut) is
+run again once on a new one: a connect's reads are safe to repeat, and so is its one write
+(the sightings' upsert).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
+import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from channels.auth import AuthMiddleware, get_user
-from channels.db import DatabaseSyncToAsync
+from channels.auth import AuthMiddleware
 from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
 from django.utils.functional import LazyObject, SimpleLazyObject, empty
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
@@ -40,10 +55,44 @@ def connect_executor() -> ThreadPoolExecutor:
 
 
 async def on_connect_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """Run ``fn`` (reads, or a write that is safe to lose) on a connect thread, its
-    database connection checked before and after as ``database_sync_to_async`` does."""
-    call = DatabaseSyncToAsync(fn, thread_sensitive=False, executor=connect_executor())
-    return await call(*args, **kwargs)
+    """Run ``fn`` (reads, or a write that is safe to repeat or lose) on a connect thread:
+    once more on a new connection if the database dropped this one, the connection tidied
+    after (see the module)."""
+    # The loop's own hand-off, in a copy of the caller's context, rather than asgiref's
+    # SyncToAsync: its bookkeeping around each call (thread-sensitivity checks, a shield,
+    # the context copied back) was a tenth of a connect's time on the event loop (py-spy,
+    # docs/benchmarks.md "Session 9"), and nothing a connect runs needs it (no async code
+    # called back from the thread: the sockets' broadcasts go from the action threads).
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, _once_more_if_dropped, fn, *args, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(connect_executor(), call)
+
+
+def _once_more_if_dropped(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    try:
+        try:
+            return fn(*args, **kwargs)
+        except (OperationalError, InterfaceError) as error:
+            logger.warning("the database connection failed (%s); reconnecting once", error)
+            connection.close()
+            return fn(*args, **kwargs)
+    finally:
+        connection_tidy()
+
+
+def connection_tidy() -> None:
+    """Close this thread's database connection if it must not serve the next call: an
+    error occurred on it, a transaction was left open, or it is older than
+    ``CONN_MAX_AGE``. Django's own check (``close_old_connections``) would also mark it
+    for a ``SELECT 1`` before its next query."""
+    if connection.connection is None:
+        return
+    expired = connection.close_at is not None and time.monotonic() >= connection.close_at
+    left_open = connection.in_atomic_block or (
+        connection.get_autocommit() != connection.settings_dict["AUTOCOMMIT"]
+    )
+    if expired or connection.errors_occurred or left_open:
+        connection.close()
 
 
 class ConnectAuthMiddleware(AuthMiddleware):
@@ -60,11 +109,20 @@ class ConnectAuthMiddleware(AuthMiddleware):
         if "user" not in scope:
             # Given the session alone, not the scope that will hold it: no reference cycle
             # for the collector to find once the socket is gone.
-            session = {"session": scope["session"]}
-            scope["user"] = SimpleLazyObject(lambda: get_user.func(session))
+            session = scope["session"]
+            scope["user"] = SimpleLazyObject(lambda: _user_of(session))
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         """Nothing: the user is read on first use (see the class)."""
+
+
+def _user_of(session: Any) -> Any:
+    """Channels' ``get_user``, its reads compiled once (``games.realtime.session_user``)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.realtime.session_user import session_user
+
+    return session_user(session) or AnonymousUser()
 
 
 def scope_user(scope: dict[str, Any]) -> Any:

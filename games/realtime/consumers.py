@@ -16,8 +16,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -31,7 +32,9 @@ from games.privacy.services import Seen
 from games.privacy.sightings import client_address
 from games.realtime.broadcast import game_group
 from games.realtime.connect_threads import on_connect_thread, scope_user
+from games.realtime.groups import group_join, group_leave
 from games.realtime.live import game_pk
+from games.realtime.loop_throttle import throttle_reserve_on_loop
 from games.realtime.move_threads import on_move_thread
 from games.realtime.protocol import (
     ACTIONS,
@@ -41,7 +44,8 @@ from games.realtime.protocol import (
     refusal,
 )
 from games.realtime.sighting_batch import sighting_queue, sightings_flush
-from games.throttles import Allowance, Pace, Rate, RateLimited, throttle_reserve, who
+from games.realtime.warm import move_threads_warm
+from games.throttles import Allowance, Pace, Rate, RateLimited, who
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +146,26 @@ class GameConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": CLOSE_SERVER_ERROR})
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without the hop it makes before every handler to the one
+        thread every socket's ``database_sync_to_async`` calls share, to close that
+        thread's stale database connections (``aclose_old_connections``): three hops a
+        connect and one a move, each a wait in line on that thread and most of a
+        millisecond of the event loop (py-spy, docs/benchmarks.md "Session 9"). This
+        consumer never uses that thread's connection but through ``DatabaseSyncToAsync``
+        (its ``sync``), which closes stale connections before and after itself; the
+        connect and action threads keep their own (connect_threads, move_threads)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own, without its ``groups`` (this consumer has none: it leaves its
+        game's group in :meth:`disconnect`) and its last hop (see :meth:`dispatch`)."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
+
     async def connect(self) -> None:
         started = time.perf_counter()
         metrics.CONNECTS.inc()
@@ -151,6 +175,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.pace = Pace(rate=Rate.parse(self.pace_rate or settings.FT_RATE_SOCKET_PACE))
         self.peers: set[str] = set()
         self.sent_actions: deque[dict[str, Any]] = deque(maxlen=RECENT_ACTIONS)
+        move_threads_warm()  # once a process: its first moves then find them ready
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
@@ -158,7 +183,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             # Join before reading the state, so no action falls between hello and the feed.
             # Until admitted (role set) the group's messages wait for this method to return.
             self.group = game_group(game_id)
-            await self.channel_layer.group_add(self.group, self.channel_name)
+            others = await group_join(self.channel_layer, self.group, self.channel_name)
             opened = await on_connect_thread(_open, self.scope, game_id)
             self.user = opened.user
             if opened.refusal is not None:
@@ -166,8 +191,10 @@ class GameConsumer(AsyncWebsocketConsumer):
                 raise opened.refusal
             # Told only once admitted: no other socket ever sends a refused one anything.
             # An action a peer applies before it hears this is among the few it sends on
-            # hearing it (peer_joined).
-            await self.announce_self()
+            # hearing it (peer_joined). Alone in the group (the usual case), nobody to tell:
+            # a socket that joins later finds this one there and tells it (groups.py).
+            if others:
+                await self.announce_self()
         except ServiceError as err:
             await self.close_with(close_code_for(err, self.user), err.reason)
             return
@@ -209,7 +236,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         (``role`` is None)."""
         group, self.group = self.group, None
         if group is not None:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await group_leave(self.channel_layer, group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         metrics.DISCONNECTS.labels(metrics.close_code_label(code)).inc()
@@ -219,7 +246,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.group is None:
             return
         try:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await group_leave(self.channel_layer, self.group, self.channel_name)
             # Only sockets in self.peers know of this one (each side adds the other: see
             # peer_joined): with none, a goodbye to the group (several Redis commands, in
             # a storm a thousand sockets closing at once) would tell nobody anything.
@@ -399,8 +426,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def count_for_user(self) -> None:
         """Count the message against the limit of all the user's sockets together (several
         sockets must not multiply the per-socket limit); raises ``RateLimited``. Units are
-        taken from the shared count ten at a time (``throttles.Allowance``); the cache may
-        be Redis: off the event loop, and off the threads that apply actions."""
+        taken from the shared count ten at a time (``throttles.Allowance``), by the event
+        loop's own Redis client (``loop_throttle``), never the threads that apply actions."""
         if self.allowance is None:
             if self.user.is_authenticated:
                 ident = who(user_id=self.user.pk)
@@ -413,7 +440,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 what="messages on your sockets",
             )
         if self.allowance.needs_refill(now=time.time()):
-            await sync_to_async(throttle_reserve, thread_sensitive=False)(self.allowance)
+            await throttle_reserve_on_loop(self.allowance)
         self.allowance.spend()
 
     async def send_message(self, message: dict[str, Any]) -> None:

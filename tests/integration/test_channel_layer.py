@@ -67,3 +67,31 @@ def test_a_layer_with_redis_down_fails_within_a_second(own_redis: OwnRedis) -> N
         return loop.time() - began
 
     assert asyncio.run(scenario()) < 1.5
+
+
+def test_joins_at_once_go_together_and_only_a_later_joiner_finds_company(
+    own_redis: OwnRedis,
+) -> None:
+    """``games.realtime.groups`` on the real layer: sockets of different games joining in
+    one turn each find themselves alone; two of one game, one of them finds the other;
+    leaving takes a socket out of the group (``group_send`` no longer reaches it)."""
+    from games.realtime.groups import group_join, group_leave
+
+    layer = layer_on(own_redis)
+
+    async def scenario() -> None:
+        a, b, c, d = [await layer.new_channel() for _ in range(4)]
+        alone = await asyncio.gather(group_join(layer, "game-1", a), group_join(layer, "game-2", b))
+        assert alone == [False, False]
+        pair = await asyncio.gather(group_join(layer, "game-3", c), group_join(layer, "game-3", d))
+        assert sorted(pair) == [False, True]  # never both alone, never both in company
+        assert await group_join(layer, "game-1", d) is True
+        await asyncio.gather(group_leave(layer, "game-1", a), group_leave(layer, "game-3", c))
+        await layer.group_send("game-1", {"type": "hello.there"})
+        assert (await asyncio.wait_for(layer.receive(d), 5))["type"] == "hello.there"
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(a), 0.5)
+        assert await group_join(layer, "game-3", c) is True  # d is still there
+        await layer.flush()
+
+    asyncio.run(scenario())

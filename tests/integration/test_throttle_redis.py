@@ -38,3 +38,39 @@ def test_it_counts_every_sockets_units_in_redis_and_refuses_at_the_limit() -> No
     client = backend._cache.get_client(full)
     assert 0 < client.ttl(full) <= rate.seconds + 1
     assert cache.get(f"ft:throttle:itest:user-1:{window}") >= rate.count
+
+
+def test_the_event_loops_counter_is_the_same_count_in_one_round_trip_a_turn() -> None:
+    """``games.realtime.loop_throttle``: sockets asking at once (one turn of the loop) share
+    one transaction, and count on the same key as the threads' ``throttle_reserve``."""
+    import asyncio
+
+    from games.realtime.loop_throttle import throttle_reserve_on_loop
+
+    cache.clear()
+    rate = Rate.parse("40/20s")
+    sockets = [
+        Allowance.for_rate(name="iloop", rate=rate, ident="user-2", what="messages")
+        for _ in range(3)
+    ]
+
+    async def together() -> None:
+        await asyncio.gather(*(throttle_reserve_on_loop(a) for a in sockets))
+
+    asyncio.run(together())
+    batch = sockets[0].batch
+    assert [a.left for a in sockets] == [batch] * 3
+    throttle_reserve(sockets[0])  # a thread's reserve counts on top of the loop's
+    window = sockets[0].window
+    assert cache.get(f"ft:throttle:iloop:user-2:{window}") == 4 * batch
+    backend = caches["default"]
+    assert isinstance(backend, RedisCache)
+    full = backend.make_and_validate_key(f"ft:throttle:iloop:user-2:{window}")
+    assert 0 < backend._cache.get_client(full).ttl(full) <= rate.seconds + 1
+    taken = 4 * batch
+    while taken < rate.count:
+        asyncio.run(throttle_reserve_on_loop(sockets[2]))
+        taken += sockets[2].left
+    assert taken == rate.count
+    with pytest.raises(RateLimited):
+        asyncio.run(throttle_reserve_on_loop(sockets[1]))

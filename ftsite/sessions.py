@@ -1,0 +1,51 @@
+"""Django's database sessions, read with SQL compiled once per process.
+
+Every game socket reads its session (``channels.sessions.SessionMiddleware``, then the
+user on a connect thread): in a reconnect storm (a deploy, a network blip: every player's
+socket back at once) Django's ``Session.objects.get(...)`` built and compiled the same
+query anew for each, about a fifth of a connect's database work (py-spy,
+docs/benchmarks.md "Session 9"). This engine (``SESSION_ENGINE``) reads the same row, by
+the same conditions (the key, not expired), with SQL compiled once
+(``games.prepared.PreparedRow``); everything else is Django's ``db`` engine, pages
+included. A session deleted (signed out) or expired is no row here either.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.contrib.sessions.models import Session
+from django.core.exceptions import SuspiciousOperation
+from django.utils import timezone
+
+from games.prepared import PreparedRow
+
+# Values no session has, for compiling (games.prepared): a key longer than any, a date
+# before any.
+SESSION_ROW = PreparedRow(
+    Session.objects.all(),
+    session_key="\x00not-a-session-key",
+    expire_date__gt=datetime(1970, 1, 2, 3, 4, 5, tzinfo=UTC),
+)
+
+
+class SessionStore(DatabaseSessionStore):
+    """Django's database session store, its row read with SQL compiled once."""
+
+    def _get_session_from_db(self) -> Any:
+        # As Django's: the session by its key, unless expired; a bad key (Django raises
+        # SuspiciousOperation for some) is logged and reads as no session.
+        if self.model is not Session:  # a subclass's own model: Django's query
+            return super()._get_session_from_db()  # type: ignore[misc]
+        try:
+            found = SESSION_ROW.get(session_key=self.session_key, expire_date__gt=timezone.now())
+        except SuspiciousOperation as error:
+            logger = logging.getLogger(f"django.security.{error.__class__.__name__}")
+            logger.warning(str(error))
+            found = None
+        if found is None:
+            self._session_key = None
+        return found

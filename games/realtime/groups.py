@@ -1,0 +1,140 @@
+"""Game sockets joining and leaving their game's channel-layer group: in one Redis
+round trip for all the sockets of a moment, and a join learning in the same step whether
+anyone else is there.
+
+A socket tells the others of its game that it joined (``peer.joined``, see
+``games.realtime.consumers``) so they broadcast their moves to it. Almost every socket is
+alone in its game: the player's one tab. For it that notice was four Redis round trips on
+the event loop (channels_redis's ``group_send``: expire the group, read it, expire the
+channel's queue, the send script) and then a message delivered back to the socket itself,
+and the join two more (``ZADD``, ``EXPIRE``). Here a join and a count of the members are
+one atomic script: a socket alone says nothing. Two sockets joining at once cannot both
+find themselves alone, since each adds before it counts and Redis runs one script at a
+time: the second sees the first and tells it.
+
+In a storm (a deploy, a network blip: every socket of a process opening or closing at
+once) one round trip per socket meant as many Redis connections as sockets in flight:
+a thousand closing at once made redis-py open hundreds of new connections, each a
+handshake of its own, most of what a close cost the event loop (py-spy, docs/benchmarks.md
+"Session 9"). So the joins and leaves asked for during one turn of the event loop go
+together, one pipeline on one connection; each socket still waits for its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
+
+
+@dataclass
+class _Op:
+    join: bool  # a join (add, count) or a leave (remove)
+    group: str
+    channel: str
+    done: asyncio.Future[bool]
+
+
+@dataclass
+class _Batch:
+    """The joins and leaves of one layer waiting for the next turn of its event loop."""
+
+    layer: RedisChannelLayer
+    loop: asyncio.AbstractEventLoop
+    ops: list[_Op] = field(default_factory=list)
+
+
+_batches: dict[int, _Batch] = {}  # by id(layer): the batch waiting to go, if any
+
+
+async def group_join(layer: Any, group: str, channel: str) -> bool:
+    """Add ``channel`` to ``group`` (as ``group_add`` does) and say whether another member
+    is in it, one that may need to hear of this one. A member that died without leaving
+    (a killed process) counts until the group's expiry drops it: it only costs a notice."""
+    if isinstance(layer, RedisChannelLayer):
+        return await _queue(layer, join=True, group=group, channel=channel)
+    await layer.group_add(group, channel)
+    if isinstance(layer, InMemoryChannelLayer):
+        return len(layer.groups.get(group, {})) > 1
+    return True  # a layer this cannot count: every joiner announces itself, as before
+
+
+async def group_leave(layer: Any, group: str, channel: str) -> None:
+    """Remove ``channel`` from ``group`` (``group_discard``)."""
+    if isinstance(layer, RedisChannelLayer):
+        await _queue(layer, join=False, group=group, channel=channel)
+    else:
+        await layer.group_discard(group, channel)
+
+
+async def _queue(layer: RedisChannelLayer, *, join: bool, group: str, channel: str) -> bool:
+    loop = asyncio.get_running_loop()
+    batch = _batches.get(id(layer))
+    if batch is None or batch.loop is not loop:
+        batch = _batches[id(layer)] = _Batch(layer=layer, loop=loop)
+        loop.call_soon(_send, batch)
+    done: asyncio.Future[bool] = loop.create_future()
+    batch.ops.append(_Op(join=join, group=group, channel=channel, done=done))
+    return await done
+
+
+def _send(batch: _Batch) -> None:
+    if _batches.get(id(batch.layer)) is batch:
+        del _batches[id(batch.layer)]
+    by_shard: dict[int, list[_Op]] = {}
+    for op in batch.ops:
+        by_shard.setdefault(batch.layer.consistent_hash(op.group), []).append(op)
+    for shard, ops in by_shard.items():
+        # Held by the loop only weakly; each op's future holds the outcome.
+        _running.add(task := batch.loop.create_task(_execute(batch.layer, shard, ops)))
+        task.add_done_callback(_running.discard)
+
+
+_running: set[asyncio.Task[None]] = set()
+
+
+async def _execute(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> None:
+    try:
+        counts = await _round_trip(layer, shard, ops)
+    except asyncio.CancelledError:  # the loop is closing
+        for op in ops:
+            op.done.cancel()
+        raise
+    except Exception as error:  # each socket's own await raises it, as its own call did
+        for op in ops:
+            if not op.done.done():
+                op.done.set_exception(error)
+        return
+    for op, count in zip(ops, counts, strict=True):
+        if not op.done.done():
+            op.done.set_result(count > 1)
+
+
+# A join, atomic in Redis: as group_send does before it reads a group, members past the
+# expiry go; then the add (as group_add), the group's expiry, and its size after.
+_JOIN = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return redis.call('ZCARD', KEYS[1])
+"""
+
+
+async def _round_trip(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> list[int]:
+    """``ops`` in order, in one round trip (each join one script, atomic); for each op the
+    group's size after it (a join) or 0 (a leave)."""
+    now = time.time()
+    expired = int(now) - layer.group_expiry
+    async with layer.connection(shard).pipeline(transaction=False) as pipe:
+        for op in ops:
+            key = layer._group_key(op.group)
+            if op.join:
+                pipe.eval(_JOIN, 1, key, op.channel, now, expired, layer.group_expiry)
+            else:
+                pipe.zrem(key, op.channel)
+        replies = await pipe.execute()
+    return [int(reply) if op.join else 0 for op, reply in zip(ops, replies, strict=True)]
