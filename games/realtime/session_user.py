@@ -9,6 +9,13 @@ still be configured, the user must still be allowed to sign in (``is_active``), 
 session's hash of the password must match, else the session is flushed and the socket is
 anonymous. A session signed out is gone from the table (``ftsite.sessions`` reads none):
 the next connect is anonymous, as before.
+
+One check is Django's rather than Channels': a hash made with a key in
+``SECRET_KEY_FALLBACKS`` still matches. During a secret rotation (docs/operations.md) every
+session's hash was made with the old key; Channels flushes such a session, so a socket's
+reconnect would sign the player out of the pages too. Django's page-side ``get_user``
+accepts it and re-hashes the session under a new session key; a socket cannot set that
+cookie, so it accepts the hash and leaves the re-hashing to the player's next page.
 """
 
 from __future__ import annotations
@@ -40,10 +47,20 @@ def session_user(session: Any) -> User | None:
     if user is None:
         return None
     session_hash = session.get(HASH_SESSION_KEY)
-    if not (session_hash and constant_time_compare(session_hash, user.get_session_auth_hash())):
+    if not (session_hash and _hash_matches(user, session_hash)):
         session.flush()  # the password changed since: signed out, as Django does
         return None
     return user
+
+
+def _hash_matches(user: User, session_hash: str) -> bool:
+    """The session's password hash, under the current secret key or a fallback one."""
+    if constant_time_compare(session_hash, user.get_session_auth_hash()):
+        return True
+    return any(
+        constant_time_compare(session_hash, fallback)
+        for fallback in user.get_session_auth_fallback_hash()
+    )
 
 
 def _backend_user(backend: Any, user_id: Any) -> User | None:

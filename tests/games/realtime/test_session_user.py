@@ -6,6 +6,7 @@ deactivated."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from channels.auth import get_user
@@ -67,6 +68,26 @@ def test_a_changed_password_signs_the_session_out(user: User) -> None:
     user.save()
     assert session_user(session) is None
     assert not Session.objects.filter(session_key=key).exists()  # flushed, as Channels does
+
+
+def test_a_session_hashed_under_a_rotated_secret_still_reads_its_user(
+    user: User, settings: Any
+) -> None:
+    settings.SECRET_KEY = "the-old-secret-key-before-a-rotation"
+    session = _session_of(user)  # its password hash made with the old key
+    settings.SECRET_KEY = "the-new-secret-key-after-the-rotation"
+    settings.SECRET_KEY_FALLBACKS = ["the-old-secret-key-before-a-rotation"]
+    found = session_user(SessionStore(session.session_key))
+    assert found is not None and found.pk == user.pk
+    assert Session.objects.filter(session_key=session.session_key).exists()  # not flushed
+
+
+def test_a_session_hashed_under_a_retired_secret_signs_out(user: User, settings: Any) -> None:
+    settings.SECRET_KEY = "the-old-secret-key-before-a-rotation"
+    session = _session_of(user)
+    settings.SECRET_KEY = "the-new-secret-key-after-the-rotation"
+    settings.SECRET_KEY_FALLBACKS = []  # the rotation finished: the old key is retired
+    assert session_user(SessionStore(session.session_key)) is None
 
 
 def test_a_deactivated_account_reads_as_nobody(user: User) -> None:
