@@ -85,8 +85,10 @@ def decide(
     as long each round, until one decides or the budget is spent. Neither search knows
     beforehand which kind of answer a position has (an easy win, a loss whose proof is
     mostly in the table), so each gets a short turn before either gets a long one: a
-    position either decides alone in ``t`` seconds is decided in at most about ``4 t``
-    (the turns before the deciding one add up to less than it, for each search). Every
+    position the exhaustive search decides alone in ``t`` seconds is decided in at most
+    about ``4 t`` (the turns before the deciding one add up to less than it, for each
+    search; the solver's beams are sized by its turn, so its time to a win is not
+    bounded so simply). Every
     turn reads and fills ``table`` (one of their own when not given): the proofs a
     cut-short turn leaves are where the next turn of either search stops at once."""
     from . import SolveResult, solve
