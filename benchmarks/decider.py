@@ -9,13 +9,13 @@ daily-style deals of the fair-play benchmark, each won by the solver within 3 s)
 honest greedy player's game (``games.solver.players.play_greedy``) at its middle move.
 Each position is decided twice on one core for at most ``--seconds``: by
 ``games.solver.solve`` alone (what the survival test calls; it proves a loss only when
-one of its restarts exhausts the space) and by ``games.solver.prove.decide`` (the
-exhaustive search with a table of positions proved lost for half the budget, then the
-solver). Reports, for each, the positions decided (won / proved lost) and the time to a
-decision: min / median / max over the decided ones, and the median over all positions
-with an undecided one counted as the whole budget (``--cpu-clock``: in this process's
-CPU time). Not a timed test: the figures depend
-on the machine (see docs/benchmarks.md).
+one of its restarts exhausts the space) and by ``games.solver.prove.decide`` (the solver
+and the exhaustive search in turns of 0.05 s, 0.1 s, 0.2 s, ... each, sharing a table of
+positions proved lost). Reports, for each, the positions decided (won / proved lost) and
+the time to a decision: min / median / max over the decided ones, and the median over
+all positions with an undecided one counted as the whole budget (``--cpu-clock``: in this
+process's CPU time). Not a timed test: the figures depend on the machine (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -65,13 +65,13 @@ if TYPE_CHECKING:
 
     from . import SolveResult
 
-#: Less time than this is not worth starting the second search of :func:`decide`.
+#: Less time than this is not worth starting another search of :func:`decide`.
 MIN_SECONDS = 0.05
 #: What :func:`decide` runs: the exhaustive search, the win-finding solver, or both, in
-#: that order.
+#: turns.
 PROVE, SOLVE, BOTH = "prove", "solve", "both"
-#: The share of a probe's budget for the proof of loss when both run.
-PROVE_SHARE = 0.5
+#: The first turn of each search when both run (CPU seconds); each round doubles it.
+FIRST_TURN = 0.05
 
 
 def decide(
@@ -81,26 +81,35 @@ def decide(
     :func:`prove` with ``table`` (each proof reuses the ones before it and leaves its own,
     even when cut short; it finds wins too, in small spaces). ``SOLVE``:
     :func:`~games.solver.solve`, whose restarts and beams find wins in large spaces.
-    ``BOTH``: the first for ``PROVE_SHARE`` of the budget, then, if it was undecided,
-    the second for the rest. Both read and fill ``table`` (one of their own when not
-    given): the solver's restarts stop where a proof stands and leave theirs."""
+    ``BOTH``: the two in turns, the solver first, ``FIRST_TURN`` seconds each, then twice
+    as long each round, until one decides or the budget is spent. Neither search knows
+    beforehand which kind of answer a position has (an easy win, a loss whose proof is
+    mostly in the table), so each gets a short turn before either gets a long one: a
+    position the exhaustive search decides alone in ``t`` seconds is decided in at most
+    about ``4 t`` (the turns before the deciding one add up to less than it, for each
+    search; the solver's beams are sized by its turn, so its time to a win is not
+    bounded so simply). Every
+    turn reads and fills ``table`` (one of their own when not given): the proofs a
+    cut-short turn leaves are where the next turn of either search stops at once."""
     from . import SolveResult, solve
 
     if table is None:
         table = LostTable()
     if mode == SOLVE:
         return solve(game, max_seconds=max_seconds, table=table)
-    share = 1.0 if mode == PROVE else PROVE_SHARE
-    first = prove(game, max_seconds=max_seconds * share, table=table)
-    if mode == PROVE or first.verdict != "unknown":
-        return first
-    rest = max_seconds - first.seconds
-    if rest < MIN_SECONDS:
-        return first
-    second = solve(game, max_seconds=rest, table=table)
-    return SolveResult(
-        second.verdict, second.line, first.nodes + second.nodes, first.seconds + second.seconds
-    )
+    if mode == PROVE:
+        return prove(game, max_seconds=max_seconds, table=table)
+    began, nodes, turn = time.perf_counter(), 0, FIRST_TURN
+    while True:
+        for search in (solve, prove):
+            rest = max_seconds - (time.perf_counter() - began)
+            if rest < MIN_SECONDS:
+                return SolveResult("unknown", [], nodes, time.perf_counter() - began)
+            result = search(game, max_seconds=min(turn, rest), table=table)
+            nodes += result.nodes
+            if result.verdict != "unknown":
+                return SolveResult(result.verdict, result.line, nodes, time.perf_counter() - began)
+        turn *= 2
 
 
 def prove(

@@ -21,7 +21,7 @@ from games.engine import GameState
 from games.solver import _private_copy, solve
 from games.solver.key import make_key_function
 from games.solver.players import play_greedy
-from games.solver.prove import SOLVE, LostTable, decide, prove
+from games.solver.prove import PROVE, SOLVE, LostTable, decide, prove
 from games.solver.search import Search
 from tests.support.solver import (
     VARIANTS,
@@ -188,3 +188,14 @@ def test_the_decider_in_solver_mode_shares_the_table() -> None:
     assert make_key_function(stuck)(stuck) in table.keys
     # and it reads it: the proof stands, no position is searched again
     assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).nodes == 0
+
+
+def test_the_decider_in_turns_leaves_its_proofs_in_the_table() -> None:
+    tops = ["9S", "JH", "JD", "9C", "JS", "JH", "JD", "JC"]
+    columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
+    columns += [["TS", "JS"], ["TC", "JC"]]
+    stuck = GameState.from_layout(columns, [], foundations=tops)
+    table = LostTable()
+    assert decide(stuck, max_seconds=5, table=table).verdict == "lost"
+    assert make_key_function(stuck)(stuck) in table.keys
+    assert decide(stuck, max_seconds=5, table=table, mode=PROVE).nodes == 0
