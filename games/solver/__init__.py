@@ -201,10 +201,12 @@ def _beams(
     """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
     wide as the time left allows, until one wins or no wider beam fits;
     returns (winning move list or ``None``, nodes)."""
-    work = _private_copy(game)
     nodes = 0
     while True:
         began = time.perf_counter()
+        # a fresh copy each time: a beam and its end games leave their copy anywhere
+        # (a wider beam started from there, the last end game, searched nothing)
+        work = _private_copy(game)
         beam = beam_over(work, deadline=deadline, width=width)
         moves = beam.run()
         nodes += beam.nodes
@@ -222,7 +224,7 @@ def _beams(
         # the next beam as wide as fits in the time left (the time grows
         # about linearly with the width); none if that is barely wider
         now = time.perf_counter()
-        fit = width * 0.85 * (deadline - now) / max(now - began, 1e-3)
+        fit = width * 0.75 * (deadline - now) / max(now - began, 1e-3)
         if not beam.dropped or fit < width * 1.25:
             return None, nodes
         width = int(min(fit, width * 16))

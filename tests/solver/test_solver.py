@@ -240,6 +240,50 @@ def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
     assert solve(game, max_seconds=2).verdict == "lost"
 
 
+def test_every_beam_of_the_phase_starts_from_the_position_given(monkeypatch) -> None:
+    # A beam and its end-game searches leave their copy of the game anywhere; a wider
+    # beam started from there (the last end game, stock empty) searched nothing.
+    import games.solver as solver
+
+    game = GameState.from_seed(3, undo_limit=0)
+
+    def position(g: GameState) -> tuple:
+        return repr((g._piles, g._stock, g._found, g._down, g._score))
+
+    root = position(game)
+    starts: list[str] = []
+    made = solver.beam_over
+
+    class Enough(Exception):
+        pass
+
+    def recording(work: GameState, *, deadline: float, width: int) -> Beam:
+        starts.append(position(work))
+        if len(starts) == 3:
+            raise Enough
+        return made(work, deadline=deadline, width=width)
+
+    monkeypatch.setattr(solver, "beam_over", recording)
+    with pytest.raises(Enough):
+        _beams(game, time.perf_counter() + 60.0, 8)
+    assert starts == [root] * 3
+
+
+def test_solve_refuses_to_return_a_line_the_engine_does_not_win(monkeypatch) -> None:
+    # The engine is the judge of every line: a search that returned a wrong one (here a
+    # beam "win" that stops short) must never reach the caller as a win.
+    import games.solver as solver
+
+    game = GameState.from_seed(7)
+
+    def short_line(self: Beam) -> list:
+        return [engine_moves.legal(self.game)[0]]
+
+    monkeypatch.setattr(solver.Beam, "run", short_line)
+    with pytest.raises(AssertionError, match="does not replay"):
+        solve(game, max_seconds=2.0)
+
+
 def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
     game = GameState.from_seed(3, undo_limit=0)
     before = score(game)
