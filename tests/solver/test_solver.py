@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from games.engine import GameState
 from games.engine import moves as engine_moves
-from games.engine.notation import DRAW
+from games.engine.notation import DRAW, TO_FOUNDATION
+from games.engine.safe import is_safe_home as engine_is_safe_home
 from games.solver import SolveResult, _beams, hint, is_dead, luby, solve
 from games.solver.beam import Beam, score
 from games.solver.heuristics import Knowledge, knowledge_for
@@ -328,6 +329,47 @@ def test_the_beam_score_is_the_documented_sum(seed, variant, steps, rng_seed) ->
             break
         engine_moves.apply(game, rng.choice(legal))
     assert score(game) == pytest.approx(documented_score(game))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(
+        [
+            "forty-thieves",
+            "streets",
+            "indian",
+            "sixty-thieves",
+            "lucas",
+            "little-forty",
+            "indian+redeal1",
+            "forty-thieves+takeback",
+        ]
+    ),
+    st.integers(0, 1000),
+)
+def test_the_solvers_safe_home_test_is_the_engines(seed, variant, rng_seed) -> None:
+    # At every position of a random game that sends cards home whenever it can (so the
+    # foundations climb and safe moves appear), for the top of every pile.
+    game = GameState.from_seed(seed, variant, undo_limit=0)
+    know = Knowledge(game)
+    rng = random.Random(rng_seed)
+    safe_seen = 0
+    for _ in range(400):
+        for src, pile in enumerate(game._piles):
+            if pile:
+                expected = engine_is_safe_home(game, pile[-1], src)
+                assert know.is_safe_home(game, pile[-1], src) == expected
+                safe_seen += expected
+        legal = engine_moves.legal(game)
+        if not legal:
+            break
+        home = [m for m in legal if m.kind == TO_FOUNDATION]
+        cards = [m for m in legal if m.kind != DRAW]
+        engine_moves.apply(
+            game, rng.choice(home or (cards if cards and rng.random() < 0.7 else legal))
+        )
+    assert safe_seen or "takeback" in variant  # the property met safe cards
 
 
 def test_the_search_tables_are_made_once_per_rule_set() -> None:
