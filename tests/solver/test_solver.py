@@ -11,6 +11,7 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +21,7 @@ from games.engine import GameState
 from games.engine import moves as engine_moves
 from games.engine.notation import DRAW, TO_FOUNDATION
 from games.engine.safe import is_safe_home as engine_is_safe_home
-from games.solver import SolveResult, _beams, hint, is_dead, luby, solve
+from games.solver import BEAM_PORTFOLIO, SolveResult, _beams, hint, is_dead, luby, solve
 from games.solver.beam import Beam, score
 from games.solver.heuristics import Knowledge, knowledge_for
 from games.solver.key import make_key_function
@@ -241,7 +242,9 @@ def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
     assert solve(game, max_seconds=2).verdict == "lost"
 
 
-def test_every_beam_of_the_phase_starts_from_the_position_given(monkeypatch) -> None:
+def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights(
+    monkeypatch,
+) -> None:
     # A beam and its end-game searches leave their copy of the game anywhere; a wider
     # beam started from there (the last end game, stock empty) searched nothing.
     import games.solver as solver
@@ -258,16 +261,22 @@ def test_every_beam_of_the_phase_starts_from_the_position_given(monkeypatch) -> 
     class Enough(Exception):
         pass
 
-    def recording(work: GameState, *, deadline: float, width: int) -> Beam:
+    weights: list[tuple[float, ...]] = []
+
+    def recording(work: GameState, **options: Any) -> Beam:
         starts.append(position(work))
+        weights.append(options["weights"])
         if len(starts) == 3:
             raise Enough
-        return made(work, deadline=deadline, width=width)
+        return made(work, **options)
 
     monkeypatch.setattr(solver, "beam_over", recording)
     with pytest.raises(Enough):
         _beams(game, time.perf_counter() + 60.0, 8)
     assert starts == [root] * 3
+    # the score weights of the portfolio in turn
+    assert weights == [BEAM_PORTFOLIO[i % len(BEAM_PORTFOLIO)] for i in range(3)]
+    assert len(set(BEAM_PORTFOLIO)) == len(BEAM_PORTFOLIO) > 1
 
 
 def test_solve_refuses_to_return_a_line_the_engine_does_not_win(monkeypatch) -> None:
@@ -292,9 +301,11 @@ def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
     assert engine_moves.legal(game) and score(game) < before
 
 
-def documented_score(game: GameState) -> float:
+def documented_score(game: GameState, weights: tuple[float, ...] | None = None) -> float:
     """The beam score as docs/benchmarks.md states it, written plainly."""
-    from games.solver.beam import W_BURY, W_EMPTY, W_HOME, W_NEXT, W_WASTE
+    from games.solver.beam import WEIGHTS
+
+    W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = weights or WEIGHTS  # noqa: N806
 
     total = W_HOME * game._home - W_WASTE * len(game._piles[0])
     total += W_EMPTY * sum(1 for pile in game._piles[1:] if not pile)
@@ -329,6 +340,8 @@ def test_the_beam_score_is_the_documented_sum(seed, variant, steps, rng_seed) ->
             break
         engine_moves.apply(game, rng.choice(legal))
     assert score(game) == pytest.approx(documented_score(game))
+    for weights in BEAM_PORTFOLIO:
+        assert score(game, weights) == pytest.approx(documented_score(game, weights))
 
 
 @settings(max_examples=40, deadline=None)
