@@ -124,7 +124,8 @@ def solve(
     Without a node budget, a stock to play and no redeal, the restarts give
     way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
     layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
-    in seconds wide, each next one as wide as the time left allows. A beam
+    in seconds wide, then one as wide under the second score weights of
+    ``BEAM_PORTFOLIO``, then beams as wide as the time left allows. A beam
     drops positions by a score, so it can only find wins (replayed by the
     engine like any other); "lost" still comes only from an exhausted
     restart. On classic deals the beams find most of the wins that take more
