@@ -23,6 +23,7 @@ faster generator tested to list exactly the same moves) and are played with
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from games.engine import GameState
 from games.engine import moves as _moves
 from games.engine.notation import Move, format_move
 
-from .beam import Beam
+from .beam import WEIGHTS, Beam, Weights
 from .heuristics import evaluate, knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
@@ -77,6 +78,12 @@ BEAM_WIDTH_PER_SECOND = 40
 BEAM_CLOSURE = 60
 #: Nodes of the exact search from each position the beam ends with (stock empty).
 BEAM_ENDGAME_NODES = 2000
+#: The score weights of the beams, in turn (see :func:`_beams`): the tuned ones first,
+#: then the same with the cards the foundations need next weighing twice as much. A
+#: beam drops different positions under other weights, so it wins different deals:
+#: on classic deals that one beam of width 400 left undecided, the second weights won
+#: some at that width where a wider beam under the first won none (docs/benchmarks.md).
+BEAM_PORTFOLIO: tuple[Weights, ...] = (WEIGHTS, (20.0, 12.0, 0.25, 6.0, 10.0))
 
 
 def luby(i: int) -> int:
@@ -117,7 +124,8 @@ def solve(
     Without a node budget, a stock to play and no redeal, the restarts give
     way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
     layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
-    in seconds wide, each next one as wide as the time left allows. A beam
+    in seconds wide, then one as wide under the second score weights of
+    ``BEAM_PORTFOLIO``, then beams as wide as the time left allows. A beam
     drops positions by a score, so it can only find wins (replayed by the
     engine like any other); "lost" still comes only from an exhausted
     restart. On classic deals the beams find most of the wins that take more
@@ -181,7 +189,7 @@ def solve(
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def beam_over(work: GameState, *, deadline: float, width: int) -> Beam:
+def beam_over(work: GameState, *, deadline: float, width: int, weights: Weights = WEIGHTS) -> Beam:
     """A beam of ``width`` positions a draw layer from ``work`` (which it plays on), with
     the solver's knowledge, move generator and position keys."""
     return Beam(
@@ -192,20 +200,25 @@ def beam_over(work: GameState, *, deadline: float, width: int) -> Beam:
         deadline=deadline,
         width=width,
         closure=BEAM_CLOSURE,
+        weights=weights,
     )
 
 
 def _beams(
     game: GameState, deadline: float, width: int, table: LostTable | None = None
 ) -> tuple[list[Move] | None, int]:
-    """The beam phase (see :mod:`.beam`): a beam of ``width``, then beams as
-    wide as the time left allows, until one wins or no wider beam fits;
-    returns (winning move list or ``None``, nodes)."""
-    work = _private_copy(game)
+    """The beam phase (see :mod:`.beam`): a beam of ``width`` under each weights of
+    ``BEAM_PORTFOLIO`` in turn, then beams as wide as the time left allows (the
+    weights still in turn), until one wins or no beam that wide fits; returns
+    (winning move list or ``None``, nodes)."""
     nodes = 0
-    while True:
+    for turn in itertools.count():
         began = time.perf_counter()
-        beam = beam_over(work, deadline=deadline, width=width)
+        # a fresh copy each time: a beam and its end games leave their copy anywhere
+        # (a wider beam started from there, the last end game, searched nothing)
+        work = _private_copy(game)
+        weights = BEAM_PORTFOLIO[turn % len(BEAM_PORTFOLIO)]
+        beam = beam_over(work, deadline=deadline, width=width, weights=weights)
         moves = beam.run()
         nodes += beam.nodes
         if moves is not None:
@@ -219,13 +232,20 @@ def _beams(
             nodes += search.nodes
             if verdict == "win":
                 return beam.line(tail) + rest, nodes
-        # the next beam as wide as fits in the time left (the time grows
-        # about linearly with the width); none if that is barely wider
+        if not beam.dropped:  # it kept every position: no other beam finds more
+            return None, nodes
+        # the next beam as wide as fits in the time left (the time grows about linearly
+        # with the width); after the portfolio's first round, none if that is barely wider
         now = time.perf_counter()
-        fit = width * 0.85 * (deadline - now) / max(now - began, 1e-3)
-        if not beam.dropped or fit < width * 1.25:
+        fit = width * 0.75 * (deadline - now) / max(now - began, 1e-3)
+        if turn + 1 < len(BEAM_PORTFOLIO):
+            if fit < width:
+                return None, nodes
+            continue
+        if fit < width * 1.25:
             return None, nodes
         width = int(min(fit, width * 16))
+    raise AssertionError("unreachable")  # itertools.count never ends
 
 
 def _replays_to_win(game: GameState, line: list[str]) -> bool:

@@ -45,16 +45,23 @@ if TYPE_CHECKING:
     #: A line of moves linked backwards: (last move, the line before it), None at the root.
     Line: TypeAlias = "tuple[Move, Line] | None"
 
+#: Weights of :func:`score`: cards home, empty columns, burial, next cards' depth, waste.
+Weights = tuple[float, float, float, float, float]
+
 
 #: Weights of :func:`score` (tuned on classic seeds).
 W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = 20.0, 12.0, 0.25, 3.0, 10.0
+#: The same, as one tuple (cards home, empty columns, burial, depth of the cards the
+#: foundations need next, waste length): what :func:`score` and :class:`Beam` take.
+WEIGHTS: Weights = (W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE)
 
 
-def score(game: GameState) -> float:
+def score(game: GameState, weights: Weights = WEIGHTS) -> float:
     """Higher is better: cards home, empty columns, and the cards each
     foundation needs next close to the top of their pile (column or waste)."""
+    w_home, w_empty, w_bury, w_next, w_waste = weights
     piles, found, fsuit = game._piles, game._found, game._fsuit
-    total = W_HOME * game._home - W_WASTE * len(piles[0])
+    total = w_home * game._home - w_waste * len(piles[0])
     # the depth of the shallowest copy of each card a foundation needs next (99: none
     # found); only these cards are looked up, so the scan below stays cheap
     need: dict[int, int] = {}
@@ -79,12 +86,12 @@ def score(game: GameState) -> float:
             d += 1  # noqa: SIM113 - cheaper than enumerate in this hot loop
     if not piles[0]:
         empty -= 1  # the waste is no column
-    total += W_EMPTY * empty - W_BURY * bury
+    total += w_empty * empty - w_bury * bury
     for k, rank in enumerate(found):
         if rank < 13:
             d = need[((rank + 1) << 2) | fsuit[k]]
             if d != 99:
-                total -= W_NEXT * d
+                total -= w_next * d
     return total
 
 
@@ -112,8 +119,10 @@ class Beam:
         deadline: float,
         width: int,
         closure: int,
+        weights: Weights = WEIGHTS,
     ) -> None:
         self.game = game
+        self.weights = weights
         self.know = know
         self.legal = legal
         self.key = key
@@ -144,7 +153,7 @@ class Beam:
         game = self.game
         deck = game.rules.deck_size
         apply, revert = _moves.apply, _moves.revert
-        ordered, legal, key = self.know.ordered, self.legal, self.key
+        ordered, legal, key, weights = self.know.ordered, self.legal, self.key, self.weights
         clock = time.perf_counter
         layer: list[tuple[Snapshot, Line]] = [(_snapshot(game), None)]
         while layer:
@@ -160,7 +169,7 @@ class Beam:
                 frames: list[list[Any]] = [[ordered(game, legal(game), None), 0]]
                 k = key(game)
                 if k not in pool:
-                    pool[k] = (score(game), k, _snapshot(game), line)
+                    pool[k] = (score(game, weights), k, _snapshot(game), line)
                 while frames and budget > 0:
                     frame = frames[-1]
                     children, i = frame
@@ -184,7 +193,7 @@ class Beam:
                     if k in pool:
                         revert(game, record)
                         continue
-                    pool[k] = (score(game), k, _snapshot(game), here)
+                    pool[k] = (score(game, weights), k, _snapshot(game), here)
                     path.append(record)
                     lines.append(here)
                     frames.append([ordered(game, legal(game), move), 0])

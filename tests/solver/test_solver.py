@@ -11,6 +11,7 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,8 +19,9 @@ from hypothesis import strategies as st
 
 from games.engine import GameState
 from games.engine import moves as engine_moves
-from games.engine.notation import DRAW
-from games.solver import SolveResult, _beams, hint, is_dead, luby, solve
+from games.engine.notation import DRAW, TO_FOUNDATION
+from games.engine.safe import is_safe_home as engine_is_safe_home
+from games.solver import BEAM_PORTFOLIO, SolveResult, _beams, hint, is_dead, luby, solve
 from games.solver.beam import Beam, score
 from games.solver.heuristics import Knowledge, knowledge_for
 from games.solver.key import make_key_function
@@ -240,6 +242,58 @@ def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
     assert solve(game, max_seconds=2).verdict == "lost"
 
 
+def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights(
+    monkeypatch,
+) -> None:
+    # A beam and its end-game searches leave their copy of the game anywhere; a wider
+    # beam started from there (the last end game, stock empty) searched nothing.
+    import games.solver as solver
+
+    game = GameState.from_seed(3, undo_limit=0)
+
+    def position(g: GameState) -> tuple:
+        return repr((g._piles, g._stock, g._found, g._down, g._score))
+
+    root = position(game)
+    starts: list[str] = []
+    made = solver.beam_over
+
+    class Enough(Exception):
+        pass
+
+    weights: list[tuple[float, ...]] = []
+
+    def recording(work: GameState, **options: Any) -> Beam:
+        starts.append(position(work))
+        weights.append(options["weights"])
+        if len(starts) == 3:
+            raise Enough
+        return made(work, **options)
+
+    monkeypatch.setattr(solver, "beam_over", recording)
+    with pytest.raises(Enough):
+        _beams(game, time.perf_counter() + 60.0, 8)
+    assert starts == [root] * 3
+    # the score weights of the portfolio in turn
+    assert weights == [BEAM_PORTFOLIO[i % len(BEAM_PORTFOLIO)] for i in range(3)]
+    assert len(set(BEAM_PORTFOLIO)) == len(BEAM_PORTFOLIO) > 1
+
+
+def test_solve_refuses_to_return_a_line_the_engine_does_not_win(monkeypatch) -> None:
+    # The engine is the judge of every line: a search that returned a wrong one (here a
+    # beam "win" that stops short) must never reach the caller as a win.
+    import games.solver as solver
+
+    game = GameState.from_seed(7)
+
+    def short_line(self: Beam) -> list:
+        return [engine_moves.legal(self.game)[0]]
+
+    monkeypatch.setattr(solver.Beam, "run", short_line)
+    with pytest.raises(AssertionError, match="does not replay"):
+        solve(game, max_seconds=2.0)
+
+
 def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
     game = GameState.from_seed(3, undo_limit=0)
     before = score(game)
@@ -247,9 +301,11 @@ def test_the_beam_score_prefers_cards_home_and_a_short_waste() -> None:
     assert engine_moves.legal(game) and score(game) < before
 
 
-def documented_score(game: GameState) -> float:
+def documented_score(game: GameState, weights: tuple[float, ...] | None = None) -> float:
     """The beam score as docs/benchmarks.md states it, written plainly."""
-    from games.solver.beam import W_BURY, W_EMPTY, W_HOME, W_NEXT, W_WASTE
+    from games.solver.beam import WEIGHTS
+
+    W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = weights or WEIGHTS  # noqa: N806
 
     total = W_HOME * game._home - W_WASTE * len(game._piles[0])
     total += W_EMPTY * sum(1 for pile in game._piles[1:] if not pile)
@@ -284,6 +340,49 @@ def test_the_beam_score_is_the_documented_sum(seed, variant, steps, rng_seed) ->
             break
         engine_moves.apply(game, rng.choice(legal))
     assert score(game) == pytest.approx(documented_score(game))
+    for weights in BEAM_PORTFOLIO:
+        assert score(game, weights) == pytest.approx(documented_score(game, weights))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(
+        [
+            "forty-thieves",
+            "streets",
+            "indian",
+            "sixty-thieves",
+            "lucas",
+            "little-forty",
+            "indian+redeal1",
+            "forty-thieves+takeback",
+        ]
+    ),
+    st.integers(0, 1000),
+)
+def test_the_solvers_safe_home_test_is_the_engines(seed, variant, rng_seed) -> None:
+    # At every position of a random game that sends cards home whenever it can (so the
+    # foundations climb and safe moves appear), for the top of every pile.
+    game = GameState.from_seed(seed, variant, undo_limit=0)
+    know = Knowledge(game)
+    rng = random.Random(rng_seed)
+    safe_seen = 0
+    for _ in range(400):
+        for src, pile in enumerate(game._piles):
+            if pile:
+                expected = engine_is_safe_home(game, pile[-1], src)
+                assert know.is_safe_home(game, pile[-1], src) == expected
+                safe_seen += expected
+        legal = engine_moves.legal(game)
+        if not legal:
+            break
+        home = [m for m in legal if m.kind == TO_FOUNDATION]
+        cards = [m for m in legal if m.kind != DRAW]
+        engine_moves.apply(
+            game, rng.choice(home or (cards if cards and rng.random() < 0.7 else legal))
+        )
+    assert safe_seen or "takeback" in variant  # the property met safe cards
 
 
 def test_the_search_tables_are_made_once_per_rule_set() -> None:
