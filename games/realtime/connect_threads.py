@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import logging
 import threading
 import time
 from collections.abc import Callable
@@ -33,11 +32,12 @@ from typing import Any, TypeVar
 
 from channels.auth import AuthMiddleware
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import connection
 from django.utils.functional import LazyObject, SimpleLazyObject, empty
 
+from .move_threads import retrying_once
+
 T = TypeVar("T")
-logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
@@ -70,12 +70,7 @@ async def on_connect_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) 
 
 def _once_more_if_dropped(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     try:
-        try:
-            return fn(*args, **kwargs)
-        except (OperationalError, InterfaceError) as error:
-            logger.warning("the database connection failed (%s); reconnecting once", error)
-            connection.close()
-            return fn(*args, **kwargs)
+        return retrying_once(fn, *args, **kwargs)
     finally:
         connection_tidy()
 

@@ -44,19 +44,20 @@ def move_executor() -> ThreadPoolExecutor:
 
 async def on_move_thread(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
     """Run ``fn`` (a service call that writes) on an action thread."""
-    call = functools.partial(_retrying_once, fn, *args, **kwargs)
+    call = functools.partial(retrying_once, fn, *args, **kwargs)
     # Through asgiref, so the thread knows the server's event loop: what follows the action
     # (games.services.play.game_act_follow_up) sends on that loop, as a request's thread does.
     return await sync_to_async(call, thread_sensitive=False, executor=move_executor())()
 
 
-def _retrying_once(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
+def retrying_once(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
     """``fn``, tried again once on a fresh connection if the database dropped this one
     (a restart, ``pg_terminate_backend``, a network cut).
 
     Safe for the socket's actions, which always carry a client message id: if the lost
     statement had committed, the second try finds the id in the log and answers it as the
-    duplicate it is; if not, it applies the action once.
+    duplicate it is; if not, it applies the action once. Safe for a connect's work too
+    (``connect_threads``): reads, and the sightings' idempotent upsert.
     """
     try:
         return fn(*args, **kwargs)
