@@ -18,17 +18,16 @@ the new verdicts, to compare with the cached ones (docs/benchmarks.md).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.season_rank import append_rows, jobs_from_cache  # noqa: E402
 from games.engine import GameState  # noqa: E402
 from games.solver.evidence import certified_pool, split_blocks, verdict  # noqa: E402
 
@@ -96,23 +95,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     kinds = set(args.kinds.split(","))
-    done = set()
-    if args.out.exists():
-        done = {json.loads(line)["day"] for line in args.out.read_text().splitlines()}
-    deals = {d["day"]: d for d in json.loads(args.pools.read_text())}
-    by_day: dict[str, list[dict]] = {}
-    for line in args.cache.read_text().splitlines():
-        row = json.loads(line)
-        wanted = row["kind"] in kinds and int(row["day"].split("-")[1]) < args.deals
-        if wanted and row["day"] not in done:
-            by_day.setdefault(row["day"], []).append(row)
-    jobs = [(deals[day], rows) for day, rows in by_day.items()]
-    with ProcessPoolExecutor(args.jobs) as workers, args.out.open("a") as out:
-        for rows in workers.map(partial(redecide, nodes=args.nodes), jobs):
-            for row in rows:
-                out.write(json.dumps(row) + "\n")
-            out.flush()
-            print(rows[0]["day"], [r["cpu"] for r in rows], flush=True)
+
+    def wanted(row: dict) -> bool:
+        return row["kind"] in kinds and int(row["day"].split("-")[1]) < args.deals
+
+    jobs = jobs_from_cache(args.cache, args.pools, args.out, wanted)
+    append_rows(partial(redecide, nodes=args.nodes), jobs, out=args.out, workers=args.jobs)
 
 
 if __name__ == "__main__":

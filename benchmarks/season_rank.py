@@ -27,6 +27,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -89,6 +90,40 @@ def rescore(job: tuple[dict, list[dict]]) -> list[dict]:
     return out
 
 
+def jobs_from_cache(
+    cache: Path, pools: Path, out: Path, wanted: Callable[[dict], bool]
+) -> list[tuple[dict, list[dict]]]:
+    """The cached games ``wanted``, grouped by deal with the deal's pool, leaving out the
+    deals ``out`` already holds (a run stopped half-way goes on where it stopped)."""
+    done = set()
+    if out.exists():
+        done = {json.loads(line)["day"] for line in out.read_text().splitlines()}
+    deals = {d["day"]: d for d in json.loads(pools.read_text())}
+    by_day: dict[str, list[dict]] = {}
+    for line in cache.read_text().splitlines():
+        row = json.loads(line)
+        if wanted(row) and row["day"] not in done:
+            by_day.setdefault(row["day"], []).append(row)
+    return [(deals[day], rows) for day, rows in by_day.items()]
+
+
+def append_rows(
+    work: Callable[[tuple[dict, list[dict]]], list[dict]],
+    jobs: list[tuple[dict, list[dict]]],
+    *,
+    out: Path,
+    workers: int,
+) -> None:
+    """``work`` on each deal's games in ``workers`` processes, each deal's rows appended to
+    ``out`` as it ends."""
+    with ProcessPoolExecutor(workers) as pool, out.open("a") as file:
+        for rows in pool.map(work, jobs):
+            for row in rows:
+                file.write(json.dumps(row) + "\n")
+            file.flush()
+            print(rows[0]["day"], [r["cpu"] for r in rows], flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, required=True)
@@ -98,22 +133,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     kinds = set(args.kinds.split(","))
-    done = set()
-    if args.out.exists():
-        done = {json.loads(line)["day"] for line in args.out.read_text().splitlines()}
-    deals = {d["day"]: d for d in json.loads(args.pools.read_text())}
-    by_day: dict[str, list[dict]] = {}
-    for line in args.cache.read_text().splitlines():
-        row = json.loads(line)
-        if row["kind"] in kinds and row["day"] not in done:
-            by_day.setdefault(row["day"], []).append(row)
-    jobs = [(deals[day], rows) for day, rows in by_day.items()]
-    with ProcessPoolExecutor(args.jobs) as workers, args.out.open("a") as out:
-        for rows in workers.map(rescore, jobs):
-            for row in rows:
-                out.write(json.dumps(row) + "\n")
-            out.flush()
-            print(rows[0]["day"], [r["cpu"] for r in rows], flush=True)
+    jobs = jobs_from_cache(args.cache, args.pools, args.out, lambda row: row["kind"] in kinds)
+    append_rows(rescore, jobs, out=args.out, workers=args.jobs)
 
 
 if __name__ == "__main__":
