@@ -18,7 +18,6 @@ the new verdicts, to compare with the cached ones (docs/benchmarks.md).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from functools import partial
@@ -27,27 +26,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.season_rank import append_rows, jobs_from_cache  # noqa: E402
+from benchmarks.season_rank import append_rows, deal_of, jobs_from_cache  # noqa: E402
 from games.engine import GameState  # noqa: E402
-from games.solver.evidence import certified_pool, split_blocks, verdict  # noqa: E402
+from games.solver.evidence import split_blocks, verdict  # noqa: E402
 
 VARIANT = "forty-thieves"
 S = 8
 
 
-def certified(game: GameState) -> bool:
-    return verdict(game) == "w"
-
-
 def redecide(job: tuple[dict, list[dict]], nodes: int) -> list[dict]:
     deal, rows = job
-    seed = int(deal["seed"], 16)
-    pool = {int(n): orders for n, orders in deal["pool"].items()}
-    tails = certified_pool(
-        seed, VARIANT, accept=certified, rng=random.Random(f"tails-{deal['day']}"),
-        completions=1, max_stock=44, tries=400,
-    )  # fmt: skip
-    tails[0] = [[]]
+    seed, pool, tails = deal_of(deal)
     out = []
     for row in rows:
         cached = {n: (t, o) for n, t, o in row["horizon"][str(S)]}

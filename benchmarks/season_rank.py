@@ -50,8 +50,9 @@ def solve(game: GameState) -> list:
     return [found, nodes]
 
 
-def rescore(job: tuple[dict, list[dict]]) -> list[dict]:
-    deal, rows = job
+def deal_of(deal: dict) -> tuple[int, dict[int, list], dict[int, list]]:
+    """A pooled deal's seed, its completions by stock count and its tails (drawn again
+    with the deal's own random numbers, as season_horizon drew them)."""
     seed = int(deal["seed"], 16)
     pool = {int(n): orders for n, orders in deal["pool"].items()}
     tails = certified_pool(
@@ -59,6 +60,12 @@ def rescore(job: tuple[dict, list[dict]]) -> list[dict]:
         completions=1, max_stock=44, tries=400,
     )  # fmt: skip
     tails[0] = [[]]
+    return seed, pool, tails
+
+
+def rescore(job: tuple[dict, list[dict]]) -> list[dict]:
+    deal, rows = job
+    seed, pool, tails = deal_of(deal)
     out = []
     for row in rows:
         game = GameState.from_seed(seed, VARIANT, undo_limit=0)
