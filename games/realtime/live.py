@@ -140,9 +140,7 @@ def engine_for(game: Game) -> GameState:
         with entry.lock:
             if not entry.stale and entry.game.version == game.version:
                 return entry.engine.copy()
-    # A game at version 0 has no action yet (an action's seq is the version it made, from
-    # 1): nothing to read.
-    log = _log_of(game.pk, upto=game.version) if game.version else []
+    log = _log_of(game.pk, upto=game.version)
     engine = replay_log(game, [move for move, _ in log])
     # Kept only when the log read is the row's (an action committed in between would make
     # it longer): the entry must be the position at its row's version.
@@ -179,7 +177,7 @@ def _load(pk: uuid.UUID) -> LiveGame:
     # them (two tabs, the API's threads), so the log is read up to the row's version only:
     # one snapshot of the game as the row has it. A write from this entry then fails its
     # version guard and the caller rebuilds, as after any lost race.
-    log = _log_of(pk, upto=game.version) if game.version else []
+    log = _log_of(pk, upto=game.version)
     if len(log) != game.version:
         # The row and its log are written by one statement, and the log only grows: fewer
         # lines than the version is a bug or a hand edit, and acting on it would break the
@@ -191,7 +189,10 @@ def _load(pk: uuid.UUID) -> LiveGame:
 
 def _log_of(pk: uuid.UUID, *, upto: int) -> list[tuple[str, str]]:
     """The game's log up to version ``upto`` (seq is the version an action made): one
-    statement written once, not a queryset compiled at every socket's hello."""
+    statement written once, not a queryset compiled at every socket's hello. Up to version
+    0 there is nothing to read (an action's seq is the version it made, from 1): no query."""
+    if upto <= 0:
+        return []
     field = Action._meta.get_field("game")
     with connection.cursor() as cursor:
         cursor.execute(_log_sql(), [field.get_db_prep_value(pk, connection), upto])
