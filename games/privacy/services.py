@@ -132,7 +132,7 @@ def sightings_record_due_many(*, seen: list[Seen]) -> int:
     that costs a write, never a wrong row. Returns the rows touched."""
     every = settings.FT_SIGHTING_EVERY
     now = timezone.now()
-    # (user, digests) by marker; the rows are made only for the markers found missing.
+    # (user, digests) by marker; the rows are made only for the markers found due.
     visits: dict[str, tuple[int, dict[str, str]]] = {}
     for visit in seen:
         digests = sighting_digests(
@@ -146,17 +146,10 @@ def sightings_record_due_many(*, seen: list[Seen]) -> int:
             _note_recent(marker, every)
     if not visits:
         return 0
-    due: dict[str, list[Sighting]] = {
-        marker: [
-            Sighting(user_id=user_id, kind=k, digest=d, first_seen=now, last_seen=now)
-            for k, d in digests.items()
-        ]
-        for marker, (user_id, digests) in visits.items()
-    }
     # An account deleted since its socket connected has nothing more recorded (its deletion
     # kept what fair play needs): its rows would break the foreign key and lose the batch.
     # The users' rows are locked (in key order) so none goes between the check and the insert.
-    users = sorted({r.user_id for visit in due.values() for r in visit})
+    users = sorted({user_id for user_id, _digests in visits.values()})
     with transaction.atomic():
         alive = set(
             User.objects.select_for_update()
@@ -164,9 +157,15 @@ def sightings_record_due_many(*, seen: list[Seen]) -> int:
             .order_by("pk")
             .values_list("pk", flat=True)
         )
-        due = {m: v for m, v in due.items() if v[0].user_id in alive}
+        due = [marker for marker, (user_id, _digests) in visits.items() if user_id in alive]
         # One row per (user, kind, digest): an upsert may not touch a row twice.
-        rows = {(r.user_id, r.kind, r.digest): r for visit in due.values() for r in visit}
+        rows = {
+            (user_id, k, d): Sighting(
+                user_id=user_id, kind=k, digest=d, first_seen=now, last_seen=now
+            )
+            for user_id, digests in (visits[marker] for marker in due)
+            for k, d in digests.items()
+        }
         if rows:
             Sighting.objects.bulk_create(
                 list(rows.values()),
