@@ -46,9 +46,7 @@ def deal_completions_build(*, deal_id: int) -> DealCompletions | None:
     seed = secrets.token_hex(16)
     began = time.process_time()
     pool = certified_pool(deal.seed, deal.variant, accept=_accept(nodes), rng=random.Random(seed))
-    tails = certified_tails(
-        deal.seed, deal.variant, accept=_accept(nodes), rng=random.Random(f"{seed}-tails")
-    )
+    tails = _tails(deal, nodes=nodes, rng=seed)
     try:
         with transaction.atomic():
             return DealCompletions.objects.create(
@@ -56,7 +54,7 @@ def deal_completions_build(*, deal_id: int) -> DealCompletions | None:
                 nodes=nodes,
                 rng=seed,
                 pool={str(count): orders for count, orders in pool.items()},
-                tails={str(count): order for count, order in tails.items()},
+                tails=tails,
                 seconds=round(time.process_time() - began, 3),
             )
     except IntegrityError:  # drawn concurrently (the task and a step): the first stands
@@ -68,15 +66,16 @@ def _with_tails(drawn: DealCompletions) -> DealCompletions:
     redo it); a concurrent fill writes the same tails."""
     if drawn.tails or not drawn.pool:
         return drawn
-    deal = drawn.deal
     began = time.process_time()
-    tails = certified_tails(
-        deal.seed,
-        deal.variant,
-        accept=_accept(drawn.nodes),
-        rng=random.Random(f"{drawn.rng}-tails"),
-    )
-    drawn.tails = {str(count): order for count, order in tails.items()}
+    drawn.tails = _tails(drawn.deal, nodes=drawn.nodes, rng=drawn.rng)
     drawn.seconds = round(drawn.seconds + time.process_time() - began, 3)
     drawn.save(update_fields=["tails", "seconds"])
     return drawn
+
+
+def _tails(deal: Deal, *, nodes: int, rng: str) -> dict[str, list]:
+    """The deal's tails as stored, drawn with the draw's seed ``rng`` (its pool's own)."""
+    tails = certified_tails(
+        deal.seed, deal.variant, accept=_accept(nodes), rng=random.Random(f"{rng}-tails")
+    )
+    return {str(count): order for count, order in tails.items()}
