@@ -51,9 +51,7 @@ class _Add:
     timeout: int
 
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Redis] = (
-    weakref.WeakKeyDictionary()
-)
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Redis] = weakref.WeakKeyDictionary()
 
 
 def _client_of(loop: asyncio.AbstractEventLoop, backend: RedisCache) -> Redis:
