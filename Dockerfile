@@ -32,4 +32,4 @@ RUN useradd --create-home --uid 10001 app \
 USER app
 
 EXPOSE 8000
-CMD ["python", "-m", "ftsite.serve", "-b", "0.0.0.0", "-p", "8000", "ftsite.asgi:application"]
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "ftsite.asgi:application"]

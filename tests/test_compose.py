@@ -90,13 +90,6 @@ def check_entry_point(argv: list[str]) -> None:
         assert (ROOT / package / "celery.py").is_file()
         assert isinstance(importlib.import_module(f"{package}.celery").app, Celery)
         assert argv[argv.index("-A") + 2] in ("worker", "beat")
-    elif program == "python" and argv[1:3] == ["-m", "ftsite.serve"]:
-        # daphne's command line on uvloop (ftsite/serve.py): daphne's own arguments.
-        serve = importlib.import_module("ftsite.serve")
-        assert callable(serve.main)
-        module, _, attribute = argv[-1].partition(":")
-        assert argv[-1] == "ftsite.asgi:application"
-        assert hasattr(importlib.import_module(module), attribute)
     elif program == "python":
         assert argv[1] == "manage.py" and (ROOT / "manage.py").is_file()
         assert argv[2] in get_commands(), f"no management command {argv[2]!r}"
@@ -118,8 +111,7 @@ def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
     ]
     for name in WEB_SERVICES:
         assert shell_commands(services[name]["command"]) == [
-            ["python", "-m", "ftsite.serve"]
-            + ["-b", "0.0.0.0", "-p", "8000", "ftsite.asgi:application"]
+            ["daphne", "-b", "0.0.0.0", "-p", "8000", "ftsite.asgi:application"]
         ]
     worker = shell_commands(services["worker"]["command"])[0]
     assert worker[:4] == ["celery", "-A", "ftsite", "worker"] and "--concurrency=2" in worker

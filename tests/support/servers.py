@@ -57,7 +57,7 @@ def start_server(
     port = port or free_port()
     log = log_dir / f"daphne-{port}-{time.time_ns() % 10**6}.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "ftsite.serve", "-b", "127.0.0.1", "-p", str(port), app],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),
