@@ -4,6 +4,8 @@ never answered with an older position."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from games import selectors, services
@@ -16,7 +18,7 @@ from tests.games.realtime.test_live import CODE, written_elsewhere
 pytestmark = pytest.mark.django_db
 
 
-def fresh_position(game_id: object) -> dict[str, object]:
+def fresh_position(game_id: uuid.UUID) -> dict[str, object]:
     """The position replayed from the log alone, nothing held."""
     row = Game.objects.select_related("deal").get(pk=game_id)
     moves = list(row.actions.order_by("seq").values_list("move", flat=True))
