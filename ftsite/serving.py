@@ -22,7 +22,9 @@ socket's, a few kilobytes) kept a little longer.
 ``pprint`` of some forty options, about 0.2 ms of the process's one core per socket
 whether or not debug logging is on, measured by py-spy in a reconnect storm
 (docs/benchmarks.md). Here ``pformat`` in that module returns text that is only formatted
-when a log observer actually formats the line.
+when a log observer actually formats the line; so is ``hltype(method)``, the coloured name
+of the method that a dozen of its per-connection debug lines carry (through
+``click.style``, about 4 % of the event loop in a storm: docs/benchmarks.md, "Session 10").
 """
 
 from __future__ import annotations
@@ -36,26 +38,46 @@ from typing import Any
 GC_THRESHOLDS = (10_000, 20, 50)
 
 
-class LazyPformat(str):
-    """``pprint.pformat(obj)``, computed when formatted or turned into text, not before.
-    A ``str`` (empty underneath) so code that wants text gets text."""
+class LazyText(str):
+    """``render(obj)``, computed when formatted or turned into text, not before. A ``str``
+    (empty underneath) so code that wants text gets text."""
 
     __slots__ = ("obj",)
     obj: Any
+    render: Any = staticmethod(pprint.pformat)
 
-    def __new__(cls, obj: Any) -> LazyPformat:
+    def __new__(cls, obj: Any) -> LazyText:
         made = super().__new__(cls, "")
         made.obj = obj
         return made
 
     def __str__(self) -> str:
-        return pprint.pformat(self.obj)
+        return str(self.render(self.obj))
 
     def __format__(self, spec: str) -> str:
-        return format(pprint.pformat(self.obj), spec)
+        return format(str(self), spec)
 
     def __repr__(self) -> str:
-        return repr(pprint.pformat(self.obj))
+        return repr(str(self))
+
+
+class LazyPformat(LazyText):
+    """``pprint.pformat(obj)``, lazily."""
+
+    __slots__ = ()
+
+
+class LazyHltype(LazyText):
+    """autobahn's ``hltype(obj)`` (a method's qualified name, coloured through click),
+    lazily."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def render(obj: Any) -> str:
+        from autobahn.util import hltype
+
+        return str(hltype(obj))
 
 
 def _timings_text(self: Any) -> str:
@@ -64,9 +86,13 @@ def _timings_text(self: Any) -> str:
 
 def autobahn_lazy_debug() -> None:
     """Make autobahn's per-connection debug formatting lazy (idempotent)."""
+    from autobahn.twisted import websocket
     from autobahn.websocket import protocol
 
     protocol.pformat = LazyPformat  # type: ignore[assignment]
+    # The name of the method for the debug lines of every connect, close and handshake.
+    protocol.hltype = LazyHltype
+    websocket.hltype = LazyHltype
     # Timings.__str__ returned pformat(...) itself: keep it eager text.
     protocol.Timings.__str__ = _timings_text  # type: ignore[method-assign]
 

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import GameState
 from games.models import Game
-from games.realtime.live import engine_for
+from games.realtime.live import engine_for, live_position, live_position_keep
 
 if TYPE_CHECKING:
     from games.outcomes import ActOutcome
 
 
 def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
-    """The whole state of a game as its player (or a watcher) may see it."""
-    engine = engine or engine_for(game)
+    """The whole state of a game as its player (or a watcher) may see it; its position
+    from ``engine`` if given, else this process's (see :func:`_position`)."""
     deal = game.deal
     finished = game.is_finished
     return {
@@ -32,11 +32,7 @@ def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
         # Fixed at the start: the server sends safe cards home after each move.
         "auto_home": game.auto_home,
         "deal": deal_payload(deal),
-        "board": engine.view(),
-        "legal_moves": [] if finished else engine.legal_moves(),
-        "can_undo": game.mode != Game.Mode.RANKED and not finished and engine.can_undo,
-        # Every card left can go home with no choice to make: the board offers to finish.
-        "can_finish": not finished and bool(engine.finishing_moves()),
+        **(_position_of(game, engine) if engine is not None else _position(game)),
         "hints": game.hints,
         # Hints and the dead-end notice: practice only, and on a daily deal only once its
         # day has closed (services.game_hint refuses them with day_open until then).
@@ -46,6 +42,35 @@ def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
         "started_at": _iso(game.created_at),
         "first_action_at": _iso(game.first_action_at),
         "finished_at": _iso(game.finished_at),
+    }
+
+
+def _position(game: Game) -> dict[str, Any]:
+    """The position's part of a payload, made once a version in this process.
+
+    Every socket's hello carries it: in a reconnect storm (a deploy, a network blip) the
+    same games' positions were made again for each socket, the engine's copy, view,
+    legal moves and finishing check, a third of a connect thread's work (py-spy,
+    docs/benchmarks.md "Session 9"). Kept on the game's live entry
+    (``games.realtime.live``) with the version and status it is of, so a move (a new
+    version) can never leave an older one to be served. Its lists are shared by the
+    payloads that carry it, which are only ever serialised, never changed."""
+    held = live_position(game)
+    if held is not None:
+        return held
+    position = _position_of(game, engine_for(game))
+    live_position_keep(game, position)
+    return position
+
+
+def _position_of(game: Game, engine: GameState) -> dict[str, Any]:
+    finished = game.is_finished
+    return {
+        "board": engine.view(),
+        "legal_moves": [] if finished else engine.legal_moves(),
+        "can_undo": game.mode != Game.Mode.RANKED and not finished and engine.can_undo,
+        # Every card left can go home with no choice to make: the board offers to finish.
+        "can_finish": not finished and bool(engine.finishing_moves()),
     }
 
 

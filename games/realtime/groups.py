@@ -17,38 +17,33 @@ once) one round trip per socket meant as many Redis connections as sockets in fl
 a thousand closing at once made redis-py open hundreds of new connections, each a
 handshake of its own, most of what a close cost the event loop (py-spy, docs/benchmarks.md
 "Session 9"). So the joins and leaves asked for during one turn of the event loop go
-together, one pipeline on one connection; each socket still waits for its own.
+together, one pipeline on one connection (``games.realtime.turn_batch``); each socket
+still waits for its own.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
-from dataclasses import dataclass, field
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 
+from games.realtime.turn_batch import TurnBatch
 
-@dataclass
+
+@dataclass(frozen=True)
 class _Op:
     join: bool  # a join (add, count) or a leave (remove)
     group: str
     channel: str
-    done: asyncio.Future[bool]
 
 
-@dataclass
-class _Batch:
-    """The joins and leaves of one layer waiting for the next turn of its event loop."""
-
-    layer: RedisChannelLayer
-    loop: asyncio.AbstractEventLoop
-    ops: list[_Op] = field(default_factory=list)
-
-
-_batches: dict[int, _Batch] = {}  # by id(layer): the batch waiting to go, if any
+# One batch per (layer, shard): the joins and leaves of one turn, one pipeline each.
+_batches: dict[tuple[int, int], TurnBatch[_Op, int]] = {}
 
 
 async def group_join(layer: Any, group: str, channel: str) -> bool:
@@ -56,7 +51,7 @@ async def group_join(layer: Any, group: str, channel: str) -> bool:
     is in it, one that may need to hear of this one. A member that died without leaving
     (a killed process) counts until the group's expiry drops it: it only costs a notice."""
     if isinstance(layer, RedisChannelLayer):
-        return await _queue(layer, join=True, group=group, channel=channel)
+        return await _queue(layer, _Op(join=True, group=group, channel=channel)) > 1
     await layer.group_add(group, channel)
     if isinstance(layer, InMemoryChannelLayer):
         return len(layer.groups.get(group, {})) > 1
@@ -66,52 +61,17 @@ async def group_join(layer: Any, group: str, channel: str) -> bool:
 async def group_leave(layer: Any, group: str, channel: str) -> None:
     """Remove ``channel`` from ``group`` (``group_discard``)."""
     if isinstance(layer, RedisChannelLayer):
-        await _queue(layer, join=False, group=group, channel=channel)
+        await _queue(layer, _Op(join=False, group=group, channel=channel))
     else:
         await layer.group_discard(group, channel)
 
 
-async def _queue(layer: RedisChannelLayer, *, join: bool, group: str, channel: str) -> bool:
-    loop = asyncio.get_running_loop()
-    batch = _batches.get(id(layer))
-    if batch is None or batch.loop is not loop:
-        batch = _batches[id(layer)] = _Batch(layer=layer, loop=loop)
-        loop.call_soon(_send, batch)
-    done: asyncio.Future[bool] = loop.create_future()
-    batch.ops.append(_Op(join=join, group=group, channel=channel, done=done))
-    return await done
-
-
-def _send(batch: _Batch) -> None:
-    if _batches.get(id(batch.layer)) is batch:
-        del _batches[id(batch.layer)]
-    by_shard: dict[int, list[_Op]] = {}
-    for op in batch.ops:
-        by_shard.setdefault(batch.layer.consistent_hash(op.group), []).append(op)
-    for shard, ops in by_shard.items():
-        # Held by the loop only weakly; each op's future holds the outcome.
-        _running.add(task := batch.loop.create_task(_execute(batch.layer, shard, ops)))
-        task.add_done_callback(_running.discard)
-
-
-_running: set[asyncio.Task[None]] = set()
-
-
-async def _execute(layer: RedisChannelLayer, shard: int, ops: list[_Op]) -> None:
-    try:
-        counts = await _round_trip(layer, shard, ops)
-    except asyncio.CancelledError:  # the loop is closing
-        for op in ops:
-            op.done.cancel()
-        raise
-    except Exception as error:  # each socket's own await raises it, as its own call did
-        for op in ops:
-            if not op.done.done():
-                op.done.set_exception(error)
-        return
-    for op, count in zip(ops, counts, strict=True):
-        if not op.done.done():
-            op.done.set_result(count > 1)
+def _queue(layer: RedisChannelLayer, op: _Op) -> Awaitable[int]:
+    shard = layer.consistent_hash(op.group)
+    batch = _batches.get((id(layer), shard))
+    if batch is None:
+        batch = _batches[id(layer), shard] = TurnBatch(partial(_round_trip, layer, shard))
+    return batch.call(op)
 
 
 # A join, atomic in Redis: as group_send does before it reads a group, members past the

@@ -51,6 +51,9 @@ class LiveGame:
     # Set (under the lock) when the entry was dropped after a failed or lost write: a
     # thread that waited for the lock must take a fresh entry instead.
     stale: bool = False
+    # The hello's position (``games.payloads``) and the (version, status) it is of: every
+    # socket of a reconnect storm reads it; made once a version (live_position_keep).
+    position: tuple[tuple[int, str], dict[str, Any]] | None = None
 
 
 _entries: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
@@ -158,6 +161,35 @@ def _keep(game: Game, engine: GameState, log: list[tuple[str, str]]) -> None:
             _entries[game.pk] = held
             while len(_entries) > settings.FT_LIVE_GAMES:
                 _entries.popitem(last=False)
+
+
+def live_position(game: Game) -> dict[str, Any] | None:
+    """The position kept for ``game`` (its row as just read) by
+    :func:`live_position_keep`, if this process holds the game at the row's version and
+    status; else ``None``. Keyed by the version: an action (which makes a new version)
+    can never leave an older position to be served. Shared: read-only."""
+    with _entries_lock:
+        entry = _entries.get(game.pk)
+    if entry is None:
+        return None
+    with entry.lock:
+        held = entry.position
+        if held is None or entry.stale or entry.game.version != game.version:
+            return None
+        return held[1] if held[0] == (game.version, game.status) else None
+
+
+def live_position_keep(game: Game, position: dict[str, Any]) -> None:
+    """Keep ``position``, made from ``game``'s row and its engine at that row's version,
+    for :func:`live_position`: only on an entry still at that version (an action that
+    came meanwhile leaves it unkept)."""
+    with _entries_lock:
+        entry = _entries.get(game.pk)
+    if entry is None:
+        return
+    with entry.lock:
+        if not entry.stale and entry.game.version == game.version:
+            entry.position = ((game.version, game.status), position)
 
 
 def replay_log(game: Game, moves: list[str]) -> GameState:

@@ -8,8 +8,9 @@ moves each waited for one, queued on the loop's few default threads, 9 ms on ave
 (docs/benchmarks.md "Session 9"). Here the counter is the same Redis key, changed by the
 same atomic ``SET NX EX`` + ``INCRBY`` (``games.throttles``), sent by the event loop's
 own Redis client; the counters asked for during one turn of the loop go together, in one
-transaction on one connection (a storm would otherwise open a connection for each). With
-any other cache (``make run``, the unit tests) the thread does it as before.
+transaction on one connection (``games.realtime.turn_batch``: a storm would otherwise
+open a connection for each). With any other cache (``make run``, the unit tests) the
+thread does it as before.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.core.cache import caches
@@ -27,6 +28,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from games.realtime.turn_batch import TurnBatch
 from games.throttles import Allowance, throttle_key, throttle_reserve, throttle_took
 
 
@@ -42,76 +44,45 @@ async def throttle_reserve_on_loop(allowance: Allowance) -> None:
     throttle_took(allowance, now=now, count=count)
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Add:
     key: str
     amount: int
     timeout: int
-    done: asyncio.Future[int]
 
 
-@dataclass
-class _Loop:
-    """An event loop's Redis client for the cache, and the counters waiting to go."""
-
-    client: Redis
-    waiting: list[_Add] = field(default_factory=list)
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Redis] = weakref.WeakKeyDictionary()
 
 
-_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Loop] = weakref.WeakKeyDictionary()
-_running: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
-
-
-def _of(loop: asyncio.AbstractEventLoop, backend: RedisCache) -> _Loop:
-    state = _loops.get(loop)
-    if state is None:
+def _client_of(loop: asyncio.AbstractEventLoop, backend: RedisCache) -> Redis:
+    client = _clients.get(loop)
+    if client is None:
         # The server the cache writes to (django's RedisCacheClient: the first), with the
         # channel layer's tolerance of a Redis restart (ftsite.blocks).
-        client = Redis.from_url(
+        client = _clients[loop] = Redis.from_url(
             backend._servers[0],  # type: ignore[attr-defined]
             socket_timeout=30,
             health_check_interval=10,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 3),
             retry_on_error=[RedisConnectionError],
         )
-        state = _loops[loop] = _Loop(client=client)
-    return state
+    return client
 
 
 async def _count_add(backend: RedisCache, key: str, amount: int, timeout: int) -> int:
-    loop = asyncio.get_running_loop()
-    state = _of(loop, backend)
-    if not state.waiting:
-        loop.call_soon(_send, loop, state)
-    done: asyncio.Future[int] = loop.create_future()
-    state.waiting.append(_Add(key=key, amount=amount, timeout=timeout, done=done))
-    return await done
+    _client_of(asyncio.get_running_loop(), backend)
+    return await _batch.call(_Add(key=key, amount=amount, timeout=timeout))
 
 
-def _send(loop: asyncio.AbstractEventLoop, state: _Loop) -> None:
-    adds, state.waiting = state.waiting, []
-    task = loop.create_task(_execute(state.client, adds))
-    _running.add(task)
-    task.add_done_callback(_running.discard)
-
-
-async def _execute(client: Redis, adds: list[_Add]) -> None:
-    try:
-        async with client.pipeline(transaction=True) as pipe:
-            for add in adds:
-                # As games.throttles._count_add: made with its expiry if missing, then added.
-                pipe.set(add.key, 0, ex=add.timeout, nx=True)
-                pipe.incrby(add.key, add.amount)
-            replies = await pipe.execute()
-    except asyncio.CancelledError:
+async def _execute(adds: list[_Add]) -> list[int]:
+    """The counters of one turn in one transaction, on the running loop's client."""
+    async with _clients[asyncio.get_running_loop()].pipeline(transaction=True) as pipe:
         for add in adds:
-            add.done.cancel()
-        raise
-    except Exception as error:  # each socket's own await raises it
-        for add in adds:
-            if not add.done.done():
-                add.done.set_exception(error)
-        return
-    for add, count in zip(adds, replies[1::2], strict=True):
-        if not add.done.done():
-            add.done.set_result(int(count))
+            # As games.throttles._count_add: made with its expiry if missing, then added.
+            pipe.set(add.key, 0, ex=add.timeout, nx=True)
+            pipe.incrby(add.key, add.amount)
+        replies = await pipe.execute()
+    return [int(count) for count in replies[1::2]]
+
+
+_batch: TurnBatch[_Add, int] = TurnBatch(_execute)

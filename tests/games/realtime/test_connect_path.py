@@ -163,6 +163,19 @@ def test_autobahns_connection_debug_line_is_formatted_only_when_logged() -> None
     assert type(str(timings)) is str and "'x'" in str(timings)
 
 
+def test_autobahns_method_names_for_debug_lines_are_coloured_only_when_logged() -> None:
+    from autobahn import util
+    from autobahn.twisted import websocket
+
+    serving.autobahn_lazy_debug()
+    method = protocol.Timings().track
+    for module in (protocol, websocket):
+        lazy = module.hltype(method)
+        assert isinstance(lazy, serving.LazyHltype)
+        assert str(lazy) == util.hltype(method)
+        assert f"{lazy}" == util.hltype(method)
+
+
 def test_redis_reads_its_own_version_once_not_per_connection() -> None:
     import redis
     from redis import utils

@@ -1,0 +1,51 @@
+"""``GameState.copy``: the same position and history as ``load(dump())``, and independent of
+the original (a socket's hello copies its game's held engine while actions play on it)."""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import GameState
+
+
+def _played(seed: int, moves: int, *, undo_limit: int = 100) -> GameState:
+    game = GameState.from_seed(seed, undo_limit=undo_limit)
+    chooser = random.Random(seed)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.play(chooser.choice(legal))
+    return game
+
+
+def _slots(game: GameState) -> dict[str, object]:
+    values = {name: getattr(game, name) for name in GameState.__slots__}
+    history = values["_history"]
+    values["_history"] = None if history is None else (list(history), history.maxlen)
+    return values
+
+
+def test_it_copies_every_slot_as_load_of_dump_does() -> None:
+    for seed, moves, undo in [(1, 0, 100), (7, 40, 100), (11, 150, 5), (3, 60, 0)]:
+        game = _played(seed, moves, undo_limit=undo)
+        copied = game.copy()
+        assert _slots(copied) == _slots(game) == _slots(GameState.load(game.dump()))
+        assert copied.dump() == game.dump()
+
+
+def test_the_copy_and_the_original_change_apart() -> None:
+    game = _played(5, 30)
+    before = game.dump()
+    copied = game.copy()
+    for _ in range(20):
+        legal = copied.legal_moves()
+        if not legal:
+            break
+        copied.play(legal[-1])
+    if copied.can_undo:
+        copied.undo()
+    assert game.dump() == before
+    for name in ("_piles", "_down", "_stock", "_found", "_history"):
+        assert getattr(copied, name) is not getattr(game, name)
+    assert all(a is not b for a, b in zip(copied._piles, game._piles, strict=True))
