@@ -53,10 +53,27 @@ The matchings are grown, never rebuilt: from ``(i, 0)`` to ``(i, j + 1)`` a card
 cards locked), so the matching found stays a matching and only the unplaced cards are
 augmented (Kuhn's augmenting paths); the same holds from ``(i + 1, 0)`` to ``(i, 0)``.
 
+First every ``j = len(stock)`` is tried for each ``i`` (one sweep): ``w_i`` can only be
+stuck if that fails too, and only for those ``i`` are the smaller ``j`` tried.
+
+Off in the searches
+-------------------
+:func:`.deadlock.make_probe` asks the bound after the plain probe when ``capacity=True``
+(:data:`.deadlock.CAPACITY`, the searches' default, is ``False``). Measured (issue 24,
+round six in docs/benchmarks.md): in searches of the greedy player's stalled positions it
+calls up to three probes in four lost that the plain probe leaves open (deal 2 at move 89),
+but a call costs 0.2-0.4 ms against the plain probe's 14 us, so the searches see 2-5
+times fewer positions a second, and no position of the decider's benchmark, nor any of the
+28 undecided positions of one honest season game, is decided that was not before (one
+proof, 2025-01-02, takes longer than 30 s instead of 17 s). At the root of those positions
+it never fires: the relaxation is too loose there (deal 2 at move 89 would need 5 table
+places, not 10, for it to fire). The looseness is known: a card counted home may still
+hold a card, and a card left on its support does not force the cards under it to stay.
+
 ``tests/solver/test_capacity.py`` checks the claim against the plain exhaustive search on
 every position reachable from small hypothesis-made games, shows that the bound fires
-there on winnable-looking positions the probe of :mod:`.deadlock` leaves open, and that a
-deliberately wrong bound (one table place too few) is caught.
+there on positions the probe of :mod:`.deadlock` leaves open, and that a deliberately
+wrong bound (two table places too few) is caught.
 """
 
 from __future__ import annotations

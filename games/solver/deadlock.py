@@ -90,6 +90,10 @@ five in docs/benchmarks.md), the over-approximation frees two or more columns in
 probes, and parking one card frees a second in the rest: it almost never fires there
 and costs up to half the search's time, so the searches leave it off.
 
+Positions lost by counting (too few places for a deep waste's cards) are the subject of
+:mod:`.capacity`, a sound bound that ``make_probe(capacity=True)`` asks after this probe
+(off in the searches: too slow for what it decides, see there).
+
 Both cuts keep the search's argument (:mod:`.prove`): a dead position is lost, so it
 may be treated as one proved lost; a draw searched alone leads to a position with a
 win exactly one move shorter whenever the position has a win (same length, draw first).
