@@ -61,14 +61,16 @@ Off in the searches
 :func:`.deadlock.make_probe` asks the bound after the plain probe when ``capacity=True``
 (:data:`.deadlock.CAPACITY`, the searches' default, is ``False``). Measured (issue 24,
 round six in docs/benchmarks.md): in searches of the greedy player's stalled positions it
-calls up to three probes in four lost that the plain probe leaves open (deal 2 at move 89),
-but a call costs 0.2-0.4 ms against the plain probe's 14 us, so the searches see 2-5
+calls seven probes in ten lost that the plain probe leaves open (deal 2 at move 89),
+but a call costs 0.2-0.4 ms against the plain probe's 14 us, so the searches see 2-8
 times fewer positions a second, and no position of the decider's benchmark, nor any of the
 28 undecided positions of one honest season game, is decided that was not before (one
-proof, 2025-01-02, takes longer than 30 s instead of 17 s). At the root of those positions
-it never fires: the relaxation is too loose there (deal 2 at move 89 would need 5 table
-places, not 10, for it to fire). The looseness is known: a card counted home may still
-hold a card, and a card left on its support does not force the cards under it to stay.
+proof, 2025-01-02, takes longer than 30 s instead of 17 s; seed 5's whole-deal proof,
+81 s without it, sees 16 times fewer positions a second and is not done in 120 s). At the
+root of those positions it never fires: the relaxation is too loose there (deal 2 at
+move 89 would need 5 table places, not 10, for it to fire). The looseness is known: a
+card counted home may still hold a card, and a card left on its support does not force
+the cards under it to stay.
 
 ``tests/solver/test_capacity.py`` checks the claim against the plain exhaustive search on
 every position reachable from small hypothesis-made games, shows that the bound fires
