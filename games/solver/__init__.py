@@ -83,7 +83,13 @@ BEAM_ENDGAME_NODES = 2000
 #: beam drops different positions under other weights, so it wins different deals:
 #: on classic deals that one beam of width 400 left undecided, the second weights won
 #: some at that width where a wider beam under the first won none (docs/benchmarks.md).
-BEAM_PORTFOLIO: tuple[Weights, ...] = (WEIGHTS, (20.0, 12.0, 0.25, 6.0, 10.0))
+BEAM_PORTFOLIO: tuple[Weights, ...] = (
+    WEIGHTS,
+    (20.0, 12.0, 0.25, 6.0, 10.0),
+    (20.0, 20.0, 0.5, 3.0, 10.0),
+)
+#: The narrowest beam of the portfolio's first round, as a share of the first beam's width.
+BEAM_NARROWEST = 0.25
 
 
 def luby(i: int) -> int:
@@ -212,6 +218,7 @@ def _beams(
     weights still in turn), until one wins or no beam that wide fits; returns
     (winning move list or ``None``, nodes)."""
     nodes = 0
+    first = width
     for turn in itertools.count():
         began = time.perf_counter()
         # a fresh copy each time: a beam and its end games leave their copy anywhere
@@ -234,17 +241,24 @@ def _beams(
                 return beam.line(tail) + rest, nodes
         if not beam.dropped:  # it kept every position: no other beam finds more
             return None, nodes
-        # the next beam as wide as fits in the time left (the time grows about linearly
-        # with the width); after the portfolio's first round, none if that is barely wider
+        # the time grows about linearly with the width: ``fit`` is the width of a beam
+        # that would take three quarters of the time left
         now = time.perf_counter()
         fit = width * 0.75 * (deadline - now) / max(now - began, 1e-3)
-        if turn + 1 < len(BEAM_PORTFOLIO):
-            if fit < width:
+        unrun = len(BEAM_PORTFOLIO) - turn - 1
+        if unrun > 0:
+            # the portfolio's first round: every weights once, each as wide as the first
+            # beam if the time left allows, narrower if not (each other score wins deals
+            # the first leaves, a wider beam under the same score seldom does), but not
+            # so narrow that it is hopeless
+            width = min(first, int(fit / unrun))
+            if width < first * BEAM_NARROWEST:
                 return None, nodes
             continue
-        if fit < width * 1.25:
+        # then beams as wide as fits, the weights still in turn; none if barely wider
+        if fit < first * 1.25:
             return None, nodes
-        width = int(min(fit, width * 16))
+        width = int(min(fit, first * 16))
     raise AssertionError("unreachable")  # itertools.count never ends
 
 
