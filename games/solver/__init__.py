@@ -79,10 +79,11 @@ BEAM_CLOSURE = 60
 #: Nodes of the exact search from each position the beam ends with (stock empty).
 BEAM_ENDGAME_NODES = 2000
 #: The score weights of the beams, in turn (see :func:`_beams`): the tuned ones first,
-#: then the same with the cards the foundations need next weighing twice as much. A
-#: beam drops different positions under other weights, so it wins different deals:
-#: on classic deals that one beam of width 400 left undecided, the second weights won
-#: some at that width where a wider beam under the first won none (docs/benchmarks.md).
+#: then the same with the cards the foundations need next weighing twice as much, then
+#: the tuned ones with empty columns and burial weighing more. A beam drops different
+#: positions under other weights, so it wins different deals: on classic deals that one
+#: beam of width 400 left undecided, the second weights won some at that width where a
+#: wider beam under the first won none (docs/benchmarks.md, rounds five and six).
 BEAM_PORTFOLIO: tuple[Weights, ...] = (
     WEIGHTS,
     (20.0, 12.0, 0.25, 6.0, 10.0),
@@ -130,8 +131,9 @@ def solve(
     Without a node budget, a stock to play and no redeal, the restarts give
     way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
     layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
-    in seconds wide, then one as wide under the second score weights of
-    ``BEAM_PORTFOLIO``, then beams as wide as the time left allows. A beam
+    in seconds wide, then one under each other score weights of
+    ``BEAM_PORTFOLIO`` (as wide, or sharing the time left), then beams as wide
+    as the time left allows. A beam
     drops positions by a score, so it can only find wins (replayed by the
     engine like any other); "lost" still comes only from an exhausted
     restart. On classic deals the beams find most of the wins that take more
@@ -213,10 +215,11 @@ def beam_over(work: GameState, *, deadline: float, width: int, weights: Weights 
 def _beams(
     game: GameState, deadline: float, width: int, table: LostTable | None = None
 ) -> tuple[list[Move] | None, int]:
-    """The beam phase (see :mod:`.beam`): a beam of ``width`` under each weights of
-    ``BEAM_PORTFOLIO`` in turn, then beams as wide as the time left allows (the
-    weights still in turn), until one wins or no beam that wide fits; returns
-    (winning move list or ``None``, nodes)."""
+    """The beam phase (see :mod:`.beam`): a beam of ``width`` under the first weights
+    of ``BEAM_PORTFOLIO``, one under each of the others (as wide, or narrower to share
+    the time left, down to ``BEAM_NARROWEST`` of it), then beams as wide as the time
+    left allows (the weights still in turn), until one wins or no beam that wide fits;
+    returns (winning move list or ``None``, nodes)."""
     nodes = 0
     first = width
     for turn in itertools.count():
