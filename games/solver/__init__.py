@@ -79,11 +79,18 @@ BEAM_CLOSURE = 60
 #: Nodes of the exact search from each position the beam ends with (stock empty).
 BEAM_ENDGAME_NODES = 2000
 #: The score weights of the beams, in turn (see :func:`_beams`): the tuned ones first,
-#: then the same with the cards the foundations need next weighing twice as much. A
-#: beam drops different positions under other weights, so it wins different deals:
-#: on classic deals that one beam of width 400 left undecided, the second weights won
-#: some at that width where a wider beam under the first won none (docs/benchmarks.md).
-BEAM_PORTFOLIO: tuple[Weights, ...] = (WEIGHTS, (20.0, 12.0, 0.25, 6.0, 10.0))
+#: then the same with the cards the foundations need next weighing twice as much, then
+#: the tuned ones with empty columns and burial weighing more. A beam drops different
+#: positions under other weights, so it wins different deals: on classic deals that one
+#: beam of width 400 left undecided, the second weights won some at that width where a
+#: wider beam under the first won none (docs/benchmarks.md, rounds five and six).
+BEAM_PORTFOLIO: tuple[Weights, ...] = (
+    WEIGHTS,
+    (20.0, 12.0, 0.25, 6.0, 10.0),
+    (20.0, 20.0, 0.5, 3.0, 10.0),
+)
+#: The narrowest beam of the portfolio's first round, as a share of the first beam's width.
+BEAM_NARROWEST = 0.25
 
 
 def luby(i: int) -> int:
@@ -124,8 +131,9 @@ def solve(
     Without a node budget, a stock to play and no redeal, the restarts give
     way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
     layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
-    in seconds wide, then one as wide under the second score weights of
-    ``BEAM_PORTFOLIO``, then beams as wide as the time left allows. A beam
+    in seconds wide, then one under each other score weights of
+    ``BEAM_PORTFOLIO`` (as wide, or sharing the time left), then beams as wide
+    as the time left allows. A beam
     drops positions by a score, so it can only find wins (replayed by the
     engine like any other); "lost" still comes only from an exhausted
     restart. On classic deals the beams find most of the wins that take more
@@ -207,11 +215,13 @@ def beam_over(work: GameState, *, deadline: float, width: int, weights: Weights 
 def _beams(
     game: GameState, deadline: float, width: int, table: LostTable | None = None
 ) -> tuple[list[Move] | None, int]:
-    """The beam phase (see :mod:`.beam`): a beam of ``width`` under each weights of
-    ``BEAM_PORTFOLIO`` in turn, then beams as wide as the time left allows (the
-    weights still in turn), until one wins or no beam that wide fits; returns
-    (winning move list or ``None``, nodes)."""
+    """The beam phase (see :mod:`.beam`): a beam of ``width`` under the first weights
+    of ``BEAM_PORTFOLIO``, one under each of the others (as wide, or narrower to share
+    the time left, down to ``BEAM_NARROWEST`` of it), then beams as wide as the time
+    left allows (the weights still in turn), until one wins or no beam that wide fits;
+    returns (winning move list or ``None``, nodes)."""
     nodes = 0
+    first = width
     for turn in itertools.count():
         began = time.perf_counter()
         # a fresh copy each time: a beam and its end games leave their copy anywhere
@@ -234,17 +244,24 @@ def _beams(
                 return beam.line(tail) + rest, nodes
         if not beam.dropped:  # it kept every position: no other beam finds more
             return None, nodes
-        # the next beam as wide as fits in the time left (the time grows about linearly
-        # with the width); after the portfolio's first round, none if that is barely wider
+        # the time grows about linearly with the width: ``fit`` is the width of a beam
+        # that would take three quarters of the time left
         now = time.perf_counter()
         fit = width * 0.75 * (deadline - now) / max(now - began, 1e-3)
-        if turn + 1 < len(BEAM_PORTFOLIO):
-            if fit < width:
+        unrun = len(BEAM_PORTFOLIO) - turn - 1
+        if unrun > 0:
+            # the portfolio's first round: every weights once, each as wide as the first
+            # beam if the time left allows, narrower if not (each other score wins deals
+            # the first leaves, a wider beam under the same score seldom does), but not
+            # so narrow that it is hopeless
+            width = min(first, int(fit / unrun))
+            if width < first * BEAM_NARROWEST:
                 return None, nodes
             continue
-        if fit < width * 1.25:
+        # then beams as wide as fits, the weights still in turn; none if barely wider
+        if fit < first * 1.25:
             return None, nodes
-        width = int(min(fit, width * 16))
+        width = int(min(fit, first * 16))
     raise AssertionError("unreachable")  # itertools.count never ends
 
 

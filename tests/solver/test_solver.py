@@ -279,6 +279,44 @@ def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights
     assert len(set(BEAM_PORTFOLIO)) == len(BEAM_PORTFOLIO) > 1
 
 
+def test_the_portfolio_runs_every_score_once_narrower_when_time_is_short(monkeypatch) -> None:
+    # Each score of the portfolio wins deals the others leave; a wider beam under the
+    # first seldom does. So every score gets its beam before any wider one, each as wide
+    # as the first when the time allows and sharing the time left when not.
+    import games.solver as solver
+
+    clock = [0.0]
+    runs: list[tuple[int, tuple[float, ...]]] = []
+
+    class TimedBeam:  # a beam whose time is 0.01 s a unit of width, finding nothing
+        dropped = True
+
+        def __init__(self, work: GameState, **options: Any) -> None:
+            self.width, self.nodes = options["width"], 0
+            runs.append((options["width"], options["weights"]))
+
+        def run(self) -> None:
+            clock[0] += 0.01 * self.width
+
+        def endgames(self) -> list:
+            return []
+
+    monkeypatch.setattr(solver, "beam_over", TimedBeam)
+    monkeypatch.setattr(solver.time, "perf_counter", lambda: clock[0])
+    assert _beams(GameState.from_seed(3), 10.0, 400) == (None, 0)
+    # 4 s for the first; then 0.75 of the 6 s left fits 450 units, shared by two beams
+    # (225 each); after it 0.75 of 3.75 s fits 281; then 0.94 s is left: nothing wider
+    assert [w for w, _ in runs] == [400, 225, 281]
+    assert [ws for _, ws in runs] == list(solver.BEAM_PORTFOLIO)
+    # with time enough, each as wide as the first, then wider beams from the first score
+    runs.clear()
+    clock[0] = 0.0
+    _beams(GameState.from_seed(3), 30.0, 400)
+    widths = [w for w, _ in runs]
+    assert widths[:3] == [400, 400, 400] and widths[3] > 400
+    assert runs[3][1] == solver.BEAM_PORTFOLIO[0]
+
+
 def test_solve_refuses_to_return_a_line_the_engine_does_not_win(monkeypatch) -> None:
     # The engine is the judge of every line: a search that returned a wrong one (here a
     # beam "win" that stops short) must never reach the caller as a win.
