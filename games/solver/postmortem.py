@@ -51,7 +51,8 @@ from typing import Any
 
 from games.engine import RESIGN, UNDO, GameState
 
-from .prove import BOTH, PROVE, SOLVE, LostTable, decide
+from .key import make_key_function
+from .prove import BOTH, PROVE, SOLVE, LostTable, Prover, decide
 
 __all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line"]
 
@@ -60,6 +61,12 @@ __all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line
 #: win from the deal itself (``never``); no win found anywhere the budget allowed
 #: (``no_win_found``).
 VERDICTS = ("exact", "between", "at_end", "never", "no_win_found")
+
+#: How many exhaustive searches cut short an analysis keeps, to go on with them later.
+KEEP_PROVERS = 3
+
+#: A budget factor meaning "all the time left".
+ALL_THE_REST = 1 << 30
 
 #: A probe shorter than this is not started: the answer would be "unknown" anyway.
 MIN_PROBE_SECONDS = 0.05
@@ -208,6 +215,8 @@ class _Search:
         self.hi_proved = False
         #: positions proved lost, shared by every probe (all are positions of one game)
         self.table = LostTable()
+        self.key = make_key_function(positions[0])
+        self.provers: dict[int, Prover] = {}
 
     # Knowledge ---------------------------------------------------------------------------
 
@@ -243,7 +252,10 @@ class _Search:
         budget = min(self.position_seconds * factor, self.time_left())
         if budget < MIN_PROBE_SECONDS:
             return None
-        result = decide(self.positions[index], max_seconds=budget, table=self.table, mode=mode)
+        prover = None if mode == SOLVE else self.prover_of(index)
+        result = decide(
+            self.positions[index], max_seconds=budget, table=self.table, mode=mode, prover=prover
+        )
         self.probes.append(Probe(index, result.verdict, result.seconds, result.nodes))
         if result.verdict == "win":
             self.learn_win(index, result.line)
@@ -252,8 +264,34 @@ class _Search:
         else:
             for covered in (PROVE, SOLVE) if mode == BOTH else (mode,):
                 self.tried[(index, covered)] = factor
+        if result.verdict != "unknown":
+            self.provers.pop(index, None)
+        if mode != SOLVE:
+            self.absorb()
         self.progress(len(self.probes), len(self.probes) + self.estimate())
         return result.verdict
+
+    def prover_of(self, index: int) -> Prover:
+        """The exhaustive search of ``index``, kept across its probes so that each goes on
+        where the last stopped (the ``KEEP_PROVERS`` last asked about; the others are
+        dropped with the positions they held open, their proofs staying in the table)."""
+        prover = self.provers.pop(index, None)
+        if prover is None:
+            prover = Prover(self.positions[index], table=self.table)
+        self.provers[index] = prover  # the most recent last
+        while len(self.provers) > KEEP_PROVERS:
+            del self.provers[next(iter(self.provers))]
+        return prover
+
+    def absorb(self) -> None:
+        """Every position of the game the table now holds is proved lost (an exhaustive
+        search of one position proves others on its way: the game's later positions
+        are in an earlier one's space)."""
+        lost = self.table.keys
+        for index in range(self.low() + 1, self.top()):
+            if index not in self.known and self.key(self.positions[index]) in lost:
+                self.learn_lost(index)
+                return
 
     # The steps ---------------------------------------------------------------------------
 
@@ -319,6 +357,18 @@ class _Search:
         finally:
             self.deadline = deadline
 
+    def deal(self) -> None:
+        """When no win is known after the first sweep: the solver on the deal (the likeliest
+        position to have a win); if it finds none, all the time left to the deal's
+        exhaustive search, which ends in "never" (the one exact answer when the deal
+        has no win), a win (it finds them too; the rest of the analysis then goes on
+        with the time left) or the budget spent, its proofs of the game's positions
+        taken either way (:meth:`absorb`)."""
+        if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
+            return
+        if self.lo is None and self.open():
+            self.probe(0, PROVE, ALL_THE_REST)
+
     def fallback(self) -> None:
         """With the time left: the deal (when no win is known yet: the likeliest to have
         one), then the bisection for the latest win below the first position not proved
@@ -358,6 +408,8 @@ def analyse(
         return _result(search, "at_end", log, began, total_seconds)
     if start_line and _wins(search.positions[0], start_line):
         search.learn_win(0, list(start_line))
+    if search.lo is None and search.sweep(1):
+        search.deal()
     search.rounds(began + EXACT_SHARE * total_seconds)
     search.fallback()
     if search.lo == len(line):
