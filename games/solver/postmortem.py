@@ -26,15 +26,27 @@ position ``i`` is lost reuses all of the proof for ``i + 1`` and only searches w
 new. So:
 
 1. the end first (a resigned game may still have had a win), with both searches;
-2. rounds, for 60 % of the time, each with twice the budget a position:
+2. the sweep of step 3 once (proofs back from the end); if no win is known then, the
+   solver on the deal, and if it finds none either, all the time left to the deal's
+   exhaustive search: with no win in sight the one exact answer in reach is "never"
+   (no move lost a deal that has no win), and the decisive move of a deal that has one
+   could not be named anyway without a win below it (the deal's search finds wins too;
+   the steps below go on with any time left);
+3. rounds, for 60 % of the time, each with twice the budget a position:
    back from the first proved loss one position at a time with the exhaustive search
    (:func:`~games.solver.prove.prove`; it finds wins too, and a win just before the
    proved loss is the exact answer); then the win-finding solver
    (:func:`~games.solver.solve`) on the first position not proved lost;
-3. with the time left, the deal (when no win is known: a deal is likelier to have one
+4. with the time left, the deal (when no win is known: a deal is likelier to have one
    than any later position), a bisection for the latest win the solver finds below that
    position (so an answer that is not exact still says where a win was left), then
    the rounds again.
+
+Each position's exhaustive search is a :class:`~games.solver.prove.Prover` kept across
+its probes (the last ``KEEP_PROVERS``), so a round with twice the budget goes on where
+the last stopped instead of searching again what it left open. After every exhaustive
+search the analysis looks up each undecided position of the game in the table: a search
+of an earlier position proves later ones lost on its way.
 
 A win found at a position also decides the positions after it for free while
 the player's moves follow the solver's line. The losing move is known exactly

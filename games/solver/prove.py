@@ -45,6 +45,25 @@ earlier position of the same game, say: its space contains the later one's) stop
 once wherever it meets them. The table is only valid for positions of one game (the
 key counts the stock by its length): :meth:`LostTable.accepts` checks that.
 
+Turns
+-----
+A :class:`Prover` runs the search of one position in turns (``Search(resumable=True)``):
+a turn stopped by its budget keeps the search path, the frames with the children still
+to try (the move being tried when the clock ran out is tried again) and Tarjan's
+bookkeeping of the positions still open, and leaves its private copy of the game where
+the search stood; the next turn goes on from there. Without it a cut-short search kept
+only its proofs, and the next one searched again every position the first had left open
+(the analysis's rounds double the budget each time, so up to half of all its exhaustive
+search was repeated). The turns of one prover visit exactly the positions, in the same
+order, that one search with their summed budget visits (tested, node for node). Between
+two turns other searches of the same game may add to the table (other provers, the
+solver's restarts): the argument above holds unchanged, because what it needs of an edge
+leaving a finished component is that it leads to a position *proved lost*, and every
+key any search adds to the table is one (by induction on the order they were added, over
+all the searches together). A table emptied meanwhile (``TABLE_LIMIT``) forgets proofs
+and keeps the argument: the positions it held are still lost. A turn that finds the
+position it searches proved lost by another search answers "lost" at once.
+
 The one caveat is the key's 64-bit hash (see :mod:`.key`): a collision could mark a
 position lost unseen (probability below 1e-7 at a million positions).
 """

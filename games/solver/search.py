@@ -33,6 +33,10 @@ shared by several searches of one game (the restarts of one solve, the probes of
 post-game analysis) lets each stop at once wherever an earlier one proved a loss; the
 bookkeeping costs about 5 % a node (measured on classic deals, see docs/benchmarks.md).
 
+A search made ``resumable`` keeps its place when the budget runs out and goes on from it
+when run again (the turns of :class:`~.prove.Prover`; argued in :mod:`.prove`); the
+others give the game back as they found it.
+
 The one caveat is the 64-bit hash of the key (see :mod:`.key`): a collision could cut a
 position unseen (probability below 1e-7 at a million positions).
 """
