@@ -26,21 +26,18 @@ position ``i`` is lost reuses all of the proof for ``i + 1`` and only searches w
 new. So:
 
 1. the end first (a resigned game may still have had a win), with both searches;
-2. the sweep of step 3 once (proofs back from the end); if no win is known then, the
-   solver on the deal, and if it finds none either, all the time left to the deal's
-   exhaustive search: with no win in sight the one exact answer in reach is "never"
-   (no move lost a deal that has no win), and the decisive move of a deal that has one
-   could not be named anyway without a win below it (the deal's search finds wins too;
-   the steps below go on with any time left);
-3. rounds, for 60 % of the time, each with twice the budget a position:
+2. rounds, for 60 % of the time, each with twice the budget a position:
    back from the first proved loss one position at a time with the exhaustive search
    (:func:`~games.solver.prove.prove`; it finds wins too, and a win just before the
    proved loss is the exact answer); then the win-finding solver
    (:func:`~games.solver.solve`) on the first position not proved lost;
-4. with the time left, the deal (when no win is known: a deal is likelier to have one
-   than any later position), a bisection for the latest win the solver finds below that
-   position (so an answer that is not exact still says where a win was left), then
-   the rounds again.
+3. with the time left, the deal (when no win is known: a deal is likelier to have one
+   than any later position); if the solver finds no win there either, all the time
+   left to the deal's exhaustive search: with no win in sight the one exact answer in
+   reach is "never" (no move lost a deal that has no win), and it finds wins too; else
+   (or after a win) a bisection for the latest win the solver finds below that position
+   (so an answer that is not exact still says where a win was left), then the rounds
+   again.
 
 Each position's exhaustive search is a :class:`~games.solver.prove.Prover` kept across
 its probes (the last ``KEEP_PROVERS``), so a round with twice the budget goes on where
@@ -369,24 +366,15 @@ class _Search:
         finally:
             self.deadline = deadline
 
-    def deal(self) -> None:
-        """When no win is known after the first sweep: the solver on the deal (the likeliest
-        position to have a win); if it finds none, all the time left to the deal's
-        exhaustive search, which ends in "never" (the one exact answer when the deal
-        has no win), a win (it finds them too; the rest of the analysis then goes on
-        with the time left) or the budget spent, its proofs of the game's positions
-        taken either way (:meth:`absorb`)."""
-        if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
-            return
-        if self.lo is None and self.open():
-            self.probe(0, PROVE, ALL_THE_REST)
-
     def fallback(self) -> None:
         """With the time left: the deal (when no win is known yet: the likeliest to have
-        one), then the bisection for the latest win below the first position not proved
-        lost, so an answer that is not exact still narrows the range; then the rounds
-        again."""
+        one); if the solver finds none there either, all the time left to the deal's
+        exhaustive search (:meth:`absorb` takes the game positions it proves on its way);
+        else the bisection for the latest win below the first position not proved lost, so
+        an answer that is not exact still narrows the range; then the rounds again."""
         if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
+            return
+        if self.lo is None and self.open() and self.probe(0, PROVE, ALL_THE_REST) is None:
             return
         if self.open() and self.win_side(1):
             self.rounds(self.deadline)
@@ -420,8 +408,6 @@ def analyse(
         return _result(search, "at_end", log, began, total_seconds)
     if start_line and _wins(search.positions[0], start_line):
         search.learn_win(0, list(start_line))
-    if search.lo is None and search.sweep(1):
-        search.deal()
     search.rounds(began + EXACT_SHARE * total_seconds)
     search.fallback()
     if search.lo == len(line):
