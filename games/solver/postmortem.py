@@ -33,12 +33,8 @@ new. So:
    (:func:`~games.solver.solve`) on the first position not proved lost;
 3. with the time left, the deal (when no win is known: a deal is likelier to have one
    than any later position), a bisection for the latest win the solver finds below that
-   position (so an answer that is not exact still says where a win was left); if no win
-   is known even then, all the time left to the deal's exhaustive search (with no win in
-   sight the one exact answer in reach is "never": no move lost a deal that has no win;
-   it finds wins too); then the rounds again. (Giving the deal's search all the time
-   before the bisection cost deal 1's greedy game its exact answer, found by a win of
-   the bisection whose line the player had followed: docs/benchmarks.md, round six.)
+   position (so an answer that is not exact still says where a win was left), then
+   the rounds again.
 
 Each position's exhaustive search is a :class:`~games.solver.prove.Prover` kept across
 its probes (the last ``KEEP_PROVERS``), so a round with twice the budget goes on where
@@ -74,9 +70,6 @@ VERDICTS = ("exact", "between", "at_end", "never", "no_win_found")
 
 #: How many exhaustive searches cut short an analysis keeps, to go on with them later.
 KEEP_PROVERS = 3
-
-#: A budget factor meaning "all the time left".
-ALL_THE_REST = 1 << 30
 
 #: A probe shorter than this is not started: the answer would be "unknown" anyway.
 MIN_PROBE_SECONDS = 0.05
@@ -370,16 +363,14 @@ class _Search:
     def fallback(self) -> None:
         """With the time left: the deal (when no win is known yet: the likeliest to have
         one), then the bisection for the latest win below the first position not proved
-        lost, so an answer that is not exact still narrows the range; if no win is known
-        even then, all the time left to the deal's exhaustive search (:meth:`absorb` takes
-        the game positions it proves on its way); then the rounds again."""
+        lost, so an answer that is not exact still narrows the range; then the rounds
+        again. (Not the deal's exhaustive search with all the time left: measured in
+        docs/benchmarks.md, round six, it cost deal 1's greedy game its exact answer,
+        which the rounds find, and did not prove deal 5 lost in the time.)"""
         if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
             return
-        if self.open() and not self.win_side(1):
-            return
-        if self.lo is None and self.open() and self.probe(0, PROVE, ALL_THE_REST) is None:
-            return
-        self.rounds(self.deadline)
+        if self.open() and self.win_side(1):
+            self.rounds(self.deadline)
 
 
 def analyse(
