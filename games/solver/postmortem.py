@@ -36,6 +36,12 @@ new. So:
    position (so an answer that is not exact still says where a win was left), then
    the rounds again.
 
+Each position's exhaustive search is a :class:`~games.solver.prove.Prover` kept across
+its probes (the last ``KEEP_PROVERS``), so a round with twice the budget goes on where
+the last stopped instead of searching again what it left open. After every exhaustive
+search the analysis looks up each undecided position of the game in the table: a search
+of an earlier position proves later ones lost on its way.
+
 A win found at a position also decides the positions after it for free while
 the player's moves follow the solver's line. The losing move is known exactly
 when the two ends meet; otherwise the result says the win slipped away between
@@ -51,7 +57,8 @@ from typing import Any
 
 from games.engine import RESIGN, UNDO, GameState
 
-from .prove import BOTH, PROVE, SOLVE, LostTable, decide
+from .key import make_key_function
+from .prove import BOTH, PROVE, SOLVE, LostTable, Prover, decide
 
 __all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line"]
 
@@ -60,6 +67,9 @@ __all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line
 #: win from the deal itself (``never``); no win found anywhere the budget allowed
 #: (``no_win_found``).
 VERDICTS = ("exact", "between", "at_end", "never", "no_win_found")
+
+#: How many exhaustive searches cut short an analysis keeps, to go on with them later.
+KEEP_PROVERS = 3
 
 #: A probe shorter than this is not started: the answer would be "unknown" anyway.
 MIN_PROBE_SECONDS = 0.05
@@ -208,6 +218,8 @@ class _Search:
         self.hi_proved = False
         #: positions proved lost, shared by every probe (all are positions of one game)
         self.table = LostTable()
+        self.key = make_key_function(positions[0])
+        self.provers: dict[int, Prover] = {}
 
     # Knowledge ---------------------------------------------------------------------------
 
@@ -243,7 +255,10 @@ class _Search:
         budget = min(self.position_seconds * factor, self.time_left())
         if budget < MIN_PROBE_SECONDS:
             return None
-        result = decide(self.positions[index], max_seconds=budget, table=self.table, mode=mode)
+        prover = None if mode == SOLVE else self.prover_of(index)
+        result = decide(
+            self.positions[index], max_seconds=budget, table=self.table, mode=mode, prover=prover
+        )
         self.probes.append(Probe(index, result.verdict, result.seconds, result.nodes))
         if result.verdict == "win":
             self.learn_win(index, result.line)
@@ -252,8 +267,34 @@ class _Search:
         else:
             for covered in (PROVE, SOLVE) if mode == BOTH else (mode,):
                 self.tried[(index, covered)] = factor
+        if result.verdict != "unknown":
+            self.provers.pop(index, None)
+        if mode != SOLVE:
+            self.absorb()
         self.progress(len(self.probes), len(self.probes) + self.estimate())
         return result.verdict
+
+    def prover_of(self, index: int) -> Prover:
+        """The exhaustive search of ``index``, kept across its probes so that each goes on
+        where the last stopped (the ``KEEP_PROVERS`` last asked about; the others are
+        dropped with the positions they held open, their proofs staying in the table)."""
+        prover = self.provers.pop(index, None)
+        if prover is None:
+            prover = Prover(self.positions[index], table=self.table)
+        self.provers[index] = prover  # the most recent last
+        while len(self.provers) > KEEP_PROVERS:
+            del self.provers[next(iter(self.provers))]
+        return prover
+
+    def absorb(self) -> None:
+        """Every position of the game the table now holds is proved lost (an exhaustive
+        search of one position proves others on its way: the game's later positions
+        are in an earlier one's space)."""
+        lost = self.table.keys
+        for index in range(self.low() + 1, self.top()):
+            if index not in self.known and self.key(self.positions[index]) in lost:
+                self.learn_lost(index)
+                return
 
     # The steps ---------------------------------------------------------------------------
 
@@ -323,7 +364,9 @@ class _Search:
         """With the time left: the deal (when no win is known yet: the likeliest to have
         one), then the bisection for the latest win below the first position not proved
         lost, so an answer that is not exact still narrows the range; then the rounds
-        again."""
+        again. (Not the deal's exhaustive search with all the time left: measured in
+        docs/benchmarks.md, round six, it cost deal 1's greedy game its exact answer,
+        which the rounds find, and did not prove deal 5 lost in the time.)"""
         if self.lo is None and self.open() and self.probe(0, SOLVE) is None:
             return
         if self.open() and self.win_side(1):

@@ -45,6 +45,25 @@ earlier position of the same game, say: its space contains the later one's) stop
 once wherever it meets them. The table is only valid for positions of one game (the
 key counts the stock by its length): :meth:`LostTable.accepts` checks that.
 
+Turns
+-----
+A :class:`Prover` runs the search of one position in turns (``Search(resumable=True)``):
+a turn stopped by its budget keeps the search path, the frames with the children still
+to try (the move being tried when the clock ran out is tried again) and Tarjan's
+bookkeeping of the positions still open, and leaves its private copy of the game where
+the search stood; the next turn goes on from there. Without it a cut-short search kept
+only its proofs, and the next one searched again every position the first had left open
+(the analysis's rounds double the budget each time, so up to half of all its exhaustive
+search was repeated). The turns of one prover visit exactly the positions, in the same
+order, that one search with their summed budget visits (tested, node for node). Between
+two turns other searches of the same game may add to the table (other provers, the
+solver's restarts): the argument above holds unchanged, because what it needs of an edge
+leaving a finished component is that it leads to a position *proved lost*, and every
+key any search adds to the table is one (by induction on the order they were added, over
+all the searches together). A table emptied meanwhile (``TABLE_LIMIT``) forgets proofs
+and keeps the argument: the positions it held are still lost. A turn that finds the
+position it searches proved lost by another search answers "lost" at once.
+
 The one caveat is the key's 64-bit hash (see :mod:`.key`): a collision could mark a
 position lost unseen (probability below 1e-7 at a million positions).
 """
@@ -58,7 +77,7 @@ from games.engine.notation import format_move
 
 from .search import TABLE_LIMIT, LostTable, Search
 
-__all__ = ["BOTH", "PROVE", "SOLVE", "TABLE_LIMIT", "LostTable", "decide", "prove"]
+__all__ = ["BOTH", "PROVE", "SOLVE", "TABLE_LIMIT", "LostTable", "Prover", "decide", "prove"]
 
 if TYPE_CHECKING:
     from games.engine import GameState
@@ -75,7 +94,12 @@ FIRST_TURN = 0.05
 
 
 def decide(
-    game: GameState, *, max_seconds: float, table: LostTable | None = None, mode: str = BOTH
+    game: GameState,
+    *,
+    max_seconds: float,
+    table: LostTable | None = None,
+    mode: str = BOTH,
+    prover: Prover | None = None,
 ) -> SolveResult:
     """Win or proof of loss, whichever comes first: the fast decider. ``PROVE``:
     :func:`prove` with ``table`` (each proof reuses the ones before it and leaves its own,
@@ -90,22 +114,33 @@ def decide(
     search; the solver's beams are sized by its turn, so its time to a win is not
     bounded so simply). Every
     turn reads and fills ``table`` (one of their own when not given): the proofs a
-    cut-short turn leaves are where the next turn of either search stops at once."""
+    cut-short turn leaves are where the next turn of either search stops at once.
+
+    The exhaustive search's turns are turns of one :class:`Prover` (``prover``, of
+    ``game`` and ``table``, when the caller keeps one across calls; a new one else):
+    each goes on where the last stopped."""
     from . import SolveResult, solve
 
-    if table is None:
+    if prover is not None:
+        table = prover.table
+    elif table is None:
         table = LostTable()
     if mode == SOLVE:
         return solve(game, max_seconds=max_seconds, table=table)
+    if prover is None:
+        prover = Prover(game, table=table)
     if mode == PROVE:
-        return prove(game, max_seconds=max_seconds, table=table)
+        return prover.run(max_seconds=max_seconds)
     began, nodes, turn = time.perf_counter(), 0, FIRST_TURN
     while True:
-        for search in (solve, prove):
+        for kind in (SOLVE, PROVE):
             rest = max_seconds - (time.perf_counter() - began)
             if rest < MIN_SECONDS:
                 return SolveResult("unknown", [], nodes, time.perf_counter() - began)
-            result = search(game, max_seconds=min(turn, rest), table=table)
+            if kind == SOLVE:
+                result = solve(game, max_seconds=min(turn, rest), table=table)
+            else:
+                result = prover.run(max_seconds=min(turn, rest))
             nodes += result.nodes
             if result.verdict != "unknown":
                 return SolveResult(result.verdict, result.line, nodes, time.perf_counter() - began)
@@ -123,13 +158,43 @@ def prove(
     "win" with a line the engine replays, "lost" when the space is exhausted, else
     "unknown". ``table`` (a :class:`LostTable` of the same game) is read and grows
     with every position proved lost, whatever the verdict."""
-    from . import SolveResult, _private_copy, _replays_to_win
+    return Prover(game, table=table).run(max_seconds=max_seconds, max_nodes=max_nodes)
 
-    start = time.perf_counter()
-    work = _private_copy(game)
-    prover = Search(work, deadline=start + max_seconds, max_nodes=max_nodes, table=table)
-    verdict, moves = prover.run()
-    line = [format_move(m) for m in moves]
-    if verdict == "win" and not _replays_to_win(game, line):  # the engine is the judge
-        raise AssertionError("prover line does not replay to a win")
-    return SolveResult(verdict, line, prover.nodes, time.perf_counter() - start)
+
+class Prover:
+    """The exhaustive search of one position, in as many turns as its callers give it:
+    a turn cut short by its budget keeps its place (the search path, the positions
+    still open), so the next turn goes on where it stopped instead of searching again
+    what the last one left open (only its proofs would survive in the table). The turns
+    together are one search (see "Turns" in the module docstring)."""
+
+    def __init__(self, game: GameState, *, table: LostTable | None = None) -> None:
+        from . import _private_copy
+
+        self.game = game
+        self.search = Search(
+            _private_copy(game), deadline=0.0, max_nodes=None, table=table, resumable=True
+        )
+        self.seconds = 0.0  # spent in all turns
+        self.nodes = 0
+
+    @property
+    def table(self) -> LostTable:
+        return self.search.table
+
+    def run(self, *, max_seconds: float, max_nodes: int | None = None) -> SolveResult:
+        """One more turn of at most ``max_seconds`` (and ``max_nodes``): the verdict, a
+        winning line replayed by the engine, and this turn's nodes and seconds."""
+        from . import SolveResult, _replays_to_win
+
+        start = time.perf_counter()
+        search = self.search
+        search.deadline, search.max_nodes = start + max_seconds, max_nodes
+        verdict, moves = search.run()
+        line = [format_move(m) for m in moves]
+        if verdict == "win" and not _replays_to_win(self.game, line):  # the engine judges
+            raise AssertionError("prover line does not replay to a win")
+        took = time.perf_counter() - start
+        self.seconds += took
+        self.nodes += search.nodes
+        return SolveResult(verdict, line, search.nodes, took)

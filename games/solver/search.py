@@ -33,6 +33,10 @@ shared by several searches of one game (the restarts of one solve, the probes of
 post-game analysis) lets each stop at once wherever an earlier one proved a loss; the
 bookkeeping costs about 5 % a node (measured on classic deals, see docs/benchmarks.md).
 
+A search made ``resumable`` keeps its place when the budget runs out and goes on from it
+when run again (the turns of :class:`~.prove.Prover`; argued in :mod:`.prove`); the
+others give the game back as they found it.
+
 The one caveat is the 64-bit hash of the key (see :mod:`.key`): a collision could cut a
 position unseen (probability below 1e-7 at a million positions).
 """
@@ -124,6 +128,7 @@ class Search:
         table: LostTable | None = None,
         cuts: bool = True,
         lone_draws: bool = True,
+        resumable: bool = False,
     ) -> None:
         self.game = game
         self.noise = noise
@@ -143,38 +148,59 @@ class Search:
         #: the dead-position and lone-draw cuts (``None`` where they do not apply)
         self.probe = make_probe(game) if cuts else None
         self.lone_draws = lone_draws
+        #: ``resumable``: a search stopped by its budget keeps its place (the game is
+        #: left where the search stood) and :meth:`run` goes on from there.
+        self.resumable = resumable
+        self._paused: tuple[Any, ...] | None = None
 
     def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop stays in one piece
-        """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``."""
+        """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``; a resumable
+        search that answered "unknown" goes on where it stopped when run again (with
+        the budget then in ``deadline`` and ``max_nodes``)."""
         game, lost = self.game, self.table.keys
-        if game.is_won():
-            return "win", []
         key, legal, ordered, noise = self.key, self.legal, self.know.ordered, self.noise
         apply, revert = _moves.apply, _moves.revert
-        root = key(game)
-        if root in lost:
-            return "lost", []
         probe, lone = self.probe, self.lone_draws
-        first = probe(game) if probe is not None else OPEN
-        if first == DEAD:
-            lost.add(root)
-            return "lost", []
         deck = game.rules.deck_size
         clock, deadline = time.perf_counter, self.deadline
         max_nodes = self.max_nodes if self.max_nodes is not None else -1
         nodes = 0
-        # Tarjan's bookkeeping: ``index`` of every position searched and not yet
-        # proved lost (on the search path or waiting for a position on it), in the
-        # order found; ``pending`` the same keys in that order.
-        index: dict[int, int] = {root: 0}
-        pending: list[int] = [root]
-        counter = 1
-        path: list[Record] = []  # undo records of the moves from the root
-        # a frame: [children, next child, key, index, low]
-        children = (
-            _DRAW_ALONE if first == DRAW_ONLY and lone else ordered(game, legal(game), None, noise)
-        )
-        frames: list[list[Any]] = [[children, 0, root, 0, 0]]
+        self.nodes = 0
+        frames: list[list[Any]]
+        path: list[Record]
+        index: dict[int, int]
+        pending: list[int]
+        counter: int
+        if self._paused is not None:
+            frames, path, index, pending, counter = self._paused
+            self._paused = None
+            if frames[0][2] in lost:  # another search proved the root lost meanwhile
+                self._restore(path)
+                return "lost", []
+        else:
+            if game.is_won():
+                return "win", []
+            root = key(game)
+            if root in lost:
+                return "lost", []
+            first = probe(game) if probe is not None else OPEN
+            if first == DEAD:
+                lost.add(root)
+                return "lost", []
+            # Tarjan's bookkeeping: ``index`` of every position searched and not yet
+            # proved lost (on the search path or waiting for a position on it), in the
+            # order found; ``pending`` the same keys in that order.
+            index = {root: 0}
+            pending = [root]
+            counter = 1
+            path = []  # undo records of the moves from the root
+            # a frame: [children, next child, key, index, low]
+            children = (
+                _DRAW_ALONE
+                if first == DRAW_ONLY and lone
+                else ordered(game, legal(game), None, noise)
+            )
+            frames = [[children, 0, root, 0, 0]]
         try:
             while frames:
                 frame = frames[-1]
@@ -197,14 +223,15 @@ class Search:
                     if path:
                         revert(game, path.pop())
                     continue
-                frame[1] = i + 1
                 if nodes == max_nodes:
                     raise Budget
+                frame[1] = i + 1
                 move = children[i]
                 record = apply(game, move)
                 nodes += 1
                 if not nodes % CLOCK_EVERY and clock() > deadline:
                     revert(game, record)
+                    frame[1] = i  # a resumed search tries this move again
                     raise Budget
                 if game._home == deck:
                     path.append(record)
@@ -251,11 +278,19 @@ class Search:
                 frames.append([ordered(game, moves, move, noise), 0, k, counter, low])
                 counter += 1
         except Budget:
-            self._restore(path)
+            if self.resumable:  # keep the place: the game stays where the search stood
+                self._paused = (frames, path, index, pending, counter)
+            else:
+                self._restore(path)
             return "unknown", []
         finally:
             self.nodes = nodes
         return "lost", []
+
+    @property
+    def paused(self) -> bool:
+        """Whether a resumable search stopped by its budget holds its place."""
+        return self._paused is not None
 
     def _restore(self, path: list[Record]) -> None:
         while path:

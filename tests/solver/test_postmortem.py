@@ -18,7 +18,9 @@ import pytest
 from games.engine import GameState, parse_code
 from games.solver import SolveResult
 from games.solver import postmortem as pm
+from games.solver.key import make_key_function
 from games.solver.postmortem import analyse, effective_line
+from games.solver.prove import LostTable
 
 ROOT = Path(__file__).resolve().parents[2]
 LOST = json.loads((ROOT / "tests" / "data" / "lost_game.json").read_text())
@@ -95,13 +97,25 @@ class Scripted:
         self.lines = lines or {}
         self.now = 0.0
         self.asked: list[tuple[int, float]] = []
+        self.modes: list[str] = []
+        self.proves: dict[tuple[int, str], list[int]] = {}
 
     def solve(
-        self, game: GameState, *, max_seconds: float, table: object = None, mode: str = "both"
+        self,
+        game: GameState,
+        *,
+        max_seconds: float,
+        table: object = None,
+        mode: str = "both",
+        prover: object = None,
     ) -> SolveResult:
         index = game.moves
         self.asked.append((index, max_seconds))
+        self.modes.append(mode)
         verdict = self.answer(index, max_seconds)
+        for later in self.proves.get((index, mode), ()):  # proofs left in the table
+            assert isinstance(table, LostTable)
+            table.keys.add(make_key_function(game)(position_after(later)))
         spent = max_seconds if verdict == "unknown" else 0.01
         self.now += spent
         line = self.lines.get(index, ["not-the-players-move"]) if verdict == "win" else []
@@ -240,3 +254,19 @@ def test_the_deal_is_never_changed() -> None:
     before = start.dump()
     analyse(start, LOST_MOVES[:10], position_seconds=0.1, total_seconds=0.3)
     assert start.dump() == before
+
+
+def position_after(moves: int) -> GameState:
+    game = deal()
+    game.replay(LOG[:moves])
+    return game
+
+
+def test_positions_an_exhaustive_search_proved_on_its_way_are_taken(scripted) -> None:
+    # The search of position 80 is cut short but leaves position 30 proved lost in the
+    # table (a position's space holds the later ones' only; the scripted table does not
+    # care): the analysis reads it there and reports the loss proved from 30 on.
+    solver = scripted(lambda i, s: "lost" if i > 80 else "unknown")
+    solver.proves[(80, "prove")] = [30]
+    result = run(solver, total_seconds=20.0).to_dict()
+    assert result["verdict"] == "no_win_found" and result["lost_step"] == 30

@@ -21,7 +21,7 @@ from games.engine import GameState
 from games.solver import _private_copy, solve
 from games.solver.key import make_key_function
 from games.solver.players import play_greedy
-from games.solver.prove import PROVE, SOLVE, LostTable, decide, prove
+from games.solver.prove import PROVE, SOLVE, LostTable, Prover, decide, prove
 from games.solver.search import Search
 from tests.support.solver import (
     VARIANTS,
@@ -199,3 +199,80 @@ def test_the_decider_in_turns_leaves_its_proofs_in_the_table() -> None:
     assert decide(stuck, max_seconds=5, table=table).verdict == "lost"
     assert make_key_function(stuck)(stuck) in table.keys
     assert decide(stuck, max_seconds=5, table=table, mode=PROVE).nodes == 0
+
+
+# Searches in turns -----------------------------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endgames(VARIANTS, lowest=8, stock=6), st.lists(st.integers(1, 60), min_size=1))
+def test_a_search_in_turns_is_the_search_in_one_piece(game: GameState, turns: list[int]) -> None:
+    # Cut into turns of a few nodes each, the exhaustive search visits exactly what the
+    # search in one piece visits (no move skipped or tried twice where a turn ended),
+    # gives its verdict, and the caller's game is never changed.
+    whole = prove(game, max_seconds=30, max_nodes=20_000)
+    if whole.verdict == "unknown":
+        return
+    before = game.dump()
+    prover = Prover(game)
+    result, nodes, at = None, 0, 0
+    while result is None or result.verdict == "unknown":
+        result = prover.run(max_seconds=30, max_nodes=turns[at % len(turns)])
+        nodes, at = nodes + result.nodes, at + 1
+    assert (result.verdict, nodes) == (whole.verdict, whole.nodes), game.dump()
+    if result.verdict == "win":
+        assert result.line == whole.line and replays_to_win(game, result.line)
+    assert game.dump() == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    endgames(VARIANTS, lowest=8, stock=6),
+    st.lists(st.integers(1, 80), min_size=1, max_size=12),
+    st.integers(0, 10**6),
+)
+def test_turns_interleaved_with_other_searches_of_the_game_stay_sound(
+    game: GameState, turns: list[int], seed: int
+) -> None:
+    # Between two turns of one prover, other searches (provers of later positions,
+    # perturbed restarts) fill the shared table: the table holds only lost positions,
+    # and the prover, run to the end, gives the plain search's verdict.
+    key = make_key_function(game)
+    outcomes = reachable_outcomes(game, key, limit=5000)
+    if not outcomes:
+        return
+    table = LostTable()
+    prover = Prover(game, table=table)
+    later = [Prover(child, table=table) for child in _some_children(game)]
+    rng = random.Random(seed)
+    for n, turn in enumerate(turns):
+        prover.run(max_seconds=30, max_nodes=turn)
+        if later and n % 2:
+            rng.choice(later).run(max_seconds=30, max_nodes=turn)
+        else:
+            work, noise = _private_copy(game), random.Random(seed + n)
+            Search(work, deadline=1e18, max_nodes=turn, noise=noise, table=table).run()
+        assert table.keys <= {k for won, k in outcomes.values() if not won}
+    result = prover.run(max_seconds=30)
+    winnable = outcomes[state_of(game)][0]
+    assert result.verdict == ("win" if winnable else "lost"), game.dump()
+    assert table.keys <= {k for won, k in outcomes.values() if not won}
+
+
+def test_a_real_proof_in_turns_costs_what_it_costs_in_one_piece() -> None:
+    # Deal 5's greedy game at move 43 (31 cards in the stock): proved lost in one search;
+    # in turns of 5,000 nodes of one kept prover the turns add up to that search (none
+    # starts again from the root), and the decider goes on with a prover it is given.
+    early = greedy_positions(5)[43]
+    alone = prove(early, max_seconds=60)
+    assert alone.verdict == "lost" and alone.nodes > 20_000
+    prover = Prover(early)
+    spent, result = 0, prover.run(max_seconds=60, max_nodes=5000)
+    while result.verdict == "unknown":
+        spent += result.nodes
+        result = prover.run(max_seconds=60, max_nodes=5000)
+    assert result.verdict == "lost" and spent + result.nodes == alone.nodes
+    kept = Prover(early)
+    assert kept.run(max_seconds=60, max_nodes=5000).verdict == "unknown"
+    result = decide(early, max_seconds=60, mode=PROVE, prover=kept)
+    assert result.verdict == "lost" and result.nodes == alone.nodes - 5000
