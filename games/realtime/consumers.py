@@ -282,7 +282,16 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.send(channel, {"type": "game.action", "message": message})
 
     async def peer_present(self, event: dict[str, Any]) -> None:
-        self.peers.add(event["channel"])
+        channel = event["channel"]
+        if channel in self.peers or self.role is None:
+            return
+        self.peers.add(channel)
+        # This socket announced itself to an older one that was alone in the group, and
+        # learns of it only now: the actions it applied in between went to nobody but its
+        # sender. The older socket read its state before, so it gets them now (it ignores
+        # the versions it already has), as peer_joined does the other way round.
+        for message in self.sent_actions:
+            await self.channel_layer.send(channel, {"type": "game.action", "message": message})
 
     async def peer_left(self, event: dict[str, Any]) -> None:
         self.peers.discard(event["channel"])

@@ -132,6 +132,34 @@ async def test_a_socket_alone_says_nothing_and_one_with_a_peer_does(
 
 
 @run_async
+async def test_a_newcomers_moves_before_it_hears_of_the_older_socket_still_reach_it(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The older socket was alone, so only the newcomer announces; its first move can come
+    # before the older socket's "present" reaches it (another process, a slow Redis): that
+    # move went to nobody else, and the older tab or watcher never saw it.
+    game = await db(practice_game)(user)
+    layer = get_channel_layer()
+    real_send = layer.send
+
+    async def slow_present(channel: str, message: dict[str, Any]) -> None:
+        if message["type"] == "peer.present":
+            await asyncio.sleep(0.3)
+        await real_send(channel, message)
+
+    monkeypatch.setattr(layer, "send", slow_present)
+    older, _ = await join(game.pk, user)
+    newcomer, _ = await join(game.pk, user)
+    answer = await ask(newcomer, {"type": "move", "id": "m1", "move": "s", "version": 0})
+    assert answer["type"] == "accepted" and answer["version"] == 1
+    seen = await asyncio.wait_for(receive(older), timeout=3)
+    assert (seen["type"], seen["version"]) == ("action", 1)
+    assert seen["action"] == answer["action"]
+    await older.disconnect()
+    await newcomer.disconnect()
+
+
+@run_async
 async def test_a_queued_sighting_is_written_by_the_batch_timer(user: User) -> None:
     game = await db(practice_game)(user)
     headers = [*ORIGIN, (b"cookie", await db(cookie_of)(user)), (b"user-agent", b"UA")]
