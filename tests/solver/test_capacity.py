@@ -16,12 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState
-from games.engine.cards import KING, format_card
 from games.solver import _private_copy
 from games.solver.capacity import make_capacity_bound
 from games.solver.deadlock import DEAD, make_probe
 from games.solver.search import Search
-from tests.support.solver import naive_winnable, reachable_outcomes
+from tests.support.solver import far_from_home, naive_winnable, reachable_outcomes
 
 #: single cards move, no take-back: where the bound applies (one with kings-only spaces,
 #: one with nine columns, one with three decks)
@@ -35,16 +34,7 @@ def deep_waste_game(variant: str, seed: int, *, loose: int = 16) -> GameState:
     lock their suits, and the cards above them need places."""
     rng = random.Random(seed)
     rules = GameState.from_seed(1, variant).rules
-    ranks = [KING] * rules.foundations
-    suits = rng.sample(range(4), rng.randint(1, 2))
-    low = [k for k in range(rules.foundations) if k % 4 in suits]
-    cards: list[str] = []
-    while len(cards) < loose and any(ranks[k] > 1 for k in low):
-        k = rng.choice(low)
-        if ranks[k] > 1:
-            cards.append(format_card(ranks[k] << 2 | (k % 4)))
-            ranks[k] -= 1
-    tops = [format_card(r << 2 | (k % 4)) for k, r in enumerate(ranks)]
+    cards, tops = far_from_home(rng, rules.foundations, loose)
     cards.sort(key=lambda card: -"A23456789TJQK".index(card[0]))
     columns: list[list[str]] = [[card] for card in cards[: rules.columns]]
     cards = cards[rules.columns :]

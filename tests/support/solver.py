@@ -179,6 +179,22 @@ def crowded_games(draw, variants: list[str] | None = None, loose: int = 22, stoc
     return crowded_game(variant, draw(st.integers(0, 10**9)), loose=loose, stock=stock)
 
 
+def far_from_home(rng: random.Random, foundations: int, loose: int) -> tuple[list[str], list[str]]:
+    """Up to ``loose`` cards of one or two suits taken from the top of their foundations
+    down (kings first, never an ace), and the foundations' tops then: a late game whose
+    chosen suits are far from home."""
+    ranks = [KING] * foundations
+    suits = rng.sample(range(4), rng.randint(1, 2))
+    low = [k for k in range(foundations) if k % 4 in suits]
+    cards: list[str] = []
+    while len(cards) < loose and any(ranks[k] > 1 for k in low):
+        k = rng.choice(low)
+        if ranks[k] > 1:
+            cards.append(format_card(ranks[k] << 2 | (k % 4)))
+            ranks[k] -= 1
+    return cards, [format_card(r << 2 | (k % 4)) for k, r in enumerate(ranks)]
+
+
 def crowded_game(variant: str, seed: int, *, loose: int = 22, stock: int = 6) -> GameState:
     """A late game where one or two suits are far from home and every column holds a few
     of their cards, mostly high over low: the positions where games are lost (and where
@@ -186,16 +202,7 @@ def crowded_game(variant: str, seed: int, *, loose: int = 22, stock: int = 6) ->
     in the waste, the rest dealt to the columns in turn."""
     rng = random.Random(seed)
     rules = GameState.from_seed(1, variant).rules
-    ranks = [KING] * rules.foundations
-    suits = rng.sample(range(4), rng.randint(1, 2))
-    low = [k for k in range(rules.foundations) if k % 4 in suits]
-    cards: list[str] = []
-    while len(cards) < loose and any(ranks[k] > 1 for k in low):
-        k = rng.choice(low)
-        if ranks[k] > 1:
-            cards.append(format_card(ranks[k] << 2 | (k % 4)))
-            ranks[k] -= 1
-    tops = [format_card(r << 2 | (k % 4)) for k, r in enumerate(ranks)]
+    cards, tops = far_from_home(rng, rules.foundations, loose)
     rng.shuffle(cards)
     n_stock, n_waste = rng.randint(0, stock), rng.randint(0, 3)
     in_stock, waste, rest = (
