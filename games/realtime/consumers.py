@@ -276,10 +276,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             reply = {"type": "peer.present", "channel": self.channel_name}
             await self.channel_layer.send(channel, reply)
             # Actions this socket applied after the newcomer joined but before this notice
-            # arrived went to nobody: the newcomer gets this socket's last few (it ignores
-            # versions it already has, as every client does).
-            for message in self.sent_actions:
-                await self.channel_layer.send(channel, {"type": "game.action", "message": message})
+            # arrived went to nobody.
+            await self.send_recent_actions(channel)
 
     async def peer_present(self, event: dict[str, Any]) -> None:
         channel = event["channel"]
@@ -288,8 +286,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.peers.add(channel)
         # This socket announced itself to an older one that was alone in the group, and
         # learns of it only now: the actions it applied in between went to nobody but its
-        # sender. The older socket read its state before, so it gets them now (it ignores
-        # the versions it already has), as peer_joined does the other way round.
+        # sender. The older socket read its state before, so it gets them now.
+        await self.send_recent_actions(channel)
+
+    async def send_recent_actions(self, channel: str) -> None:
+        """This socket's last few actions to a peer it has just heard of (the peer ignores
+        the versions it already has, as every client does)."""
         for message in self.sent_actions:
             await self.channel_layer.send(channel, {"type": "game.action", "message": message})
 
