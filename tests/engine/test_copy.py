@@ -6,17 +6,11 @@ from __future__ import annotations
 import random
 
 from games.engine import GameState
+from tests.support.engine import random_walk
 
 
 def _played(seed: int, moves: int, *, undo_limit: int = 100) -> GameState:
-    game = GameState.from_seed(seed, undo_limit=undo_limit)
-    chooser = random.Random(seed)
-    for _ in range(moves):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        game.play(chooser.choice(legal))
-    return game
+    return random_walk(GameState.from_seed(seed, undo_limit=undo_limit), random.Random(seed), moves)
 
 
 def _slots(game: GameState) -> dict[str, object]:

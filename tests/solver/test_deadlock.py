@@ -26,6 +26,7 @@ from games.solver.key import make_key_function
 from games.solver.players import play_greedy
 from games.solver.prove import LostTable, prove
 from games.solver.search import Search
+from tests.support.engine import random_walk
 from tests.support.solver import (
     VARIANTS,
     crowded_game,
@@ -89,13 +90,7 @@ def walked(seed: int, share: float, steps: int, walk: int) -> GameState:
     moves = [m for m in play_greedy(seed, "forty-thieves").moves if m != "resign"]
     game = GameState.from_seed(seed, undo_limit=0)
     game.replay(moves[: int(share * len(moves))])
-    rng = random.Random(walk)
-    for _ in range(steps):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        game.play(rng.choice(legal))
-    return game
+    return random_walk(game, random.Random(walk), steps)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

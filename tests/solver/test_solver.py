@@ -26,6 +26,7 @@ from games.solver.beam import Beam, score
 from games.solver.heuristics import Knowledge, knowledge_for
 from games.solver.key import make_key_function
 from games.solver.movegen import make_generator
+from tests.support.engine import random_walk
 from tests.support.solver import endgames, naive_winnable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -487,13 +488,7 @@ def test_luby_sequence() -> None:
     rng_seed=st.integers(0, 10**6),
 )
 def test_hint_is_always_a_legal_move(seed, variant, steps, rng_seed) -> None:
-    game = GameState.from_seed(seed, variant)
-    rng = random.Random(rng_seed)
-    for _ in range(steps):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        game.play(rng.choice(legal))
+    game = random_walk(GameState.from_seed(seed, variant), random.Random(rng_seed), steps)
     move = hint(game, max_seconds=0.05)
     legal = game.legal_moves()
     if legal:
