@@ -415,23 +415,9 @@ class GameState:
         """An independent copy, history included: what ``load(dump())`` gives, without the
         text round trip and the layout check (a live position is legal by construction).
         A game socket's hello copies its game's held engine, so this is on every connect."""
-        new = GameState.__new__(GameState)
-        new.rules = self.rules
-        new.seed = self.seed
-        new._piles = [pile[:] for pile in self._piles]
-        new._down = self._down[:]
-        new._stock = self._stock[:]
-        new._found = self._found[:]
-        new._fsuit = self._fsuit
-        new._table = self._table
-        new._home = self._home
-        new._score = self._score
-        new._moves = self._moves
-        new._redeals_left = self._redeals_left
-        # Records are tuples of a NamedTuple and ints: shared safely.
-        history = self._history
-        new._history = None if history is None else deque(history, maxlen=history.maxlen)
-        return new
+        from .state import copy
+
+        return copy(self)
 
     def __repr__(self) -> str:
         return f"<GameState {self.rules.spec} score={self._score} moves={self._moves}>"
