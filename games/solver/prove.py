@@ -175,8 +175,6 @@ class Prover:
         self.search = Search(
             _private_copy(game), deadline=0.0, max_nodes=None, table=table, resumable=True
         )
-        self.seconds = 0.0  # spent in all turns
-        self.nodes = 0
 
     @property
     def table(self) -> LostTable:
@@ -194,7 +192,4 @@ class Prover:
         line = [format_move(m) for m in moves]
         if verdict == "win" and not _replays_to_win(self.game, line):  # the engine judges
             raise AssertionError("prover line does not replay to a win")
-        took = time.perf_counter() - start
-        self.seconds += took
-        self.nodes += search.nodes
-        return SolveResult(verdict, line, search.nodes, took)
+        return SolveResult(verdict, line, search.nodes, time.perf_counter() - start)
