@@ -46,8 +46,13 @@ test-browser: venv
 test-long: venv
 	FT_BROWSER_LONG=1 $(BIN)/python -m pytest -m "browser and not integration and serial"
 
+# The integration tier on two workers too, a test file each at a time (a file's servers,
+# workers and fault suite stay in one process): most of its time is spent waiting on the
+# processes it starts. Each worker has its own test database (pytest-django) and Redis
+# database (tests/support/worker_redis.py: 14 and 15).
 test-integration: venv
-	$(INTEGRATION_ENV) $(BIN)/python -m pytest -m integration tests/integration
+	$(INTEGRATION_ENV) $(BIN)/python -m pytest -p tests.support.worker_redis -m integration \
+		-n 2 --dist loadfile tests/integration
 
 # The fuzz tier's long run (docs/reliability.md, "The fuzz tier"): CI fuzzes every URL
 # pattern and API operation with FT_FUZZ_EXAMPLES=2; a release, or a change to a view, wants

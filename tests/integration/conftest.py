@@ -10,6 +10,7 @@ sharing the test database and the Redis channel layer with this process.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import signal
@@ -80,15 +81,28 @@ def server_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def static_collected() -> None:
-    """The static files collected once, as a deploy does: with DEBUG off every page's
-    ``{% static %}`` reads the manifest, so a server started without it answers 500."""
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=server_env(),
-        check=True,
-    )
+def static_collected(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The static files collected once a run, as a deploy does: with DEBUG off every page's
+    ``{% static %}`` reads the manifest, so a server started without it answers 500.
+
+    The tier runs on two xdist workers (the Makefile) that share ``staticfiles/``: the
+    first to get here collects under a lock, the other waits and finds it done. Collecting
+    again would delete and rewrite files the first worker's servers are serving."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    with (shared / "collectstatic.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "collectstatic.done"
+        if done.exists():
+            return
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=server_env(),
+            check=True,
+        )
+        done.touch()
 
 
 def start_pair(
@@ -229,6 +243,9 @@ def clear_celery_and_boards() -> None:
     client = redis_client()
     for key in client.scan_iter("ft:board:*"):
         client.delete(key)
+    # What kombu keeps of messages delivered but not acknowledged (a killed worker's), which
+    # a later worker would restore to its queue: the broker is the same Redis database.
+    client.delete("unacked", "unacked_index", "unacked_mutex")
 
 
 @pytest.fixture
@@ -247,18 +264,12 @@ def workers(django_db_setup: None, tmp_path: Path) -> Iterator[Callable[..., Wor
     try:
         yield start
     finally:
-        stop_workers(started)
+        # The test has seen what it waited for: a warm shutdown (about 3 s a worker) would
+        # only let tasks nobody reads finish. Killed at once instead, their messages in
+        # flight cleared with the queues so no task of this test reaches the next one's.
+        for worker in started:
+            worker.kill()
         clear_celery_and_boards()
-
-
-def stop_workers(workers: list[Worker]) -> None:
-    """Warm shutdown of all at once (each takes seconds to stop its pool), then each is
-    waited for and its group killed as ``Worker.stop`` does."""
-    for worker in workers:
-        if worker.process.poll() is None:
-            worker.process.terminate()
-    for worker in workers:
-        worker.stop()
 
 
 def post_form(
