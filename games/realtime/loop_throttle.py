@@ -70,6 +70,8 @@ def _client_of(loop: asyncio.AbstractEventLoop, backend: RedisCache) -> Redis:
 
 
 async def _count_add(backend: RedisCache, key: str, amount: int, timeout: int) -> int:
+    # The turn's batch (_execute) sends on this loop's client but knows no backend: the
+    # client is made here, on the first count of each loop, where the backend is known.
     _client_of(asyncio.get_running_loop(), backend)
     return await _batch.call(_Add(key=key, amount=amount, timeout=timeout))
 
