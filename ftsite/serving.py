@@ -14,7 +14,13 @@ took 0.3-0.9 s, and with the default thresholds one ran every few hundred connec
 a 50 s benchmark of reconnect storms. :data:`GC_THRESHOLDS` makes collections rarer (the
 youngest objects mostly freed by their reference counts before one looks at them, a full
 collection every ten million allocations or so): the price is cyclic garbage (a closed
-socket's, a few kilobytes) kept a little longer.
+socket's, a few kilobytes) kept a little longer. The middle generation is collected at
+every fifth young collection, not every twentieth (session 11): a middle collection walks
+up to (young x middle) objects, and at 200,000 one during a storm of 1,000 sockets took
+100-160 ms of the process's CPU, every socket stopped; at 50,000 each took 14-54 ms, three
+to four times as many, for the same collector CPU in all. The oldest threshold rose
+fourfold with it, so a full collection still comes every ten million allocations or so
+(docs/benchmarks.md, "Session 11").
 
 **autobahn** formats a debug line for every new connection eagerly,
 ``self.log.debug("\\n{attrs}", attrs=pformat(configAttrLog))`` in
@@ -34,8 +40,8 @@ import pprint
 from typing import Any
 
 # (young, middle, old): collect the youngest generation every 10,000 allocations (700 by
-# default), the middle one every 20th time, and everything every 50th of those (10).
-GC_THRESHOLDS = (10_000, 20, 50)
+# default), the middle one every 5th time (10), and everything every 200th of those (10).
+GC_THRESHOLDS = (10_000, 5, 200)
 
 
 class LazyText(str):

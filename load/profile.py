@@ -26,7 +26,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("Django ORM, SQL compiler", ("/django/db/",)),
     ("json", ("/json/",)),
     ("redis, channels_redis", ("/channels_redis/", "/redis/", "/msgpack/")),
-    ("websocket, Twisted, daphne", ("/autobahn/", "/twisted/", "/daphne/", "/txaio/")),
+    (
+        "server: daphne, Twisted, autobahn / uvicorn, websockets",
+        ("/autobahn/", "/twisted/", "/daphne/", "/txaio/", "/uvicorn/", "/websockets/", "/h11/"),
+    ),
     ("asgiref: sync/async hand-off", ("/asgiref/",)),
     ("channels", ("/channels/",)),
     ("asyncio", ("/asyncio/",)),

@@ -3,6 +3,7 @@ process (as compose.yaml's web services run), waiting until it answers, and stop
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,6 +14,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ASGI_APP = "ftsite.asgi:application"
+
+# uvicorn in place of daphne, for the comparison in docs/benchmarks.md ("Session 11"): the
+# same application on asyncio (uvloop), httptools and websockets' sans-I/O protocol, with
+# no compression (autobahn under daphne negotiates none) and no proxy headers (the project
+# reads X-Forwarded-For itself). Not a project dependency: `.venv/bin/pip install uvicorn
+# httptools uvloop`, then FT_SERVER=uvicorn for any tier or load run.
+UVICORN = [
+    "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
+    "--ws-per-message-deflate", "false", "--lifespan", "off", "--no-proxy-headers",
+]  # fmt: skip
 
 
 def free_port() -> int:
@@ -43,6 +54,13 @@ class Server:
             self.process.kill()
 
 
+def server_command(port: int, app: str) -> list[str]:
+    """The server process's command: daphne, as deployed, unless FT_SERVER=uvicorn."""
+    if os.environ.get("FT_SERVER", "daphne") == "uvicorn":
+        return [sys.executable, *UVICORN, "--host", "127.0.0.1", "--port", str(port), app]
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+
+
 def start_server(
     env: dict[str, str],
     log_dir: Path,
@@ -57,7 +75,7 @@ def start_server(
     port = port or free_port()
     log = log_dir / f"daphne-{port}-{time.time_ns() % 10**6}.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
+        server_command(port, app),
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),
