@@ -80,16 +80,16 @@ BEAM_CLOSURE = 60
 BEAM_ENDGAME_NODES = 2000
 #: The beams of the portfolio, in turn (see :func:`_beams`): score weights, and the share
 #: of the width that may hold positions with the same foundations (0: no cap, see
-#: :func:`.beam._keep`). The tuned weights first; then the same with the cards the
-#: foundations need next weighing twice as much; then the tuned weights with at most a
-#: tenth of the beam on any one foundation state. A beam drops different positions under
+#: :func:`.beam._keep`). The tuned weights first; then the same with at most a tenth of
+#: the beam on any one foundation state; then the tuned weights with the cards the
+#: foundations need next weighing twice as much. A beam drops different positions under
 #: other weights or caps, so it wins different deals: on classic deals that one beam of
 #: width 400 left undecided, each of the others won some at that width where a wider beam
 #: under the first won none (docs/benchmarks.md, rounds five to seven).
 BEAM_PORTFOLIO: tuple[tuple[Weights, float], ...] = (
     (WEIGHTS, 0.0),
-    ((20.0, 12.0, 0.25, 6.0, 10.0), 0.0),
     (WEIGHTS, 0.1),
+    ((20.0, 12.0, 0.25, 6.0, 10.0), 0.0),
 )
 #: The narrowest beam of the portfolio's first round, as a share of the first beam's width.
 BEAM_NARROWEST = 0.25
@@ -134,7 +134,7 @@ def solve(
     way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
     layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
     in seconds wide, then one under each other score weights or cap of
-    ``BEAM_PORTFOLIO`` (as wide, or sharing the time left), then beams as wide
+    ``BEAM_PORTFOLIO`` (as wide, or as wide as fits), then beams as wide
     as the time left allows. A beam
     drops positions by a score, so it can only find wins (replayed by the
     engine like any other); "lost" still comes only from an exhausted
@@ -261,11 +261,12 @@ def _beams(
         fit = width * 0.75 * (deadline - now) / max(now - began, 1e-3)
         unrun = len(BEAM_PORTFOLIO) - turn - 1
         if unrun > 0:
-            # the portfolio's first round: every weights once, each as wide as the first
-            # beam if the time left allows, narrower if not (each other score wins deals
-            # the first leaves, a wider beam under the same score seldom does), but not
-            # so narrow that it is hopeless
-            width = min(first, int(fit / unrun))
+            # the portfolio's first round: every entry once, each as wide as the first
+            # beam if the time left allows, else as wide as fits (each other entry wins
+            # deals the first leaves, a wider beam of the same seldom does; the earlier
+            # entries win more, so they are not narrowed to share the time with the
+            # later ones), but not so narrow that it is hopeless
+            width = min(first, int(fit))
             if width < first * BEAM_NARROWEST:
                 return None, nodes
             continue

@@ -312,10 +312,13 @@ def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights
     assert len(set(BEAM_PORTFOLIO)) == len(BEAM_PORTFOLIO) > 1
 
 
-def test_the_portfolio_runs_every_score_once_narrower_when_time_is_short(monkeypatch) -> None:
-    # Each score of the portfolio wins deals the others leave; a wider beam under the
-    # first seldom does. So every score gets its beam before any wider one, each as wide
-    # as the first when the time allows and sharing the time left when not.
+def test_the_portfolio_runs_every_entry_once_as_wide_as_fits_when_time_is_short(
+    monkeypatch,
+) -> None:
+    # Each entry of the portfolio wins deals the others leave; a wider beam under the
+    # first seldom does. So every entry gets its beam before any wider one, each as wide
+    # as the first when the time allows and as wide as fits when not (the earlier ones,
+    # which win more, are not narrowed for the later ones).
     import games.solver as solver
 
     clock = [0.0]
@@ -337,9 +340,10 @@ def test_the_portfolio_runs_every_score_once_narrower_when_time_is_short(monkeyp
     monkeypatch.setattr(solver, "beam_over", TimedBeam)
     monkeypatch.setattr(solver.time, "perf_counter", lambda: clock[0])
     assert _beams(GameState.from_seed(3), 10.0, 400) == (None, 0)
-    # 4 s for the first; then 0.75 of the 6 s left fits 450 units, shared by two beams
-    # (225 each); after it 0.75 of 3.75 s fits 281; then 0.94 s is left: nothing wider
-    assert [w for w, _ in runs] == [400, 225, 281]
+    # 4 s for the first; then 0.75 of the 6 s left fits 450 units: the second as wide
+    # as the first (4 s); then 0.75 of 2 s fits 150 (over a quarter of 400); then 0.5 s
+    # is left: nothing wider
+    assert [w for w, _ in runs] == [400, 400, 150]
     assert [ws for _, ws in runs] == list(solver.BEAM_PORTFOLIO)
     # with time enough, each as wide as the first, then wider beams from the first score
     runs.clear()
