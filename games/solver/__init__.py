@@ -227,8 +227,8 @@ def _beams(
     game: GameState, deadline: float, width: int, table: LostTable | None = None
 ) -> tuple[list[Move] | None, int]:
     """The beam phase (see :mod:`.beam`): a beam of ``width`` as the first entry of
-    ``BEAM_PORTFOLIO`` says, one as each of the others says (as wide, or narrower to
-    share the time left, down to ``BEAM_NARROWEST`` of it), then beams as wide as the
+    ``BEAM_PORTFOLIO`` says, one as each of the others says (as wide, or as wide as the
+    time left allows, down to ``BEAM_NARROWEST`` of it), then beams as wide as the
     time left allows (the entries still in turn), until one wins or no beam that wide fits;
     returns (winning move list or ``None``, nodes)."""
     nodes = 0

@@ -7,7 +7,9 @@ lists the positions reachable without drawing (a small depth-first search
 over the engine's moves, ``closure`` positions at most, safe foundation moves
 and redundant moves handled by :class:`~.heuristics.Knowledge` as in the
 main search), scores every one with :func:`score`, keeps the ``width`` best
-of the whole layer and draws from each of them to make the next layer. Once
+of the whole layer (with ``spread``, at most that many of them with the same
+foundations first: see :func:`_keep`) and draws from each of them to make the
+next layer. Once
 the stock is empty the best positions are handed to the exact search.
 
 This phase only ever answers "win" (with a line the engine replays) or
