@@ -78,16 +78,18 @@ BEAM_WIDTH_PER_SECOND = 40
 BEAM_CLOSURE = 60
 #: Nodes of the exact search from each position the beam ends with (stock empty).
 BEAM_ENDGAME_NODES = 2000
-#: The score weights of the beams, in turn (see :func:`_beams`): the tuned ones first,
-#: then the same with the cards the foundations need next weighing twice as much, then
-#: the tuned ones with empty columns and burial weighing more. A beam drops different
-#: positions under other weights, so it wins different deals: on classic deals that one
-#: beam of width 400 left undecided, the second weights won some at that width where a
-#: wider beam under the first won none (docs/benchmarks.md, rounds five and six).
-BEAM_PORTFOLIO: tuple[Weights, ...] = (
-    WEIGHTS,
-    (20.0, 12.0, 0.25, 6.0, 10.0),
-    (20.0, 20.0, 0.5, 3.0, 10.0),
+#: The beams of the portfolio, in turn (see :func:`_beams`): score weights, and the share
+#: of the width that may hold positions with the same foundations (0: no cap, see
+#: :func:`.beam._keep`). The tuned weights first; then the same with at most a tenth of
+#: the beam on any one foundation state; then the tuned weights with the cards the
+#: foundations need next weighing twice as much. A beam drops different positions under
+#: other weights or caps, so it wins different deals: on classic deals that one beam of
+#: width 400 left undecided, each of the others won some at that width where a wider beam
+#: under the first won none (docs/benchmarks.md, rounds five to seven).
+BEAM_PORTFOLIO: tuple[tuple[Weights, float], ...] = (
+    (WEIGHTS, 0.0),
+    (WEIGHTS, 0.1),
+    ((20.0, 12.0, 0.25, 6.0, 10.0), 0.0),
 )
 #: The narrowest beam of the portfolio's first round, as a share of the first beam's width.
 BEAM_NARROWEST = 0.25
@@ -131,8 +133,8 @@ def solve(
     Without a node budget, a stock to play and no redeal, the restarts give
     way from ``BEAM_FROM`` to ``BEAM_UNTIL`` of the time to beams over draw
     layers (:mod:`.beam`), the first ``BEAM_WIDTH_PER_SECOND`` times the budget
-    in seconds wide, then one under each other score weights of
-    ``BEAM_PORTFOLIO`` (as wide, or sharing the time left), then beams as wide
+    in seconds wide, then one under each other score weights or cap of
+    ``BEAM_PORTFOLIO`` (as wide, or as wide as fits), then beams as wide
     as the time left allows. A beam
     drops positions by a score, so it can only find wins (replayed by the
     engine like any other); "lost" still comes only from an exhausted
@@ -197,9 +199,17 @@ def solve(
     return SolveResult(verdict, line, nodes, time.perf_counter() - start)
 
 
-def beam_over(work: GameState, *, deadline: float, width: int, weights: Weights = WEIGHTS) -> Beam:
+def beam_over(
+    work: GameState,
+    *,
+    deadline: float,
+    width: int,
+    weights: Weights = WEIGHTS,
+    spread: float = 0.0,
+) -> Beam:
     """A beam of ``width`` positions a draw layer from ``work`` (which it plays on), with
-    the solver's knowledge, move generator and position keys."""
+    the solver's knowledge, move generator and position keys; at most ``spread`` of the
+    width on any one foundation state (0: no cap)."""
     return Beam(
         work,
         know=knowledge_for(work),
@@ -209,16 +219,17 @@ def beam_over(work: GameState, *, deadline: float, width: int, weights: Weights 
         width=width,
         closure=BEAM_CLOSURE,
         weights=weights,
+        spread=max(1, int(spread * width)) if spread else 0,
     )
 
 
 def _beams(
     game: GameState, deadline: float, width: int, table: LostTable | None = None
 ) -> tuple[list[Move] | None, int]:
-    """The beam phase (see :mod:`.beam`): a beam of ``width`` under the first weights
-    of ``BEAM_PORTFOLIO``, one under each of the others (as wide, or narrower to share
-    the time left, down to ``BEAM_NARROWEST`` of it), then beams as wide as the time
-    left allows (the weights still in turn), until one wins or no beam that wide fits;
+    """The beam phase (see :mod:`.beam`): a beam of ``width`` as the first entry of
+    ``BEAM_PORTFOLIO`` says, one as each of the others says (as wide, or as wide as the
+    time left allows, down to ``BEAM_NARROWEST`` of it), then beams as wide as the
+    time left allows (the entries still in turn), until one wins or no beam that wide fits;
     returns (winning move list or ``None``, nodes)."""
     nodes = 0
     first = width
@@ -227,8 +238,8 @@ def _beams(
         # a fresh copy each time: a beam and its end games leave their copy anywhere
         # (a wider beam started from there, the last end game, searched nothing)
         work = _private_copy(game)
-        weights = BEAM_PORTFOLIO[turn % len(BEAM_PORTFOLIO)]
-        beam = beam_over(work, deadline=deadline, width=width, weights=weights)
+        weights, spread = BEAM_PORTFOLIO[turn % len(BEAM_PORTFOLIO)]
+        beam = beam_over(work, deadline=deadline, width=width, weights=weights, spread=spread)
         moves = beam.run()
         nodes += beam.nodes
         if moves is not None:
@@ -250,15 +261,16 @@ def _beams(
         fit = width * 0.75 * (deadline - now) / max(now - began, 1e-3)
         unrun = len(BEAM_PORTFOLIO) - turn - 1
         if unrun > 0:
-            # the portfolio's first round: every weights once, each as wide as the first
-            # beam if the time left allows, narrower if not (each other score wins deals
-            # the first leaves, a wider beam under the same score seldom does), but not
-            # so narrow that it is hopeless
-            width = min(first, int(fit / unrun))
+            # the portfolio's first round: every entry once, each as wide as the first
+            # beam if the time left allows, else as wide as fits (each other entry wins
+            # deals the first leaves, a wider beam of the same seldom does; the earlier
+            # entries win more, so they are not narrowed to share the time with the
+            # later ones), but not so narrow that it is hopeless
+            width = min(first, int(fit))
             if width < first * BEAM_NARROWEST:
                 return None, nodes
             continue
-        # then beams as wide as fits, the weights still in turn; none if barely wider
+        # then beams as wide as fits, the entries still in turn; none if barely wider
         if fit < first * 1.25:
             return None, nodes
         width = int(min(fit, first * 16))

@@ -7,7 +7,9 @@ lists the positions reachable without drawing (a small depth-first search
 over the engine's moves, ``closure`` positions at most, safe foundation moves
 and redundant moves handled by :class:`~.heuristics.Knowledge` as in the
 main search), scores every one with :func:`score`, keeps the ``width`` best
-of the whole layer and draws from each of them to make the next layer. Once
+of the whole layer (with ``spread``, at most that many of them with the same
+foundations first: see :func:`_keep`) and draws from each of them to make the
+next layer. Once
 the stock is empty the best positions are handed to the exact search.
 
 This phase only ever answers "win" (with a line the engine replays) or
@@ -120,9 +122,12 @@ class Beam:
         width: int,
         closure: int,
         weights: Weights = WEIGHTS,
+        spread: int = 0,
     ) -> None:
         self.game = game
         self.weights = weights
+        #: at most this many positions a layer with the same foundations (0: no cap)
+        self.spread = spread
         self.know = know
         self.legal = legal
         self.key = key
@@ -206,7 +211,7 @@ class Beam:
                     frames.append([ordered(game, legal(game), move), 0])
             if len(pool) > self.width:
                 self.dropped = True
-            best = heapq.nlargest(self.width, pool.values())
+            best = _keep(pool, self.width, self.spread)
             layer = []
             self.final = []
             draw = True
@@ -225,6 +230,34 @@ class Beam:
     def endgames(self) -> list[tuple[Snapshot, Line]]:
         """The best positions with the stock empty, as (snapshot, line) pairs."""
         return self.final
+
+
+def _keep(
+    pool: dict[int, tuple[float, int, Snapshot, Line]], width: int, spread: int
+) -> list[tuple[float, int, Snapshot, Line]]:
+    """The ``width`` best of a layer; with ``spread``, at most ``spread`` of them with the
+    same foundations (the best ones of each), the places left then filled by score.
+
+    Why: the best-scored positions of a layer are mostly one position's variants (the
+    same cards home, the tableau rearranged), so a plain beam follows a single plan; the
+    cap keeps several plans alive across the draws (docs/benchmarks.md, round seven)."""
+    if not spread or len(pool) <= width:
+        return heapq.nlargest(width, pool.values())
+    ranked = sorted(pool.values(), reverse=True)
+    kept: list[tuple[float, int, Snapshot, Line]] = []
+    over: list[tuple[float, int, Snapshot, Line]] = []
+    count: dict[tuple[int, ...], int] = {}
+    for item in ranked:
+        found = item[2][1]
+        n = count.get(found, 0)
+        if n < spread:
+            count[found] = n + 1
+            kept.append(item)
+            if len(kept) == width:
+                return kept
+        else:
+            over.append(item)
+    return kept + over[: width - len(kept)]
 
 
 def _unlink(line: Line) -> list[Move]:

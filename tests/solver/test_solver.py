@@ -22,7 +22,7 @@ from games.engine import moves as engine_moves
 from games.engine.notation import DRAW, TO_FOUNDATION
 from games.engine.safe import is_safe_home as engine_is_safe_home
 from games.solver import BEAM_PORTFOLIO, SolveResult, _beams, hint, is_dead, luby, solve
-from games.solver.beam import Beam, score
+from games.solver.beam import Beam, _keep, score
 from games.solver.heuristics import Knowledge, knowledge_for
 from games.solver.key import make_key_function
 from games.solver.movegen import make_generator
@@ -230,6 +230,38 @@ def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
     assert fresh.is_won()
 
 
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(0, 3)), min_size=1, max_size=60),
+    st.integers(1, 30),
+    st.integers(0, 8),
+)
+def test_a_capped_layer_keeps_the_best_of_each_foundation_state_first(
+    items: list[tuple[int, int]], width: int, spread: int
+) -> None:
+    # pool entries as the beam makes them: (score, key, snapshot, line); the snapshot's
+    # second field is the foundations
+    pool = {k: (float(v), k, ((), (f,), (), 1, 0, 0), None) for k, (v, f) in enumerate(items)}
+    kept = _keep(pool, width, spread)
+    assert len(kept) == min(width, len(pool))
+    assert len({item[1] for item in kept}) == len(kept)
+    if not spread or len(pool) <= width:
+        assert sorted(kept, reverse=True) == sorted(pool.values(), reverse=True)[: len(kept)]
+        return
+    ranked = sorted(pool.values(), reverse=True)
+    # the positions within the cap: each foundation state's ``spread`` best
+    seen: dict[tuple[int, ...], int] = {}
+    capped = []
+    for item in ranked:
+        seen[item[2][1]] = seen.get(item[2][1], 0) + 1
+        if seen[item[2][1]] <= spread:
+            capped.append(item)
+    if len(capped) >= width:
+        assert kept == capped[:width]  # the best of them, and nothing over the cap
+    else:  # all of them, then the best of the others
+        assert kept[: len(capped)] == capped
+        assert kept[len(capped) :] == [x for x in ranked if x not in capped][: width - len(capped)]
+
+
 def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
     # The blocked position of the tests above with its jack in the stock: tiny
     # layers, so no beam drops a position and no wider one is tried.
@@ -262,11 +294,11 @@ def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights
     class Enough(Exception):
         pass
 
-    weights: list[tuple[float, ...]] = []
+    weights: list[tuple[tuple[float, ...], float]] = []
 
     def recording(work: GameState, **options: Any) -> Beam:
         starts.append(position(work))
-        weights.append(options["weights"])
+        weights.append((options["weights"], options["spread"]))
         if len(starts) == 3:
             raise Enough
         return made(work, **options)
@@ -280,21 +312,24 @@ def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights
     assert len(set(BEAM_PORTFOLIO)) == len(BEAM_PORTFOLIO) > 1
 
 
-def test_the_portfolio_runs_every_score_once_narrower_when_time_is_short(monkeypatch) -> None:
-    # Each score of the portfolio wins deals the others leave; a wider beam under the
-    # first seldom does. So every score gets its beam before any wider one, each as wide
-    # as the first when the time allows and sharing the time left when not.
+def test_the_portfolio_runs_every_entry_once_as_wide_as_fits_when_time_is_short(
+    monkeypatch,
+) -> None:
+    # Each entry of the portfolio wins deals the others leave; a wider beam under the
+    # first seldom does. So every entry gets its beam before any wider one, each as wide
+    # as the first when the time allows and as wide as fits when not (the earlier ones,
+    # which win more, are not narrowed for the later ones).
     import games.solver as solver
 
     clock = [0.0]
-    runs: list[tuple[int, tuple[float, ...]]] = []
+    runs: list[tuple[int, tuple[tuple[float, ...], float]]] = []
 
     class TimedBeam:  # a beam whose time is 0.01 s a unit of width, finding nothing
         dropped = True
 
         def __init__(self, work: GameState, **options: Any) -> None:
             self.width, self.nodes = options["width"], 0
-            runs.append((options["width"], options["weights"]))
+            runs.append((options["width"], (options["weights"], options["spread"])))
 
         def run(self) -> None:
             clock[0] += 0.01 * self.width
@@ -305,9 +340,10 @@ def test_the_portfolio_runs_every_score_once_narrower_when_time_is_short(monkeyp
     monkeypatch.setattr(solver, "beam_over", TimedBeam)
     monkeypatch.setattr(solver.time, "perf_counter", lambda: clock[0])
     assert _beams(GameState.from_seed(3), 10.0, 400) == (None, 0)
-    # 4 s for the first; then 0.75 of the 6 s left fits 450 units, shared by two beams
-    # (225 each); after it 0.75 of 3.75 s fits 281; then 0.94 s is left: nothing wider
-    assert [w for w, _ in runs] == [400, 225, 281]
+    # 4 s for the first; then 0.75 of the 6 s left fits 450 units: the second as wide
+    # as the first (4 s); then 0.75 of 2 s fits 150 (over a quarter of 400); then 0.5 s
+    # is left: nothing wider
+    assert [w for w, _ in runs] == [400, 400, 150]
     assert [ws for _, ws in runs] == list(solver.BEAM_PORTFOLIO)
     # with time enough, each as wide as the first, then wider beams from the first score
     runs.clear()
@@ -379,7 +415,7 @@ def test_the_beam_score_is_the_documented_sum(seed, variant, steps, rng_seed) ->
             break
         engine_moves.apply(game, rng.choice(legal))
     assert score(game) == pytest.approx(documented_score(game))
-    for weights in BEAM_PORTFOLIO:
+    for weights, _ in BEAM_PORTFOLIO:
         assert score(game, weights) == pytest.approx(documented_score(game, weights))
 
 
