@@ -91,6 +91,8 @@ MIN_SECONDS = 0.05
 PROVE, SOLVE, BOTH = "prove", "solve", "both"
 #: The first turn of each search when both run (CPU seconds); each round doubles it.
 FIRST_TURN = 0.05
+#: Whether the exhaustive search puts commuting moves to sleep (:mod:`.sleep`).
+SLEEP = True
 
 
 def decide(
@@ -173,7 +175,12 @@ class Prover:
 
         self.game = game
         self.search = Search(
-            _private_copy(game), deadline=0.0, max_nodes=None, table=table, resumable=True
+            _private_copy(game),
+            deadline=0.0,
+            max_nodes=None,
+            table=table,
+            resumable=True,
+            sleep=SLEEP,
         )
 
     @property
