@@ -286,12 +286,12 @@ class Search:
                     # the one-step sleep set (.sleep): the moves the parent tried
                     # before this one that commute with it are not tried here; this
                     # position depends on the positions they led to
-                    bits = touches(move)
+                    bits = touches[move]
                     tried = frame[5]
                     asleep = {}
                     for j in range(i):
                         m = children[j]
-                        if not touches(m) & bits:
+                        if not touches[m] & bits:
                             asleep[m] = tried[j]
                     if asleep:
                         awake = []

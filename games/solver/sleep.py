@@ -55,13 +55,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION
+from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, Move
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from games.engine import GameState
-    from games.engine.notation import Move
 
 #: The bit of the stock; foundation ``k``'s is ``1 << (FOUNDATION_BIT + k)``; pile ``p``'s
 #: (the waste 0, the columns from 1) is ``1 << p``.
@@ -71,22 +68,21 @@ FOUNDATION_BIT = 41
 EVERYTHING = -1
 
 
-def make_touches(game: GameState) -> Callable[[Move], int] | None:
-    """``touches(move) -> bits`` for the game's variant (two moves commute when their bits
-    are disjoint), or ``None`` where runs move or foundations give cards back (there a
-    move's legality can depend on other piles: no move is put to sleep)."""
+def make_touches(game: GameState) -> dict[Move, int] | None:
+    """``touches[move] -> bits`` for the game's variant (two moves commute when their bits
+    are disjoint; a dict, filled on first use, because the search asks for every move it
+    tries), or ``None`` where runs move or foundations give cards back (there a move's
+    legality can depend on other piles: no move is put to sleep)."""
     rules = game.rules
     if rules.sequences or rules.takeback:
         return None
-    cache: dict[Move, int] = {}
+    return _Touches()
 
-    def touches(move: Move) -> int:
-        bits = cache.get(move)
-        if bits is None:
-            bits = cache[move] = _bits(move)
+
+class _Touches(dict[Move, int]):
+    def __missing__(self, move: Move) -> int:
+        bits = self[move] = _bits(move)
         return bits
-
-    return touches
 
 
 def _bits(move: Move) -> int:
