@@ -22,9 +22,12 @@ can ever free the waste's top: the draw commutes with every other move, so a sho
 win may play it first (see :mod:`.deadlock`; off in the restarts of
 :func:`~games.solver.solve`, which keep their move order). A position :mod:`.deadlock`
 shows dead (no column can ever empty, and each keeps a card that never moves) is lost
-and goes into the table unsearched. By induction on the length of a shortest win, a position with a
-win always has a win-keeping position among those entered, one step nearer the win, so
-an exhausted search proves there is no win.
+and goes into the table unsearched. (e) With ``sleep`` (the exhaustive search of
+:mod:`.prove`), a move the parent tried before the move that led here, and that commutes
+with it, is not tried: the position after it is one move from the one the parent reached
+first (:mod:`.sleep`, where the induction below is extended to it). By induction on the
+length of a shortest win, a position with a win always has a win-keeping position among
+those entered, one step nearer the win, so an exhausted search proves there is no win.
 
 Proofs that outlive the search: the positions seen are kept as Tarjan's algorithm keeps
 them, so that every position left without a win, and without depending on a position
@@ -200,13 +203,13 @@ class Search:
             pending = [root]
             counter = 1
             path = []  # undo records of the moves from the root
-            # a frame: [children, next child, key, index, low, keys of the children tried]
+            # a frame: [children, next child, key, index, low, {child tried: its key}]
             children = (
                 _DRAW_ALONE
                 if first == DRAW_ONLY and lone
                 else ordered(game, legal(game), None, noise)
             )
-            frames = [[children, 0, root, 0, 0, []]]
+            frames = [[children, 0, root, 0, 0, {}]]
         try:
             while frames:
                 frame = frames[-1]
@@ -245,7 +248,7 @@ class Search:
                     self._restore(path)
                     return "win", line
                 k = key(game)
-                frame[5].append(k)
+                frame[5][move] = k
                 if k in lost:
                     revert(game, record)
                     continue
@@ -286,29 +289,21 @@ class Search:
                     # the one-step sleep set (.sleep): the moves the parent tried
                     # before this one that commute with it are not tried here; this
                     # position depends on the positions they led to
-                    bits = touches[move]
-                    tried = frame[5]
-                    asleep = {}
-                    for j in range(i):
-                        m = children[j]
-                        if not touches[m] & bits:
-                            asleep[m] = tried[j]
-                    if asleep:
-                        awake = []
-                        for m in kids:
-                            kj = asleep.get(m)
-                            if kj is None:
-                                awake.append(m)
-                                continue
-                            self.asleep += 1
-                            if kj not in lost:
-                                seen = index.get(kj)
-                                if seen is None:  # cannot happen; depend on the parent
-                                    seen = frame[3]
-                                if seen < low:
-                                    low = seen
-                        kids = awake
-                frames.append([kids, 0, k, counter, low, []])
+                    bits, tried, awake = touches[move], frame[5], []
+                    for m in kids:
+                        kj = tried.get(m)
+                        if kj is None or touches[m] & bits:
+                            awake.append(m)
+                            continue
+                        self.asleep += 1
+                        if kj not in lost:
+                            seen = index.get(kj)
+                            if seen is None:  # cannot happen; depend on the parent
+                                seen = frame[3]
+                            if seen < low:
+                                low = seen
+                    kids = awake
+                frames.append([kids, 0, k, counter, low, {}])
                 counter += 1
         except Budget:
             if self.resumable:  # keep the place: the game stays where the search stood
