@@ -34,7 +34,7 @@ VARIANT = "forty-thieves"
 S = 8
 
 
-def redecide(job: tuple[dict, list[dict]], nodes: int) -> list[dict]:
+def redecide(job: tuple[dict, list[dict]], nodes: int, sleep: bool = False) -> list[dict]:
     deal, rows = job
     seed, pool, tails = deal_of(deal)
     out = []
@@ -60,7 +60,7 @@ def redecide(job: tuple[dict, list[dict]], nodes: int) -> list[dict]:
                 t, o = cached[n]
                 old = o + t
                 new = "".join(
-                    verdict(p, nodes=nodes) if v == "u" else v
+                    verdict(p, nodes=nodes, sleep=sleep) if v == "u" else v
                     for p, v in zip(positions, old, strict=True)
                 )
                 found.append([n, new[-1], new[:-1]])
@@ -82,6 +82,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=48)
     parser.add_argument("--kinds", default="determinized,mixed-30")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--sleep", action="store_true", help="the search puts commuting moves to sleep"
+    )
     args = parser.parse_args()
     kinds = set(args.kinds.split(","))
 
@@ -89,7 +92,9 @@ def main() -> None:
         return row["kind"] in kinds and int(row["day"].split("-")[1]) < args.deals
 
     jobs = jobs_from_cache(args.cache, args.pools, args.out, wanted)
-    append_rows(partial(redecide, nodes=args.nodes), jobs, out=args.out, workers=args.jobs)
+    append_rows(
+        partial(redecide, nodes=args.nodes, sleep=args.sleep), jobs, out=args.out, workers=args.jobs
+    )
 
 
 if __name__ == "__main__":

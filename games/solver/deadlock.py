@@ -103,6 +103,7 @@ win exactly one move shorter whenever the position has a win (same length, draw 
 from __future__ import annotations
 
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from games.engine.cards import KING
@@ -179,6 +180,9 @@ def _plain_probe_for(rules: RuleSet, slot: bool) -> Callable[[GameState], int] |
     targets, suits = _tables(rules)
     #: with an empty column in reach: the one-slot model (off: never dead)
     spaced = _slot_model_for(rules, targets, suits) if slot else _never
+    # each suit's foundations read at once (the index twice for a single deck, so every
+    # getter gives a tuple): a quarter of the probe's set-up was a max over a generator
+    heights = [itemgetter(*ks, *ks) if len(ks) == 1 else itemgetter(*ks) for ks in suits]
 
     def probe(g: GameState) -> int:
         piles, found = g._piles, g._found
@@ -187,7 +191,7 @@ def _plain_probe_for(rules: RuleSet, slot: bool) -> Callable[[GameState], int] |
             if not p:  # an empty column: E fails at once
                 return DEAD if spaced(g) else OPEN
         n = len(cols)
-        reach = [max(found[k] for k in suits[s]) for s in range(4)]
+        reach = [max(get(found)) for get in heights]
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
         lens = [len(p) for p in cols]
         # the free cards (any copy), and the cards that could be a column's top: each

@@ -128,17 +128,19 @@ _NO_DEADLINE = 1e12
 
 
 def decide(
-    game: GameState, *, nodes: int = NODES, width: int = WIDTH
+    game: GameState, *, nodes: int = NODES, width: int = WIDTH, sleep: bool = False
 ) -> tuple[str, list[str], int]:
     """The solver's two phases on a position, with fixed budgets so the answer is a
     function of the position alone (a clock would make it depend on the machine's load):
     a depth-first search of ``nodes`` nodes ("w" a win, "l" proved lost), then one beam
     of ``width`` positions a draw layer, each of its endgames searched for
     ``BEAM_ENDGAME_NODES`` nodes ("w" when it finds a win); "u" otherwise. Returns the
-    verdict, a winning line when "w", and the nodes spent."""
+    verdict, a winning line when "w", and the nodes spent. ``sleep``: the depth-first
+    search puts commuting moves to sleep (:mod:`.sleep`; another function of the position,
+    off in the site's certification and statistic, whose cached verdicts it would change)."""
     if game.is_won():
         return "w", [], 0
-    search = Search(_private_copy(game), deadline=_NO_DEADLINE, max_nodes=nodes)
+    search = Search(_private_copy(game), deadline=_NO_DEADLINE, max_nodes=nodes, sleep=sleep)
     found, moves = search.run()
     spent = search.nodes
     if found == "win":
@@ -161,9 +163,9 @@ def decide(
     return "u", [], spent
 
 
-def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH) -> str:
+def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH, sleep: bool = False) -> str:
     """:func:`decide`'s verdict alone."""
-    return decide(game, nodes=nodes, width=width)[0]
+    return decide(game, nodes=nodes, width=width, sleep=sleep)[0]
 
 
 def certification(

@@ -10,7 +10,9 @@ empty columns are one; the foundations left out, so the two foundations of a sui
 the two identical copies of a card are one; the stock by its length), and the two cuts
 of :mod:`.deadlock`: a position where no column can ever empty and each keeps a card
 that never moves is lost at once, and a draw that commutes with every move that could
-come before it is searched alone. It answers "win"
+come before it is searched alone; and a move the parent tried before the move that led
+to a position, and that commutes with it, is asleep there (:mod:`.sleep`, which adds its
+case to the argument below). It answers "win"
 (a line the engine replays), "lost" (the space exhausted) or "unknown".
 
 The loop (:class:`~.search.Search`) keeps a :class:`LostTable`: the keys of positions
@@ -38,7 +40,9 @@ position of the component is lost:
     a win no longer than ``d - 1`` (:mod:`.heuristics`); a re-move gives a child of the
     parent, and the parent is in the component by the extra edge. Each case gives a
     shorter win in
-    the component or a win in the table: none exists.
+    the component or a win in the table: none exists. (A move asleep, :mod:`.sleep`,
+    gives a win no longer, from a position found earlier: the induction is on the
+    shortest win, then the order positions were found; argued there.)
 
 So a search cut by its budget still leaves proofs behind, and a later search (of an
 earlier position of the same game, say: its space contains the later one's) stops at
@@ -91,6 +95,8 @@ MIN_SECONDS = 0.05
 PROVE, SOLVE, BOTH = "prove", "solve", "both"
 #: The first turn of each search when both run (CPU seconds); each round doubles it.
 FIRST_TURN = 0.05
+#: Whether the exhaustive search puts commuting moves to sleep (:mod:`.sleep`).
+SLEEP = True
 
 
 def decide(
@@ -173,7 +179,12 @@ class Prover:
 
         self.game = game
         self.search = Search(
-            _private_copy(game), deadline=0.0, max_nodes=None, table=table, resumable=True
+            _private_copy(game),
+            deadline=0.0,
+            max_nodes=None,
+            table=table,
+            resumable=True,
+            sleep=SLEEP,
         )
 
     @property

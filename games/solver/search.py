@@ -22,9 +22,12 @@ can ever free the waste's top: the draw commutes with every other move, so a sho
 win may play it first (see :mod:`.deadlock`; off in the restarts of
 :func:`~games.solver.solve`, which keep their move order). A position :mod:`.deadlock`
 shows dead (no column can ever empty, and each keeps a card that never moves) is lost
-and goes into the table unsearched. By induction on the length of a shortest win, a position with a
-win always has a win-keeping position among those entered, one step nearer the win, so
-an exhausted search proves there is no win.
+and goes into the table unsearched. (e) With ``sleep`` (the exhaustive search of
+:mod:`.prove`), a move the parent tried before the move that led here, and that commutes
+with it, is not tried: the position after it is one move from the one the parent reached
+first (:mod:`.sleep`, where the induction below is extended to it). By induction on the
+length of a shortest win, a position with a win always has a win-keeping position among
+those entered, one step nearer the win, so an exhausted search proves there is no win.
 
 Proofs that outlive the search: the positions seen are kept as Tarjan's algorithm keeps
 them, so that every position left without a win, and without depending on a position
@@ -53,6 +56,7 @@ from .deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from .heuristics import knowledge_for
 from .key import make_key_function
 from .movegen import make_generator
+from .sleep import make_touches
 
 if TYPE_CHECKING:
     import random
@@ -129,6 +133,7 @@ class Search:
         cuts: bool = True,
         lone_draws: bool = True,
         resumable: bool = False,
+        sleep: bool = False,
     ) -> None:
         self.game = game
         self.noise = noise
@@ -148,6 +153,10 @@ class Search:
         #: the dead-position and lone-draw cuts (``None`` where they do not apply)
         self.probe = make_probe(game) if cuts else None
         self.lone_draws = lone_draws
+        #: the one-step sleep set (:mod:`.sleep`; ``None`` where it does not apply)
+        self.touches = make_touches(game) if sleep else None
+        #: moves put to sleep, summed over the search's turns
+        self.asleep = 0
         #: ``resumable``: a search stopped by its budget keeps its place (the game is
         #: left where the search stood) and :meth:`run` goes on from there.
         self.resumable = resumable
@@ -160,7 +169,7 @@ class Search:
         game, lost = self.game, self.table.keys
         key, legal, ordered, noise = self.key, self.legal, self.know.ordered, self.noise
         apply, revert = _moves.apply, _moves.revert
-        probe, lone = self.probe, self.lone_draws
+        probe, lone, touches = self.probe, self.lone_draws, self.touches
         deck = game.rules.deck_size
         clock, deadline = time.perf_counter, self.deadline
         max_nodes = self.max_nodes if self.max_nodes is not None else -1
@@ -194,13 +203,13 @@ class Search:
             pending = [root]
             counter = 1
             path = []  # undo records of the moves from the root
-            # a frame: [children, next child, key, index, low]
+            # a frame: [children, next child, key, index, low, {child tried: its key}]
             children = (
                 _DRAW_ALONE
                 if first == DRAW_ONLY and lone
                 else ordered(game, legal(game), None, noise)
             )
-            frames = [[children, 0, root, 0, 0]]
+            frames = [[children, 0, root, 0, 0, {}]]
         try:
             while frames:
                 frame = frames[-1]
@@ -239,6 +248,7 @@ class Search:
                     self._restore(path)
                     return "win", line
                 k = key(game)
+                frame[5][move] = k
                 if k in lost:
                     revert(game, record)
                     continue
@@ -262,20 +272,38 @@ class Search:
                 path.append(record)
                 index[k] = counter
                 pending.append(k)
-                if verdict == DRAW_ONLY and lone:  # the draw commutes with everything else
-                    frames.append([_DRAW_ALONE, 0, k, counter, counter])
-                    counter += 1
-                    continue
-                moves = legal(game)
                 low = counter
-                if move[0] == TO_COLUMN:
-                    # the filter skips re-moving this unit: depend on the parent
-                    dst, count = move[2], move[3]
-                    for m in moves:
-                        if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
-                            low = frame[3]
-                            break
-                frames.append([ordered(game, moves, move, noise), 0, k, counter, low])
+                if verdict == DRAW_ONLY and lone:  # the draw commutes with everything else
+                    kids = _DRAW_ALONE
+                else:
+                    moves = legal(game)
+                    if move[0] == TO_COLUMN:
+                        # the filter skips re-moving this unit: depend on the parent
+                        dst, count = move[2], move[3]
+                        for m in moves:
+                            if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
+                                low = frame[3]
+                                break
+                    kids = ordered(game, moves, move, noise)
+                if touches is not None and i:
+                    # the one-step sleep set (.sleep): the moves the parent tried
+                    # before this one that commute with it are not tried here; this
+                    # position depends on the positions they led to
+                    bits, tried, awake = touches[move], frame[5], []
+                    for m in kids:
+                        kj = tried.get(m)
+                        if kj is None or touches[m] & bits:
+                            awake.append(m)
+                            continue
+                        self.asleep += 1
+                        if kj not in lost:
+                            seen = index.get(kj)
+                            if seen is None:  # cannot happen; depend on the parent
+                                seen = frame[3]
+                            if seen < low:
+                                low = seen
+                    kids = awake
+                frames.append([kids, 0, k, counter, low, {}])
                 counter += 1
         except Budget:
             if self.resumable:  # keep the place: the game stays where the search stood
