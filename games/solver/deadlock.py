@@ -90,9 +90,9 @@ five in docs/benchmarks.md), the over-approximation frees two or more columns in
 probes, and parking one card frees a second in the rest: it almost never fires there
 and costs up to half the search's time, so the searches leave it off.
 
-Positions lost by counting (too few places for a deep waste's cards) are the subject of
-:mod:`.capacity`, a sound bound that ``make_probe(capacity=True)`` asks after this probe
-(off in the searches: too slow for what it decides, see there).
+Positions lost by counting (too few places for a deep waste's cards) had a sound bound
+of their own (session 10, removed in session 11: it decided no position this probe
+leaves open, at 20 times its cost; docs/benchmarks.md "Round six ... a capacity bound").
 
 Both cuts keep the search's argument (:mod:`.prove`): a dead position is lost, so it
 may be treated as one proved lost; a draw searched alone leads to a position with a
@@ -116,22 +116,14 @@ if TYPE_CHECKING:
 
 #: What :func:`make_probe`'s probe answers.
 OPEN, DRAW_ONLY, DEAD = 0, 1, 2
-#: Whether the searches' probe asks the capacity bound (:mod:`.capacity`) too.
-CAPACITY = False
 
 
-def make_probe(
-    game: GameState, *, slot: bool = False, capacity: bool | None = None
-) -> Callable[[GameState], int] | None:
+def make_probe(game: GameState, *, slot: bool = False) -> Callable[[GameState], int] | None:
     """``probe(game) -> OPEN | DRAW_ONLY | DEAD`` for the game's variant, or ``None``
     where the argument does not hold (runs move as units, or foundation take-back).
     ``slot=True``: with the one-slot model where a column can empty (off in the
-    searches: see the module docstring). ``capacity``: where the position is not shown
-    dead here, ask the capacity bound of :mod:`.capacity` too (default
-    :data:`CAPACITY`)."""
-    if capacity is None:
-        capacity = CAPACITY
-    return _probe_for(game.rules, slot, capacity)
+    searches: see the module docstring)."""
+    return _plain_probe_for(game.rules, slot)
 
 
 def make_slot_model(game: GameState) -> Callable[[GameState], bool] | None:
@@ -155,22 +147,6 @@ def _tables(rules: RuleSet) -> tuple[list[tuple[int, ...]], tuple[tuple[int, ...
         for s in range(4)
     )
     return targets, suits
-
-
-@cache
-def _probe_for(rules: RuleSet, slot: bool, capacity: bool) -> Callable[[GameState], int] | None:
-    plain = _plain_probe_for(rules, slot)
-    if plain is None or not capacity:
-        return plain
-    from .capacity import _bound_for  # the bound builds on this module's tables
-
-    counted = _bound_for(rules, 0)
-
-    def probe(g: GameState) -> int:
-        verdict = plain(g)
-        return DEAD if verdict != DEAD and counted(g) else verdict
-
-    return probe
 
 
 @cache
