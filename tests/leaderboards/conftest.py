@@ -18,6 +18,7 @@ import pytest
 
 from games.engine import RESIGN, GameState, format_code, parse_code, parse_variant
 from leaderboards.log_check import Claim, Logged
+from tests.support.worker_redis import worker_redis_url
 
 WON_GAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "won_games.json"
 RANKED_UNDO, PRACTICE_UNDO = 0, 100
@@ -251,7 +252,11 @@ def make_result(db: None) -> Callable[..., object]:
 
 # Redis -------------------------------------------------------------------------------------
 
-REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
+# Each xdist worker of the unit tier its own database (9, 10, ...): the tests clear and fill
+# the same day's keys, and two workers on one database saw each other's boards.
+REDIS_TEST_URL = worker_redis_url(
+    "redis://127.0.0.1:6379/9", os.environ.get("PYTEST_XDIST_WORKER") or "gw0"
+)
 
 
 def _redis_reachable(url: str) -> bool:
@@ -275,7 +280,7 @@ def board_kind(request: pytest.FixtureRequest, settings) -> str:
 
 @pytest.fixture
 def redis_boards(settings, board_day: date) -> Iterator[None]:
-    """Point the boards at the real Redis (db 13), with the test day's key cleared
+    """Point the boards at the real Redis (this worker's database), with the test day's key cleared
     before and after; skipped if Redis is unreachable, except on CI."""
     from leaderboards import boards
 
