@@ -248,7 +248,8 @@ class Search:
                     self._restore(path)
                     return "win", line
                 k = key(game)
-                frame[5][move] = k
+                if touches is not None:  # only the sleep set reads the children tried
+                    frame[5][move] = k
                 if k in lost:
                     revert(game, record)
                     continue
