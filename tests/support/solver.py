@@ -241,3 +241,14 @@ def waste_moves_without_a_draw(game: GameState, limit: int = 20_000) -> bool | N
                     return None
                 todo.append(child)
     return False
+
+
+ALL_KINGS = ["KS", "KH", "KD", "KC"] * 2
+
+
+def layout(tableau, stock=(), variant="forty-thieves", waste=(), foundations=ALL_KINGS):
+    """A hand-made position: up to ten columns, the stock, the waste, the foundations."""
+    columns = [list(c) for c in tableau] + [[] for _ in range(10 - len(tableau))]
+    return GameState.from_layout(
+        columns, list(stock), variant, waste=list(waste), foundations=list(foundations)
+    )
