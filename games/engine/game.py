@@ -24,6 +24,7 @@ from . import moves as _moves
 from .cards import KING, describe_card, format_card, parse_card
 from .deal import deal_cards, format_code, parse_code
 from .errors import EngineError, IllegalMove, InvalidLayout, InvalidMove
+from .layout import check_layout, foundation_rank
 from .notation import _CACHE as _PARSED
 from .notation import (
     DRAW,
@@ -98,7 +99,7 @@ class GameState:
         self._history: deque[_moves.Record] | None = (
             deque(maxlen=undo_limit) if undo_limit else None
         )
-        _check_layout(self)
+        check_layout(self)
 
     # Construction ----------------------------------------------------------
 
@@ -160,7 +161,7 @@ class GameState:
             )
         ranks = None
         if foundations is not None:
-            ranks = [_foundation_rank(rules, k, top) for k, top in enumerate(foundations)]
+            ranks = [foundation_rank(rules, k, top) for k, top in enumerate(foundations)]
         return cls(
             rules,
             [[parse_card(c) for c in column] for column in tableau],
@@ -441,15 +442,6 @@ def _top(game: GameState, k: int) -> str | None:
     return format_card((rank << 2) | game._fsuit[k]) if rank else None
 
 
-def _foundation_rank(rules: RuleSet, k: int, top: str | None) -> int:
-    if top is None or top == "":
-        return 0
-    card = parse_card(top)
-    if card & 3 != rules.foundation_suit(k):
-        raise InvalidLayout(f"foundation f{k + 1} takes {'SHDC'[k % 4]} only, not {top}")
-    return card >> 2
-
-
 def _out_of_range(game: GameState, move: Move) -> str:
     text = format_move(move)
     columns, foundations = game.rules.columns, game.rules.foundations
@@ -457,38 +449,6 @@ def _out_of_range(game: GameState, move: Move) -> str:
         f"{text!r} names a pile this layout lacks: columns are t1 to t{columns},"
         f" foundations f1 to f{foundations}"
     )
-
-
-def _check_layout(game: GameState) -> None:
-    """Every card of the variant's deck is somewhere, each copy exactly once."""
-    from collections import Counter
-
-    from .cards import full_deck
-
-    rules = game.rules
-    if len(game._found) != rules.foundations:
-        raise InvalidLayout(f"{rules.name} has {rules.foundations} foundations")
-    if any(not 0 <= r <= KING for r in game._found):
-        raise InvalidLayout("a foundation holds from 0 to 13 cards")
-    if len(game._piles) != rules.columns + 1:
-        raise InvalidLayout(f"{rules.name} has {rules.columns} columns")
-    held = Counter(c for pile in game._piles for c in pile)
-    held.update(game._stock)
-    for k, rank in enumerate(game._found):
-        held.update((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
-    expected = Counter(full_deck(decks=rules.decks))
-    if held != expected:
-        missing = sorted((expected - held).elements())
-        extra = sorted((held - expected).elements())
-        parts = []
-        if missing:
-            parts.append("missing " + " ".join(format_card(c) for c in missing[:8]))
-        if extra:
-            parts.append("too many " + " ".join(format_card(c) for c in extra[:8]))
-        raise InvalidLayout(f"the cards do not make {rules.decks} full decks: {'; '.join(parts)}")
-    for i, pile in enumerate(game._piles[1:], start=1):
-        if not 0 <= game._down[i] <= max(len(pile) - 1, 0):
-            raise InvalidLayout(f"column {i}: its top card must be face up")
 
 
 __all__ = [
