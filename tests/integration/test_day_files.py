@@ -63,19 +63,42 @@ def play(
     return asyncio.run(scene())
 
 
+def known_win(deal: Deal) -> None:
+    """Give ``deal`` a seed with a known winning line; its code and commitment follow the
+    seed, as the open would have made them (the file is checked against exactly these)."""
+    code = format_code(parse_variant(deal.variant), int(CLASSIC_WIN["seed"], 16))
+    Deal.objects.filter(pk=deal.pk).update(
+        seed_hex=CLASSIC_WIN["seed"], code=code, commitment=commitment(code, deal.salt)
+    )
+
+
+def verified(deal: Deal, count: int) -> list[Result]:
+    """The deal's results once ``count`` of them are verified, oldest first."""
+    mine = Result.objects.filter(deal=deal, status="verified").order_by("id")
+    return wait_for(lambda: list(mine) if mine.count() == count else None)
+
+
+def verify_day(path: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m games.engine verify-day`` on ``path`` as its own process, with no
+    Django settings in its environment (the command is the engine's alone)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE"))}
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", "verify-day", str(path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_a_closed_days_file_is_served_and_verifies_clean(
     unpaced_servers, workers, user: User, bob: User, tmp_path: Path
 ) -> None:
     first, second = unpaced_servers  # the sockets' limits are not this test's subject
     workers(FT_PACE_CHECK="false", FT_FORESIGHT_SECONDS="0")
     deal = services.deal_open_daily(day=timezone.now().date())
-    # A deal with a known winning line: its code and commitment follow the seed, as the
-    # open would have made them (the file is checked against exactly these).
-    seed = int(CLASSIC_WIN["seed"], 16)
-    code = format_code(parse_variant(deal.variant), seed)
-    Deal.objects.filter(pk=deal.pk).update(
-        seed_hex=CLASSIC_WIN["seed"], code=code, commitment=commitment(code, deal.salt)
-    )
+    known_win(deal)
     url = f"/boards/daily/{deal.day.isoformat()}/games.json"
     assert requests.get(f"{first.http}{url}", timeout=10).status_code == 404
 
@@ -97,13 +120,7 @@ def test_a_closed_days_file_is_served_and_verifies_clean(
     assert play(first, left_open, bob, ["s", "s"], "c")[-1]["type"] == "accepted"
 
     services.deal_close_daily(day=deal.day, now=timezone.now() + timedelta(days=1))
-    results = wait_for(
-        lambda: (
-            list(Result.objects.filter(deal=deal, status="verified").order_by("id"))
-            if Result.objects.filter(deal=deal, status="verified").count() == 2
-            else None
-        )
-    )
+    results = verified(deal, 2)
     win = next(r for r in results if r.won)
     stamps = list(won.actions.order_by("seq").values_list("created_at", flat=True))
     assert win.duration_ms == (stamps[-1] - stamps[0]) // timedelta(milliseconds=1)
@@ -131,28 +148,13 @@ def test_a_closed_days_file_is_served_and_verifies_clean(
     ]
     path = tmp_path / "games.json"
     path.write_bytes(response.content)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE"))}
-    checked = subprocess.run(
-        [sys.executable, "-m", "games.engine", "verify-day", str(path)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    checked = verify_day(path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("ok: daily ")
     # A tampered copy is caught by the same command.
     data["games"][0]["time_ms"] = 1000
     path.write_text(json.dumps(data))
-    tampered = subprocess.run(
-        [sys.executable, "-m", "games.engine", "verify-day", str(path)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    tampered = verify_day(path)
     assert tampered.returncode == 1
     assert (
         "disagrees: game 1 (result" in tampered.stdout and "the time is 1000 ms" in tampered.stdout
