@@ -23,7 +23,8 @@ from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import API, Api, practice_game, token_for
 
-pytestmark = pytest.mark.django_db
+# Windows roll over here, and sockets read the clock themselves: the real clock.
+pytestmark = [pytest.mark.django_db, pytest.mark.real_throttle_clock]
 ROOT = Path(__file__).resolve().parents[2]
 
 
