@@ -58,37 +58,14 @@ that is not free, and ``w`` is neither able to go home nor onto a possible colum
 by the same rules, ``w`` never moves before a draw: the draw alone is searched. With an
 empty waste no move but the draw touches the waste, and the draw is searched alone too.
 
-One empty column in reach (the one-slot model, ``make_probe(slot=True)``)
-------------------------------------------------------------------------
-When a column can empty, *E* fails and the cuts above say nothing. A bound instead of
-all-or-nothing: call a move of a card into an empty column a *parking*, and let ``F(S)``
-be the fixpoint above with the cards of ``S`` taken as free (moved, and able to be a
-column's top). Leave out moves of a column's only card into an empty column: they only
-swap two columns, so a line without them wins whenever one with them does.
-
-*Claim.* Suppose at most one column is ever empty (the *space*). Order the parkings;
-``p_j`` stays in the space until it leaves by an ordinary move (home or onto a top), and
-no other card can be parked meanwhile (no other column is empty). By induction on time,
-as in the claim above: every card moved up to the end of ``p_j``'s stay is in
-``F_j = F(F_{j-1} ∪ {p_j})`` (``F_0 = F(∅)``), the cards built on ``p_j`` included
-(``p_j`` is a top); ``p_j`` was a top when parked (the cards above it moved: in
-``F_{j-1}``), and its leaving is an ordinary move justified by cards moved before, so
-``p_j`` passes the fixpoint's test for moving in ``F_j``. The model computes ``F*``: from
-``F(∅)``, add ``F(F* ∪ {p})`` for any card ``p`` on top of ``F*``'s free cards (its
-cards above free; may fill a space; not a column's last) that passes the test in it,
-until none does. ``F_j ⊆ F*`` for every ``j`` (each ``p_j`` is such a card for
-``F_{j-1} ⊆ F*``, and ``F`` is monotone). The last parked card may stay for good:
-every card that ever moves is in ``U = F* ∪ ⋃_p F(F* ∪ {p})``.
-
-*At most one space.* Count the columns empty now or whose every card is in ``U``. If
-there is one, the hypothesis holds: at the first moment a second column emptied, every
-card it held had moved under one space, so it would be in ``U`` and counted.
-
-*Dead.* With one such column, if a card is not in ``U`` it never moves, so never goes
-home: lost. Measured on the greedy player's stalled mid-game positions (issue 24, round
-five in docs/benchmarks.md), the over-approximation frees two or more columns in most
-probes, and parking one card frees a second in the rest: it almost never fires there
-and costs up to half the search's time, so the searches leave it off.
+An empty column in reach
+------------------------
+When a column can empty, *E* fails and the cuts above say nothing. A one-slot model
+(at most one column ever empty: the cards parked there one at a time folded into the
+fixpoint) was sound and tested, and almost never fired on the positions that matter
+while costing up to half the search's time (issue 24, rounds five and eight in
+docs/benchmarks.md: 5 positions it alone called dead in 12 s of search of four stalled
+mid-game positions, at 1-56 % of the positions searched); it was removed in session 12.
 
 Positions lost by counting (too few places for a deep waste's cards) had a sound bound
 of their own (session 10, removed in session 11: it decided no position this probe
@@ -118,21 +95,10 @@ if TYPE_CHECKING:
 OPEN, DRAW_ONLY, DEAD = 0, 1, 2
 
 
-def make_probe(game: GameState, *, slot: bool = False) -> Callable[[GameState], int] | None:
+def make_probe(game: GameState) -> Callable[[GameState], int] | None:
     """``probe(game) -> OPEN | DRAW_ONLY | DEAD`` for the game's variant, or ``None``
-    where the argument does not hold (runs move as units, or foundation take-back).
-    ``slot=True``: with the one-slot model where a column can empty (off in the
-    searches: see the module docstring)."""
-    return _plain_probe_for(game.rules, slot)
-
-
-def make_slot_model(game: GameState) -> Callable[[GameState], bool] | None:
-    """``dead(game)``: the one-slot model alone (``True``: lost), or ``None`` where the
-    argument does not hold."""
-    if game.rules.sequences or game.rules.takeback:
-        return None
-    targets, suits = _tables(game.rules)
-    return _slot_model_for(game.rules, targets, suits)
+    where the argument does not hold (runs move as units, or foundation take-back)."""
+    return _plain_probe_for(game.rules)
 
 
 @cache
@@ -150,12 +116,10 @@ def _tables(rules: RuleSet) -> tuple[list[tuple[int, ...]], tuple[tuple[int, ...
 
 
 @cache
-def _plain_probe_for(rules: RuleSet, slot: bool) -> Callable[[GameState], int] | None:  # noqa: C901
+def _plain_probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C901
     if rules.sequences or rules.takeback:
         return None
     targets, suits = _tables(rules)
-    #: with an empty column in reach: the one-slot model (off: never dead)
-    spaced = _slot_model_for(rules, targets, suits) if slot else _never
     # each suit's foundations read at once (the index twice for a single deck, so every
     # getter gives a tuple): a quarter of the probe's set-up was a max over a generator
     heights = [itemgetter(*ks, *ks) if len(ks) == 1 else itemgetter(*ks) for ks in suits]
@@ -165,7 +129,7 @@ def _plain_probe_for(rules: RuleSet, slot: bool) -> Callable[[GameState], int] |
         cols = piles[1:]
         for p in cols:
             if not p:  # an empty column: E fails at once
-                return DEAD if spaced(g) else OPEN
+                return OPEN
         n = len(cols)
         reach = [max(get(found)) for get in heights]
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
@@ -205,7 +169,7 @@ def _plain_probe_for(rules: RuleSet, slot: bool) -> Callable[[GameState], int] |
             return True
 
         if not settle():
-            return DEAD if spaced(g) else OPEN
+            return OPEN
         waste, stock = piles[0], g._stock
         draw_only = bool(stock) and (not waste or not movable(waste[-1]))
         # phase two: the waste and the stock join; if every column still holds a card
@@ -234,155 +198,7 @@ def _plain_probe_for(rules: RuleSet, slot: bool) -> Callable[[GameState], int] |
                     rest.append(c)
             loose = rest
             if changed and not settle():
-                if spaced(g):
-                    return DEAD
                 return DRAW_ONLY if draw_only else OPEN
         return DEAD
 
     return probe
-
-
-def _never(game: GameState) -> bool:
-    return False
-
-
-# The one-slot model (an empty column in reach) -----------------------------------------
-
-#: A state of the one-slot fixpoint: the free cards of each column (from the top), of
-#: the waste (from the top), which loose cards are free, the free card values, the values
-#: that could be a column's top, and each suit's reach (highest rank home or free).
-_State = tuple[list[int], list[int], list[bool], set[int], set[int], list[int]]
-
-
-def _slot_model_for(  # noqa: C901 - one fixpoint, its seeds and the count, kept together
-    rules: RuleSet,
-    targets: list[tuple[int, ...]],
-    suits: tuple[tuple[int, ...], ...],
-) -> Callable[[GameState], bool]:
-    """``dead(game)``: the one-slot argument of the module's docstring (``True``: lost)."""
-    kings_only = rules.space == "kings"
-
-    def dead(g: GameState) -> bool:
-        piles, found = g._piles, g._found
-        cols = piles[1:]
-        n = len(cols)
-        lens = [len(p) for p in cols]
-        if g._redeals_left:
-            waste: list[int] = []
-            loose = list(g._stock) + list(piles[0])
-        else:
-            waste, loose = piles[0], list(g._stock)
-        nloose = len(loose)
-
-        def settle(s: _State) -> None:
-            free, wf, lf, freed, exposed, reach = s
-
-            def movable(c: int) -> bool:
-                return c >> 2 <= reach[c & 3] + 1 or not exposed.isdisjoint(targets[c])
-
-            changed = True
-            while changed:
-                changed = False
-                for su in range(4):
-                    r = reach[su]
-                    while r < KING and ((r + 1) << 2) | su in freed:
-                        r += 1
-                    reach[su] = r
-                for ci in range(n):
-                    p, f, size = cols[ci], free[ci], lens[ci]
-                    while f < size and movable(p[size - 1 - f]):
-                        freed.add(p[size - 1 - f])
-                        f += 1
-                        if f < size:
-                            exposed.add(p[size - 1 - f])
-                        changed = True
-                    free[ci] = f
-                w, size = wf[0], len(waste)
-                while w < size and movable(waste[size - 1 - w]):
-                    c = waste[size - 1 - w]
-                    freed.add(c)
-                    exposed.add(c)
-                    w += 1
-                    changed = True
-                wf[0] = w
-                for i in range(nloose):
-                    if not lf[i] and movable(loose[i]):
-                        lf[i] = True
-                        freed.add(loose[i])
-                        exposed.add(loose[i])
-                        changed = True
-
-        def spaces(s: _State) -> int:
-            """Columns empty now or whose every card is free: the columns that can be
-            empty at some time."""
-            return sum(1 for ci in range(n) if s[0][ci] == lens[ci])
-
-        def parked(s: _State) -> list[tuple[_State, int]]:
-            """The states with one more card put into the space, each with the card: any
-            card whose cards above are free and that may fill a space, but not a
-            column's last card (that move only swaps two columns)."""
-            free, wf, lf, freed, exposed, reach = s
-            out: list[tuple[_State, int]] = []
-            for ci in range(n):
-                f, size = free[ci], lens[ci]
-                if f < size - 1:
-                    t = (free[:], wf[:], lf[:], set(freed), set(exposed), reach[:])
-                    t[0][ci] = f + 1
-                    t[4].add(cols[ci][size - 2 - f])
-                    out.append((t, cols[ci][size - 1 - f]))
-            if wf[0] < len(waste):
-                t = (free[:], [wf[0] + 1], lf[:], set(freed), set(exposed), reach[:])
-                out.append((t, waste[len(waste) - 1 - wf[0]]))
-            seen: set[int] = set()
-            for i in range(nloose):
-                if not lf[i] and loose[i] not in seen:
-                    seen.add(loose[i])
-                    t = (free[:], wf[:], lf[:], set(freed), set(exposed), reach[:])
-                    t[2][i] = True
-                    out.append((t, loose[i]))
-            if kings_only:
-                out = [(t, c) for t, c in out if c >> 2 == KING]
-            for t, c in out:  # in the space, the card is free and a column's top
-                t[3].add(c)
-                t[4].add(c)
-            return out
-
-        def leaves(s: _State, c: int) -> bool:
-            reach, exposed = s[5], s[4]
-            return c >> 2 <= reach[c & 3] + 1 or not exposed.isdisjoint(targets[c])
-
-        current: _State = (
-            [0] * n,
-            [0],
-            [False] * nloose,
-            set(),
-            {p[-1] for p in cols if p},
-            [max(found[k] for k in suits[su]) for su in range(4)],
-        )
-        settle(current)
-        if spaces(current) != 1:  # none: the plain argument's case; two or more: no bound
-            return spaces(current) == 0 and (
-                current[0] != lens or current[1][0] < len(waste) or not all(current[2])
-            )
-        grown = True
-        while grown:  # park a card that can leave again, for as long as one grows the set
-            grown = False
-            for t, c in parked(current):
-                settle(t)
-                if spaces(t) > 1:
-                    return False
-                if leaves(t, c):
-                    current, grown = t, True
-                    break
-        # the last card parked stays: what any one of them frees, together
-        most_free, most_waste, loose_free = current[0][:], current[1][0], current[2][:]
-        for t, _ in parked(current):
-            settle(t)
-            if spaces(t) > 1:
-                return False
-            most_free = [max(a, b) for a, b in zip(most_free, t[0], strict=True)]
-            most_waste = max(most_waste, t[1][0])
-            loose_free = [a or b for a, b in zip(loose_free, t[2], strict=True)]
-        return most_free != lens or most_waste < len(waste) or not all(loose_free)
-
-    return dead

@@ -157,6 +157,9 @@ class Search:
         self.touches = make_touches(game) if sleep else None
         #: moves put to sleep, summed over the search's turns
         self.asleep = 0
+        #: of those, the moves whose position was still open (a virtual edge that Tarjan's
+        #: bookkeeping reads, :mod:`.sleep`), summed over the turns
+        self.waits = 0
         #: ``resumable``: a search stopped by its budget keeps its place (the game is
         #: left where the search stood) and :meth:`run` goes on from there.
         self.resumable = resumable
@@ -297,7 +300,8 @@ class Search:
                             awake.append(m)
                             continue
                         self.asleep += 1
-                        if kj not in lost:
+                        if kj not in lost:  # a virtual edge to a position still open
+                            self.waits += 1
                             seen = index.get(kj)
                             if seen is None:  # cannot happen; depend on the parent
                                 seen = frame[3]

@@ -1,5 +1,4 @@
-"""The dead-position and lone-draw cuts and the one-slot model (games/solver/deadlock.py)
-against a plain search.
+"""The dead-position and lone-draw cuts (games/solver/deadlock.py) against a plain search.
 
 The plain search (tests/support/solver.py: engine moves, whole states, no pruning, no
 hashing) decides every position reachable from small late games; for each of them the
@@ -21,7 +20,7 @@ from games.engine import GameState
 from games.engine import moves as engine_moves
 from games.engine.notation import DRAW_MOVE
 from games.solver import _private_copy
-from games.solver.deadlock import DEAD, DRAW_ONLY, OPEN, make_probe, make_slot_model
+from games.solver.deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from games.solver.key import make_key_function
 from games.solver.players import play_greedy
 from games.solver.prove import LostTable, prove
@@ -48,9 +47,8 @@ CUT = [
 
 
 def labelled(game: GameState) -> tuple[int, object]:
-    """The probe's answer for ``game`` (with the one-slot model) and, for a lone draw,
-    the state after the draw."""
-    answer = make_probe(game, slot=True)(game)
+    """The probe's answer for ``game`` and, for a lone draw, the state after the draw."""
+    answer = make_probe(game)(game)
     if answer != DRAW_ONLY:
         return answer, None
     child = GameState.load(game.dump(history=False))
@@ -158,35 +156,6 @@ def test_the_cuts_shrink_the_search_of_real_positions_and_keep_the_verdict() -> 
 def test_the_variants_with_runs_or_take_back_get_no_cuts() -> None:
     for spec in ("josephine", "forty-thieves+takeback"):
         assert make_probe(GameState.from_seed(1, spec)) is None
-        assert make_slot_model(GameState.from_seed(1, spec)) is None
-
-
-def test_the_one_slot_model_finds_dead_positions_the_plain_probe_leaves_open() -> None:
-    # where only kings fill a space, one column in reach of emptying is a bound: on these
-    # fixed crowded games the model calls positions dead that the plain probe (no column
-    # may empty) cannot, and the plain search agrees each has no win
-    new = 0
-    for seed in (1, 8, 19, 28):
-        game = crowded_game("streets+kings", seed)
-        plain, slot = make_probe(game), make_slot_model(game)
-
-        def both(g: GameState, plain=plain, slot=slot) -> tuple[int, bool]:
-            return plain(g), slot(g)
-
-        outcomes = reachable_outcomes(game, both, limit=4000)
-        for winnable, (answer, dead) in outcomes.values():
-            if dead:
-                assert not winnable
-                new += answer != DEAD
-    assert new >= 30
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(crowded_games(["streets+kings", "forty-thieves+kings"], loose=16))
-def test_the_one_slot_model_calls_dead_only_positions_with_no_win(game: GameState) -> None:
-    slot = make_slot_model(game)
-    for winnable, dead in reachable_outcomes(game, slot, limit=4000).values():
-        assert not (dead and winnable)
 
 
 def test_a_dead_real_position_is_proved_lost_with_no_position_searched() -> None:
