@@ -5,6 +5,7 @@ Split from test_solver.py; every line a beam returns is still judged by the engi
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from typing import Any
@@ -43,6 +44,34 @@ def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
     for move in line:
         engine_moves.apply(fresh, move)
     assert fresh.is_won()
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_the_beam_runs_without_the_cycle_collector_and_restores_it(was_on: bool) -> None:
+    game = GameState.from_seed(3, undo_limit=0)
+    key = make_key_function(game)
+    seen: set[bool] = set()
+
+    def spying_key(g: GameState) -> int:
+        seen.add(gc.isenabled())
+        return key(g)
+
+    beam = Beam(
+        game,
+        know=Knowledge(game),
+        legal=make_generator(game),
+        key=spying_key,
+        deadline=float("inf"),
+        width=5,
+        closure=10,
+    )
+    (gc.enable if was_on else gc.disable)()
+    try:
+        beam.run()
+        assert gc.isenabled() is was_on
+    finally:
+        gc.enable()
+    assert seen == {False}
 
 
 @given(
