@@ -120,6 +120,34 @@ def _user_of(session: Any) -> Any:
     return session_user(session) or AnonymousUser()
 
 
+def scope_user_and_game(scope: dict[str, Any], game_pk: Any) -> tuple[Any, Any]:
+    """The socket's user (as :func:`scope_user`) and the row of game ``game_pk`` as the
+    access funnel reads it (``None``: no such game). While neither the user nor the session
+    was read yet (a game socket's connect), both in one query
+    (``games.realtime.session_user.session_user_and_game``); else the two reads."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from ftsite.sessions import SessionStore
+    from games.access import GAME_ROW
+    from games.realtime.session_user import session_user_and_game
+
+    user = scope.get("user")
+    store = getattr(scope.get("session"), "_wrapped", None)
+    if (
+        isinstance(user, LazyObject)
+        and user._wrapped is empty
+        and isinstance(store, SessionStore)
+        and not store.loaded()
+    ):
+        try:
+            found, game = session_user_and_game(store, game_pk)
+        except LookupError:
+            return scope_user(scope), None
+        user._wrapped = found or AnonymousUser()
+        return user._wrapped, game
+    return scope_user(scope), GAME_ROW.get(game_pk)
+
+
 def scope_user(scope: dict[str, Any]) -> Any:
     """The socket's user (a ``User`` or ``AnonymousUser``), read now if it was not yet: on
     a thread, since reading it may query the session and the user."""
