@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from . import moves as _moves
@@ -459,6 +459,14 @@ def _out_of_range(game: GameState, move: Move) -> str:
     )
 
 
+@cache
+def _sorted_deck(decks: int) -> list[int]:
+    """``decks`` full packs, sorted (compared, never changed)."""
+    from .cards import full_deck
+
+    return sorted(full_deck(decks=decks))
+
+
 def _check_layout(game: GameState) -> None:
     """Every card of the variant's deck is somewhere, each copy exactly once."""
     from collections import Counter
@@ -472,12 +480,15 @@ def _check_layout(game: GameState) -> None:
         raise InvalidLayout("a foundation holds from 0 to 13 cards")
     if len(game._piles) != rules.columns + 1:
         raise InvalidLayout(f"{rules.name} has {rules.columns} columns")
-    held = Counter(c for pile in game._piles for c in pile)
-    held.update(game._stock)
+    cards = [c for pile in game._piles for c in pile]
+    cards += game._stock
     for k, rank in enumerate(game._found):
-        held.update((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
-    expected = Counter(full_deck(decks=rules.decks))
-    if held != expected:
+        cards.extend((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
+    # Sorted lists, not Counters, when the layout is right: every deal (a socket's first
+    # hello after a start replays its game) checks its layout.
+    cards.sort()
+    if cards != _sorted_deck(rules.decks):
+        held, expected = Counter(cards), Counter(full_deck(decks=rules.decks))
         missing = sorted((expected - held).elements())
         extra = sorted((held - expected).elements())
         parts = []
