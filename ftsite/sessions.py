@@ -8,6 +8,10 @@ docs/benchmarks.md "Session 9"). This engine (``SESSION_ENGINE``) reads the same
 the same conditions (the key, not expired), with SQL compiled once
 (``games.prepared.PreparedRow``); everything else is Django's ``db`` engine, pages
 included. A session deleted (signed out) or expired is no row here either.
+
+A game socket's connect reads its session's row in the same query as its game
+(``games.realtime.session_user.session_user_and_game``) and hands the row's data to
+:meth:`SessionStore.load_read`: the same row, by the same conditions, one round trip.
 """
 
 from __future__ import annotations
@@ -49,3 +53,17 @@ class SessionStore(DatabaseSessionStore):
         if found is None:
             self._session_key = None
         return found
+
+    def loaded(self) -> bool:
+        """Whether this store has read its row already (or had none to read)."""
+        return hasattr(self, "_session_cache")
+
+    def load_read(self, session_data: str | None) -> None:
+        """Take ``session_data``, this store's row read by another query by the same
+        conditions (the key, not expired; ``None``: no such row), as its load: what
+        :meth:`load` would have made of it, and no query of its own."""
+        if session_data is None:
+            self._session_key = None  # as Django's load does for a row that is gone
+            self._session_cache: dict[str, Any] = {}
+        else:
+            self._session_cache = self.decode(session_data)

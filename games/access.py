@@ -28,7 +28,8 @@ Purpose = Literal["play", "watch"]
 
 # The game with its deal and player, as every check reads it (compiled once: a socket's
 # connect reads it in every reconnect storm; games.prepared).
-GAME_ROW = RowByPk(Game.objects.select_related("deal", "player"))
+GAME_ROWS = Game.objects.select_related("deal", "player")
+GAME_ROW = RowByPk(GAME_ROWS)
 Role = Literal["player", "watcher"]
 
 
@@ -46,6 +47,18 @@ def access_game_role(
     """:func:`access_game`, with the role the visitor was admitted in, so no caller asks
     the funnel twice."""
     game = access_game(user=user, game_id=game_id, purpose=purpose)
+    return GameAccess(game=game, role=role_in(user=user, game=game))
+
+
+def access_game_role_read(
+    *, user: User | AnonymousUser | None, game: Game | None, purpose: Purpose
+) -> GameAccess:
+    """:func:`access_game_role` for a game the caller read itself as :data:`GAME_ROWS`
+    reads it (``None``: no such game). A socket's connect reads it in the same query as
+    its session (``games.realtime.session_user``); the rules are the funnel's."""
+    if game is None:
+        raise NotFound("there is no such game")
+    check_game_access(user=user, game=game, purpose=purpose)
     return GameAccess(game=game, role=role_in(user=user, game=game))
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
 from django.utils import timezone
 
-from games.access import GameAccess, access_game_role
+from games.access import GameAccess, access_game_role, access_game_role_read
 from games.daily import utc_today
 from games.engine import EngineError, format_code, parse_code
 from games.models import Deal, Game, User
@@ -89,6 +89,12 @@ def game_state(*, user: User | AnonymousUser | None, game_id: object) -> dict[st
     """A game's full visible state, for its player or a permitted watcher; ``role`` says
     which (the funnel decided it: the page offers play to the player on it alone)."""
     return _state(access_game_role(user=user, game_id=game_id, purpose="watch"))
+
+
+def game_state_read(*, user: User | AnonymousUser | None, game: Game | None) -> dict[str, Any]:
+    """:func:`game_state` of a game row the caller read (``access.GAME_ROWS``'s columns;
+    ``None``: no such game), through the same funnel."""
+    return _state(access_game_role_read(user=user, game=game, purpose="watch"))
 
 
 def _state(access: GameAccess) -> dict[str, Any]:

@@ -17,6 +17,8 @@ a two-deck game are the same integer: they are indistinguishable.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .errors import InvalidCard
 
 RANKS = "A23456789TJQK"
@@ -131,10 +133,16 @@ def full_deck(*, decks: int, aces: bool = True) -> list[int]:
     >>> len(full_deck(decks=2)), len(full_deck(decks=2, aces=False))
     (104, 96)
     """
+    return list(_deck(decks, aces))
+
+
+@cache
+def _deck(decks: int, aces: bool) -> tuple[int, ...]:
+    # Made once a deck: every deal and every layout check starts from it.
     first_rank = ACE if aces else ACE + 1
-    return [
+    return tuple(
         make_card(rank, suit)
         for _ in range(decks)
         for suit in range(4)
         for rank in range(first_rank, KING + 1)
-    ]
+    )

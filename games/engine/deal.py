@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterator
 
 from .cards import full_deck
@@ -31,6 +32,7 @@ SHORT_SEED_LIMIT = 1 << 35
 SHORT_CODE_LENGTH = 7
 LONG_CODE_LENGTH = 26
 _DOMAIN = b"FT1"
+_BLOCK = struct.Struct(">8I")  # a SHA-256 block's eight big-endian 32-bit words
 
 # Crockford's base 32: no I, L, O or U, so codes read aloud or copied by hand
 # survive; the look-alikes are read as the digits they resemble.
@@ -74,13 +76,33 @@ def shuffled_deck(seed: int, rules: RuleSet) -> list[int]:
     ``j = w % (i + 1)``) and swap positions ``i`` and ``j``.
     """
     deck = full_deck(decks=rules.decks, aces=not rules.aces_out)
-    words = random_words(seed)
+    # random_words' words, made a block of eight at a time and as many blocks at once as
+    # the shuffle takes without a rejection (a rejection is rare: more are made then):
+    # every socket's first hello after a start deals its game (docs/benchmarks.md).
+    _check_seed(seed)
+    prefix = _DOMAIN + seed.to_bytes(16, "big")
+    words: list[int] = []
+    blocks = 0
+
+    def more(count: int) -> None:
+        nonlocal blocks
+        for counter in range(blocks, blocks + count):
+            block = hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest()
+            words.extend(_BLOCK.unpack(block))
+        blocks += count
+
+    more((len(deck) + 6) // 8)  # len(deck) - 1 words
+    taken = 0
     for i in range(len(deck) - 1, 0, -1):
         bound = i + 1
         limit = (1 << 32) - (1 << 32) % bound
-        word = next(words)
-        while word >= limit:
-            word = next(words)
+        while True:
+            if taken == len(words):
+                more(1)
+            word = words[taken]
+            taken += 1
+            if word < limit:
+                break
         j = word % bound
         deck[i], deck[j] = deck[j], deck[i]
     return deck

@@ -4,6 +4,7 @@ the variant's full decks, each card once, with every column's top card face up."
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .cards import KING, format_card, full_deck, parse_card
@@ -23,6 +24,12 @@ def foundation_rank(rules: RuleSet, k: int, top: str | None) -> int:
     return card >> 2
 
 
+@cache
+def _sorted_deck(decks: int) -> list[int]:
+    """``decks`` full packs, sorted (compared, never changed)."""
+    return sorted(full_deck(decks=decks))
+
+
 def check_layout(game: GameState) -> None:
     """Every card of the variant's deck is somewhere, each copy exactly once."""
     rules = game.rules
@@ -32,12 +39,15 @@ def check_layout(game: GameState) -> None:
         raise InvalidLayout("a foundation holds from 0 to 13 cards")
     if len(game._piles) != rules.columns + 1:
         raise InvalidLayout(f"{rules.name} has {rules.columns} columns")
-    held = Counter(c for pile in game._piles for c in pile)
-    held.update(game._stock)
+    cards = [c for pile in game._piles for c in pile]
+    cards += game._stock
     for k, rank in enumerate(game._found):
-        held.update((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
-    expected = Counter(full_deck(decks=rules.decks))
-    if held != expected:
+        cards.extend((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
+    # Sorted lists, not Counters, when the layout is right: every deal (a socket's first
+    # hello after a start replays its game) checks its layout.
+    cards.sort()
+    if cards != _sorted_deck(rules.decks):
+        held, expected = Counter(cards), Counter(full_deck(decks=rules.decks))
         missing = sorted((expected - held).elements())
         extra = sorted((held - expected).elements())
         parts = []

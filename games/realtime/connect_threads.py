@@ -22,12 +22,12 @@ run again once on a new one: a connect's reads are safe to repeat, and so is its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
-import functools
+import queue
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from channels.auth import AuthMiddleware
@@ -40,32 +40,63 @@ from .move_threads import retrying_once
 T = TypeVar("T")
 
 _lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
+# The calls waiting for a connect thread: (loop, future, context, fn, args, kwargs).
+_calls: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+_started = False
 
 
-def connect_executor() -> ThreadPoolExecutor:
-    """The process's connect threads, made on first use."""
-    global _executor
+def _threads_start() -> None:
+    """The process's ``FT_CONNECT_THREADS`` connect threads, started on first use."""
+    global _started
     with _lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(
-                max_workers=settings.FT_CONNECT_THREADS, thread_name_prefix="connects"
-            )
-        return _executor
+        if _started:
+            return
+        _started = True
+        for n in range(settings.FT_CONNECT_THREADS):
+            # Daemons: a process stopping does not wait for a storm's reads.
+            threading.Thread(target=_serve, name=f"connects_{n}", daemon=True).start()
 
 
 async def on_connect_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     """Run ``fn`` (reads, or a write that is safe to repeat or lose) on a connect thread:
     once more on a new connection if the database dropped this one, the connection tidied
     after (see the module)."""
-    # The loop's own hand-off, in a copy of the caller's context, rather than asgiref's
-    # SyncToAsync: its bookkeeping around each call (thread-sensitivity checks, a shield,
-    # the context copied back) was a tenth of a connect's time on the event loop (py-spy,
-    # docs/benchmarks.md "Session 9"), and nothing a connect runs needs it (no async code
-    # called back from the thread: the sockets' broadcasts go from the action threads).
-    context = contextvars.copy_context()
-    call = functools.partial(context.run, _once_more_if_dropped, fn, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(connect_executor(), call)
+    # A hand-off of its own, in a copy of the caller's context: a queue the threads take
+    # calls from, and the result set on the caller's future from the loop. asgiref's
+    # SyncToAsync (thread-sensitivity checks, a shield, the context copied back) was a
+    # tenth of a connect's time on the event loop (docs/benchmarks.md "Session 9"), and
+    # the executor's (a concurrent future with its condition, two locks, the two futures
+    # chained) cost 53-65 us of the process's CPU a hop against 18-45 here ("Session
+    # 12"); nothing a connect runs needs either (no async code called back from the
+    # thread: the sockets' broadcasts go from the action threads).
+    if not _started:
+        _threads_start()
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+    _calls.put((loop, future, contextvars.copy_context(), fn, args, kwargs))
+    return await future
+
+
+def _serve() -> None:
+    while True:
+        loop, future, context, fn, args, kwargs = _calls.get()
+        try:
+            result, error = context.run(_once_more_if_dropped, fn, *args, **kwargs), None
+        except BaseException as raised:  # noqa: BLE001 - the caller's, raised where it awaits
+            result, error = None, raised
+        # RuntimeError: the loop closed meanwhile (a process stopping): nobody waits.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_settle, future, result, error)
+        del loop, future, context, fn, args, kwargs, result, error  # not kept till the next
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # cancelled: the socket went away while its reads ran
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _once_more_if_dropped(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -118,6 +149,34 @@ def _user_of(session: Any) -> Any:
     from games.realtime.session_user import session_user
 
     return session_user(session) or AnonymousUser()
+
+
+def scope_user_and_game(scope: dict[str, Any], game_pk: Any) -> tuple[Any, Any]:
+    """The socket's user (as :func:`scope_user`) and the row of game ``game_pk`` as the
+    access funnel reads it (``None``: no such game). While neither the user nor the session
+    was read yet (a game socket's connect), both in one query
+    (``games.realtime.session_user.session_user_and_game``); else the two reads."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from ftsite.sessions import SessionStore
+    from games.access import GAME_ROW
+    from games.realtime.session_user import session_user_and_game
+
+    user = scope.get("user")
+    store = getattr(scope.get("session"), "_wrapped", None)
+    if (
+        isinstance(user, LazyObject)
+        and user._wrapped is empty
+        and isinstance(store, SessionStore)
+        and not store.loaded()
+    ):
+        try:
+            found, game = session_user_and_game(store, game_pk)
+        except LookupError:
+            return scope_user(scope), None
+        user._wrapped = found or AnonymousUser()
+        return user._wrapped, game
+    return scope_user(scope), GAME_ROW.get(game_pk)
 
 
 def scope_user(scope: dict[str, Any]) -> Any:

@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import time
+import uuid
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,7 @@ from games.payloads import accepted_message, action_message
 from games.privacy.services import Seen
 from games.privacy.sightings import client_address
 from games.realtime.broadcast import game_group
-from games.realtime.connect_threads import on_connect_thread, scope_user
+from games.realtime.connect_threads import on_connect_thread, scope_user_and_game
 from games.realtime.groups import group_join, group_leave
 from games.realtime.live import game_pk
 from games.realtime.loop_throttle import throttle_reserve_on_loop
@@ -85,13 +86,14 @@ class Opened:
     refusal: ServiceError | None = None
 
 
-def _open(scope: dict[str, Any], game_id: str) -> Opened:
-    """A connect's reads, in one connect-thread call: the session's user, then the one
-    access check (``games.access``) and the game's state from the row it read, after the
-    socket joined the game's group."""
-    user = scope_user(scope)
+def _open(scope: dict[str, Any], game_id: uuid.UUID) -> Opened:
+    """A connect's reads, in one connect-thread call and (almost always) one query: the
+    session's user and the game's row (``scope_user_and_game``), then the one access check
+    (``games.access``) and the game's state from that row, after the socket joined the
+    game's group."""
+    user, game = scope_user_and_game(scope, game_id)
     try:
-        return Opened(user=user, game=selectors.game_state(user=user, game_id=game_id))
+        return Opened(user=user, game=selectors.game_state_read(user=user, game=game))
     except ServiceError as err:
         return Opened(user=user, refusal=err)
 
@@ -179,12 +181,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Accept first and close with a code: a refused handshake shows browsers no code.
         await self.accept()
         try:
-            game_id = str(game_pk(self.game_id))  # what is no game id: 4404, no query
+            pk = game_pk(self.game_id)  # what is no game id: 4404, no query
+            game_id = str(pk)
             # Join before reading the state, so no action falls between hello and the feed.
             # Until admitted (role set) the group's messages wait for this method to return.
             self.group = game_group(game_id)
             others = await group_join(self.channel_layer, self.group, self.channel_name)
-            opened = await on_connect_thread(_open, self.scope, game_id)
+            opened = await on_connect_thread(_open, self.scope, pk)
             self.user = opened.user
             if opened.refusal is not None:
                 await self.leave_unannounced()

@@ -60,3 +60,43 @@ def test_the_independent_program_still_writes_these_vectors() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["vectors"] == VECTORS
+
+
+def _shuffle_by_the_spec(seed: int, rules: object) -> list[int]:
+    """docs/deals.md's shuffle read word by word from ``random_words``."""
+    from games.engine.cards import full_deck
+
+    deck = full_deck(decks=rules.decks, aces=not rules.aces_out)  # type: ignore[attr-defined]
+    words = random_words(seed)
+    for i in range(len(deck) - 1, 0, -1):
+        limit = (1 << 32) - (1 << 32) % (i + 1)
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        deck[i], deck[(word % (i + 1))] = deck[word % (i + 1)], deck[i]
+    return deck
+
+
+class _Rejecting:
+    """A stand-in for SHA-256 whose blocks reject every third word (a real rejection
+    is a chance of about one in a million a deal), the same for both readers."""
+
+    def __init__(self, data: bytes) -> None:
+        self.counter = int.from_bytes(data[-8:], "big")
+
+    def digest(self) -> bytes:
+        n = self.counter * 8
+        words = [0xFFFFFFFF if (n + k) % 3 == 0 else (n + k) * 2654435761 % 2**31 for k in range(8)]
+        return b"".join(w.to_bytes(4, "big") for w in words)
+
+
+@pytest.mark.parametrize("variant", ["forty-thieves", "sixty-thieves", "lucas"])
+def test_the_shuffle_takes_the_generators_words_in_order(variant: str, monkeypatch) -> None:
+    from games.engine import deal
+
+    rules = parse_variant(variant)
+    for seed in (0, 1, 7, 2**35 - 1, 2**128 - 1):
+        assert deal.shuffled_deck(seed, rules) == _shuffle_by_the_spec(seed, rules)
+    monkeypatch.setattr(deal.hashlib, "sha256", _Rejecting)
+    for seed in (0, 5):
+        assert deal.shuffled_deck(seed, rules) == _shuffle_by_the_spec(seed, rules)

@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import settings as settings_of_hypothesis
+from hypothesis import strategies as st
 
 from games import selectors, services, tasks
 from games.models import Sighting, User
@@ -75,6 +78,17 @@ def test_it_groups_ipv6_addresses_by_their_64_bit_network() -> None:
     assert network_digest(address="2001:db8:1:2:ffff::9", user_agent=UA) == same
     assert network_digest(address="2001:db8:1:3::1", user_agent=UA) != same
     assert address_network(address="2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+
+
+@settings_of_hypothesis(max_examples=300, deadline=None)
+@given(st.ip_addresses())
+def test_the_network_is_the_one_ip_network_names(ip: Any) -> None:
+    # The stored digests of every sighting hash this text: it must never change.
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 64
+    expected = str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+    assert address_network(address=str(ip)) == expected
 
 
 def test_it_links_a_network_only_with_the_same_browser() -> None:

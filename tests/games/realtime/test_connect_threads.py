@@ -1,14 +1,20 @@
-"""A connect-thread call (``games.realtime.connect_threads``) runs once more on a new
+"""A connect-thread call (``games.realtime.connect_threads``) runs on a connect thread in
+its caller's context and raises where it is awaited, runs once more on a new
 connection when the database dropped its own, and leaves behind no connection that must
 not serve the next call; a game socket makes no hop to the shared thread per message."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import threading
+import time
 from typing import Any
 
 import pytest
 from channels import consumer as channels_consumer
 from channels.generic import websocket as channels_websocket
+from django.conf import settings
 from django.db import OperationalError, connection, connections
 
 from games.models import User
@@ -43,6 +49,41 @@ def test_a_call_that_fails_twice_raises(monkeypatch: pytest.MonkeyPatch) -> None
 
     with pytest.raises(OperationalError):
         connect_threads._once_more_if_dropped(down)
+
+
+_ASKED: contextvars.ContextVar[str] = contextvars.ContextVar("asked", default="nobody")
+
+
+def test_a_call_runs_on_a_connect_thread_in_the_callers_context_and_raises_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(connect_threads, "connection_tidy", lambda: None)
+    started = threading.Event()
+
+    def where() -> tuple[str, str]:
+        return threading.current_thread().name, _ASKED.get()
+
+    def fails() -> None:
+        raise ValueError("no such row")
+
+    def slow() -> None:
+        started.set()
+        time.sleep(0.05)
+
+    async def calls() -> None:
+        _ASKED.set("this socket")
+        thread, asked = await connect_threads.on_connect_thread(where)
+        assert thread.startswith("connects_") and asked == "this socket"
+        with pytest.raises(ValueError, match="no such row"):
+            await connect_threads.on_connect_thread(fails)
+        # A caller that goes away (a socket closed mid-connect) leaves the threads serving.
+        waiting = asyncio.ensure_future(connect_threads.on_connect_thread(slow))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+        waiting.cancel()
+        for _ in range(2 * settings.FT_CONNECT_THREADS):
+            assert (await connect_threads.on_connect_thread(where))[1] == "this socket"
+
+    asyncio.run(calls())
 
 
 @pytest.mark.django_db(transaction=True)

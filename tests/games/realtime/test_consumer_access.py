@@ -222,17 +222,18 @@ async def test_no_daily_code_or_seed_is_sent_before_the_day_closes(user, bob, no
 
 @pytest.fixture
 def funnel_calls(monkeypatch) -> list[str]:
-    """The purposes the access funnel was asked for, in order."""
+    """The purposes the access funnel's rules were asked for, in order (every way into
+    the funnel, a game it reads or one read with a socket's session, ends in them)."""
     from games import access
 
     calls: list[str] = []
-    real = access.access_game
+    real = access.check_game_access
 
     def counting(**kwargs: Any) -> Any:
         calls.append(kwargs["purpose"])
         return real(**kwargs)
 
-    monkeypatch.setattr(access, "access_game", counting)
+    monkeypatch.setattr(access, "check_game_access", counting)
     return calls
 
 
