@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+import threading
 import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -244,7 +245,15 @@ def _no_cycle_collector() -> Iterator[None]:
 
     Why: a beam allocates millions of tuples (snapshots, linked lines) that never form a
     cycle, and the collector walks the live ones again and again: a quarter of a beam's
-    time (docs/benchmarks.md, round eight). Reference counting still frees them."""
+    time (docs/benchmarks.md, round eight). Reference counting still frees them.
+
+    Only on a process's main thread (a solver process, a Celery task, a benchmark): the
+    switch is the whole process's, and a beam on a thread of a server (the thread pool
+    that stands in for the solver processes with ``FT_SOLVER_PROCESSES=0``) must not
+    stop the collector for the server's own threads, nor race another beam's switch."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     was_on = gc.isenabled()
     gc.disable()
     try:

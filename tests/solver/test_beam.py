@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import random
+import threading
 import time
 from typing import Any
 
@@ -46,17 +47,16 @@ def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
     assert fresh.is_won()
 
 
-@pytest.mark.parametrize("was_on", [True, False])
-def test_the_beam_runs_without_the_cycle_collector_and_restores_it(was_on: bool) -> None:
+def collector_spy(seen: set[bool]) -> Beam:
+    """A small beam that adds to ``seen`` whether the collector was on at each position."""
     game = GameState.from_seed(3, undo_limit=0)
     key = make_key_function(game)
-    seen: set[bool] = set()
 
     def spying_key(g: GameState) -> int:
         seen.add(gc.isenabled())
         return key(g)
 
-    beam = Beam(
+    return Beam(
         game,
         know=Knowledge(game),
         legal=make_generator(game),
@@ -65,6 +65,12 @@ def test_the_beam_runs_without_the_cycle_collector_and_restores_it(was_on: bool)
         width=5,
         closure=10,
     )
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_the_beam_runs_without_the_cycle_collector_and_restores_it(was_on: bool) -> None:
+    seen: set[bool] = set()
+    beam = collector_spy(seen)
     (gc.enable if was_on else gc.disable)()
     try:
         beam.run()
@@ -72,6 +78,18 @@ def test_the_beam_runs_without_the_cycle_collector_and_restores_it(was_on: bool)
     finally:
         gc.enable()
     assert seen == {False}
+
+
+def test_a_beam_on_another_thread_leaves_the_collector_alone() -> None:
+    # A server's thread pool may run a beam (FT_SOLVER_PROCESSES=0): the process's
+    # collector must stay on for the server's own threads while it runs.
+    seen: set[bool] = set()
+    beam = collector_spy(seen)
+    assert gc.isenabled()
+    worker = threading.Thread(target=beam.run)
+    worker.start()
+    worker.join()
+    assert seen == {True} and gc.isenabled()
 
 
 @given(
