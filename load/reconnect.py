@@ -16,7 +16,10 @@ Each repeat starts a fresh process and measures, in order:
 
 Target (issue 22): >= 500 connects/s per process (1,000 in <= 2 s), cold and warm. Exit
 status: 1 if any socket failed or got no hello, 2 if all did but a storm was slower than
-``--target``, else 0. ``cpu_ms`` is the server's CPU time per socket (from ``/proc``).
+``--target``, else 0. ``cpu_ms`` is the server's CPU time per socket (from ``/proc``),
+``loop_ms`` the part of it on the event loop (daphne's main thread) and ``threads_ms`` the
+part on its other threads (the connect threads, mostly): where a cut would have to come
+from (docs/benchmarks.md, "Session 12, second round").
 """
 
 from __future__ import annotations
@@ -40,6 +43,23 @@ def cpu_seconds(pid: int) -> float:
     a storm cost the server whatever else the machine was doing meanwhile."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu_seconds(pid: int) -> tuple[float, float]:
+    """The CPU time process ``pid``'s main thread (daphne's event loop) and its other
+    threads together have used so far; threads that ended meanwhile are in neither."""
+    main = other = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended between the listing and the read
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        if int(task.name) == pid:
+            main += seconds
+        else:
+            other += seconds
+    return main, other
 
 
 async def storm(
@@ -71,10 +91,13 @@ async def storm(
                 failures[client.failure(err)] += 1
 
     cpu_before = cpu_seconds(server_pid) if server_pid else 0.0
+    split_before = thread_cpu_seconds(server_pid) if server_pid else (0.0, 0.0)
     began = perf_counter()
     await asyncio.gather(*(one(g, c) for g, c in targets))
     seconds = perf_counter() - began
     cpu = cpu_seconds(server_pid) - cpu_before if server_pid else 0.0
+    split = thread_cpu_seconds(server_pid) if server_pid else (0.0, 0.0)
+    opened_n = max(1, len(times))
     await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
     return {
         "sockets": len(targets),
@@ -86,7 +109,9 @@ async def storm(
         "p99_ms": round(1000 * (percentile(times, 99) or 0), 1),
         # The server's CPU time per socket opened (ms): load on the machine stretches the
         # seconds, much less this.
-        "cpu_ms": round(1000 * cpu / max(1, len(times)), 2),
+        "cpu_ms": round(1000 * cpu / opened_n, 2),
+        "loop_ms": round(1000 * (split[0] - split_before[0]) / opened_n, 2),
+        "threads_ms": round(1000 * (split[1] - split_before[1]) / opened_n, 2),
     }
 
 
@@ -141,15 +166,19 @@ def main(argv: list[str] | None = None) -> int:
     args.json.write_text(json.dumps(rows, indent=1))
     print(
         f"| storm of {args.sockets} ({args.at_once} at once) | seconds | connects/s"
-        " | time / echo's in the same run | server CPU ms a socket |"
+        " | time / echo's in the same run | server CPU ms a socket | of it: event loop"
+        " | other threads |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for phase in ("cold", "warm", "echo"):
         secs = min_med_max([r[phase]["seconds"] for r in rows])
         rates = min_med_max([r[phase]["per_s"] for r in rows])
         ratio = min_med_max([r[phase]["seconds"] / r["echo"]["seconds"] for r in rows], "{:.2f}")
-        cpu = min_med_max([r[phase]["cpu_ms"] for r in rows], "{:.2f}")
-        print(f"| {phase} | {secs} | {rates} | {ratio} | {cpu} |")
+        cpu, loop, threads = (
+            min_med_max([r[phase][key] for r in rows], "{:.2f}")
+            for key in ("cpu_ms", "loop_ms", "threads_ms")
+        )
+        print(f"| {phase} | {secs} | {rates} | {ratio} | {cpu} | {loop} | {threads} |")
     return verdict(rows, args.target)
 
 
