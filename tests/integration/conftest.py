@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -57,6 +58,29 @@ def real_services() -> None:
     if IN_CI:
         pytest.fail(f"integration tier cannot run in CI: {reason}", pytrace=False)
     pytest.skip(f"{reason}; run `make test` with PostgreSQL and Redis up")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def database_released_at_the_end(
+    real_services: None, django_db_setup: None, django_db_blocker: Any
+) -> Iterator[None]:
+    """Torn down after the servers and workers (set up before them), before the test
+    database is dropped: their processes are killed, and PostgreSQL may not have closed
+    their sessions yet, which made the drop fail ("being accessed by other users") and
+    left the database for the next run to drop. Waits a moment for those sessions to go,
+    then ends any left."""
+    yield
+    from django.db import connection
+
+    others = " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    ask, end = "SELECT count(*)" + others, "SELECT pg_terminate_backend(pid)" + others
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        for _ in range(20):
+            cursor.execute(ask)
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.1)
+        cursor.execute(end)
 
 
 def server_env() -> dict[str, str]:
