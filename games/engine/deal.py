@@ -58,14 +58,22 @@ def random_words(seed: int) -> Iterator[int]:
     >>> hex(next(words))
     '0x9f664268'
     """
-    _check_seed(seed)
-    prefix = _DOMAIN + seed.to_bytes(16, "big")
+    prefix = _seed_prefix(seed)
     counter = 0
     while True:
-        block = hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
+        yield from _block_words(prefix, counter)
         counter += 1
+
+
+def _seed_prefix(seed: int) -> bytes:
+    """What every block of ``seed`` hashes before its counter (the seed checked first)."""
+    _check_seed(seed)
+    return _DOMAIN + seed.to_bytes(16, "big")
+
+
+def _block_words(prefix: bytes, counter: int) -> tuple[int, ...]:
+    """Block ``counter``'s eight words (:func:`random_words`' one definition of them)."""
+    return _BLOCK.unpack(hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest())
 
 
 def shuffled_deck(seed: int, rules: RuleSet) -> list[int]:
@@ -79,16 +87,14 @@ def shuffled_deck(seed: int, rules: RuleSet) -> list[int]:
     # random_words' words, made a block of eight at a time and as many blocks at once as
     # the shuffle takes without a rejection (a rejection is rare: more are made then):
     # every socket's first hello after a start deals its game (docs/benchmarks.md).
-    _check_seed(seed)
-    prefix = _DOMAIN + seed.to_bytes(16, "big")
+    prefix = _seed_prefix(seed)
     words: list[int] = []
     blocks = 0
 
     def more(count: int) -> None:
         nonlocal blocks
         for counter in range(blocks, blocks + count):
-            block = hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest()
-            words.extend(_BLOCK.unpack(block))
+            words.extend(_block_words(prefix, counter))
         blocks += count
 
     more((len(deck) + 6) // 8)  # len(deck) - 1 words
