@@ -16,7 +16,9 @@ sets them.
 from __future__ import annotations
 
 import threading
+import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -71,17 +73,63 @@ class PreparedRow(Generic[M]):
         self._lock = threading.Lock()
 
     def get(self, *, using: str = "default", **values: Any) -> M | None:
+        compiled, params = self._statement(using, values)
+        with connections[using].cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            fetched = cursor.fetchone()
+        return None if fetched is None else self._build(compiled, fetched, using)
+
+    def get_many(
+        self, lookups: Sequence[dict[str, Any]], *, using: str = "default"
+    ) -> list[M | None]:
+        """:meth:`get` for each of ``lookups`` (its keyword arguments), in their order.
+
+        On PostgreSQL the statements go in one round trip (psycopg's pipeline mode, through
+        ``executemany(..., returning=True)``: each set of parameters its own statement and
+        result, with Django's client-side binding as :meth:`get` has it). A connect thread
+        that takes a reconnect storm's waiting connects together
+        (``games.realtime.connect_threads``) reads them this way: one wait for PostgreSQL
+        and one hand-off of the interpreter's lock a batch, not one a socket
+        (docs/benchmarks.md, "Session 13"). Elsewhere (SQLite) one statement each."""
+        connection = connections[using]
+        if len(lookups) < 2 or connection.vendor != "postgresql":
+            return [self.get(using=using, **values) for values in lookups]
+        statements = [self._statement(using, values) for values in lookups]
+        compiled = statements[0][0]
+        fetched: list[Any] = []
+        started = time.monotonic()
+        with connection.cursor() as cursor, connection.wrap_database_errors:
+            raw = cursor.cursor  # psycopg's: Django's wrapper has no executemany(returning=)
+            raw.executemany(compiled.sql, [params for _, params in statements], returning=True)
+            while True:
+                fetched.append(raw.fetchone())
+                if not raw.nextset():
+                    break
+        if connection.queries_logged:  # as Django's debug cursor logs an executemany
+            connection.queries_log.append(
+                {
+                    "sql": f"{len(statements)} times: {compiled.sql}",
+                    "time": f"{time.monotonic() - started:.3f}",
+                }
+            )
+        if len(fetched) != len(lookups):
+            raise RuntimeError(f"{len(lookups)} statements gave {len(fetched)} results")
+        return [None if f is None else self._build(compiled, f, using) for f in fetched]
+
+    def _statement(self, using: str, values: dict[str, Any]) -> tuple[_Compiled, list[Any]]:
+        """The compiled statement and its parameters for ``values`` (the lookups')."""
         compiled = self._compiled.get(using) or self._compile(using)
         connection = connections[using]
         params = list(compiled.params)
         for lookup, index in compiled.key_index.items():
             params[index] = self._prep(lookup, values[lookup], connection)
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            fetched = cursor.fetchone()
-        if fetched is None:
-            return None
-        # The compiler's converters, as QuerySet applies them (results_iter), listed once.
+        return compiled, params
+
+    def _build(self, compiled: _Compiled, fetched: Any, using: str) -> M:
+        """The instance (select_related included) of one fetched row, as ``QuerySet``
+        builds it: the compiler's converters (listed once), ``from_db``, the populators
+        and the annotations."""
+        connection = connections[using]
         row = list(fetched)
         for index, converters, expression in compiled.converters:
             value = row[index]

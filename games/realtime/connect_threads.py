@@ -38,11 +38,17 @@ from django.utils.functional import LazyObject, SimpleLazyObject, empty
 from .move_threads import retrying_once
 
 T = TypeVar("T")
+Item = TypeVar("Item")
 
 _lock = threading.Lock()
-# The calls waiting for a connect thread: (loop, future, context, fn, args, kwargs).
+# The calls waiting for a connect thread: (loop, future, context, fn, args, kwargs); an
+# item of a batched call has (fn_many, (item,), BATCHED) in the last three places.
 _calls: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
 _started = False
+BATCHED: Any = object()
+# The most items of one batched call a thread takes at once: a storm's handshakes in flight
+# (50 in the benchmark) fit, and one batch's reads stay a few milliseconds long.
+MAX_BATCH = 64
 
 
 def _threads_start() -> None:
@@ -69,25 +75,97 @@ async def on_connect_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) 
     # chained) cost 53-65 us of the process's CPU a hop against 18-45 here ("Session
     # 12"); nothing a connect runs needs either (no async code called back from the
     # thread: the sockets' broadcasts go from the action threads).
+    result: T = await _queued(fn, args, kwargs)
+    return result
+
+
+async def on_connect_thread_batched(fn_many: Callable[[list[Item]], list[Any]], item: Item) -> Any:
+    """``fn_many([item, ...])[i]`` for ``item``, run on a connect thread together with the
+    other items for ``fn_many`` waiting when the thread takes this one (at most
+    ``MAX_BATCH``), in the first one's context, as :func:`on_connect_thread` runs a call
+    (once more on a new connection if the database dropped it). ``fn_many`` returns one
+    result per item, in order; an exception in an item's place is raised where that item
+    is awaited, and one that ``fn_many`` raises, where every item of the batch is.
+
+    In a reconnect storm every socket's connect crossed to a thread and back on its own:
+    two wake-ups, a wait for PostgreSQL with the interpreter's lock let go and taken back,
+    about 15 context switches and 0.45 ms of the process's CPU a socket beyond the reads
+    themselves (docs/benchmarks.md, "Session 13"). Taken together, a batch's reads are one
+    round trip (``games.prepared.PreparedRow.get_many``) and its results one wake-up."""
+    return await _queued(fn_many, (item,), BATCHED)
+
+
+async def _queued(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: Any) -> Any:
     if not _started:
         _threads_start()
     loop = asyncio.get_running_loop()
-    future: asyncio.Future[T] = loop.create_future()
+    future: asyncio.Future[Any] = loop.create_future()
     _calls.put((loop, future, contextvars.copy_context(), fn, args, kwargs))
     return await future
 
 
 def _serve() -> None:
+    held: list[tuple[Any, ...]] = []  # calls taken while gathering a batch: run next
     while True:
-        loop, future, context, fn, args, kwargs = _calls.get()
+        call = held.pop(0) if held else _calls.get()
+        if call[5] is BATCHED:
+            _run_batch(_gather(call, held, _calls))
+        else:
+            _run_one(call)
+        del call  # not kept till the next
+
+
+def _gather(
+    call: tuple[Any, ...], held: list[tuple[Any, ...]], calls: queue.SimpleQueue[tuple[Any, ...]]
+) -> list[tuple[Any, ...]]:
+    """``call`` (an item of a batched call) and the items of the same batched call waiting
+    in ``calls`` now, in order, at most ``MAX_BATCH``; any other call taken meanwhile goes
+    to ``held``, to be run next by the same thread."""
+    batch = [call]
+    while len(batch) < MAX_BATCH:
         try:
-            result, error = context.run(_once_more_if_dropped, fn, *args, **kwargs), None
-        except BaseException as raised:  # noqa: BLE001 - the caller's, raised where it awaits
-            result, error = None, raised
-        # RuntimeError: the loop closed meanwhile (a process stopping): nobody waits.
-        with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(_settle, future, result, error)
-        del loop, future, context, fn, args, kwargs, result, error  # not kept till the next
+            more = calls.get_nowait()
+        except queue.Empty:
+            break
+        (batch if more[5] is BATCHED and more[3] is call[3] else held).append(more)
+    return batch
+
+
+def _run_one(call: tuple[Any, ...]) -> None:
+    loop, future, context, fn, args, kwargs = call
+    try:
+        result, error = context.run(_once_more_if_dropped, fn, *args, **kwargs), None
+    except BaseException as raised:  # noqa: BLE001 - the caller's, raised where it awaits
+        result, error = None, raised
+    # RuntimeError: the loop closed meanwhile (a process stopping): nobody waits.
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(_settle, future, result, error)
+
+
+def _run_batch(batch: list[tuple[Any, ...]]) -> None:
+    context, fn_many = batch[0][2], batch[0][3]
+    items = [call[4][0] for call in batch]
+    error: BaseException | None = None
+    try:
+        results = context.run(_once_more_if_dropped, fn_many, items)
+        if len(results) != len(items):
+            raise RuntimeError(f"{len(items)} items gave {len(results)} results")
+    except BaseException as raised:  # noqa: BLE001 - the callers', raised where they await
+        results, error = [None] * len(items), raised
+    by_loop: dict[Any, list[tuple[Any, Any]]] = {}  # one wake-up a loop (one in a server)
+    for call, result in zip(batch, results, strict=True):
+        by_loop.setdefault(call[0], []).append((call[1], result))
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(_settle_many, settled, error)
+
+
+def _settle_many(settled: list[tuple[Any, Any]], error: BaseException | None) -> None:
+    for future, result in settled:
+        if isinstance(result, BaseException):
+            _settle(future, None, result)
+        else:
+            _settle(future, result, error)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -156,27 +234,44 @@ def scope_user_and_game(scope: dict[str, Any], game_pk: Any) -> tuple[Any, Any]:
     access funnel reads it (``None``: no such game). While neither the user nor the session
     was read yet (a game socket's connect), both in one query
     (``games.realtime.session_user.session_user_and_game``); else the two reads."""
+    return scopes_users_and_games([(scope, game_pk)])[0]
+
+
+def scopes_users_and_games(items: list[tuple[dict[str, Any], Any]]) -> list[tuple[Any, Any]]:
+    """:func:`scope_user_and_game` for each (scope, game key) of ``items``, in order: the
+    sockets whose user and session are both unread (every game socket's connect) in one
+    round trip together (``session_user.sessions_users_and_games``), any other one by one."""
     from django.contrib.auth.models import AnonymousUser
 
     from ftsite.sessions import SessionStore
     from games.access import GAME_ROW
-    from games.realtime.session_user import session_user_and_game
+    from games.realtime.session_user import sessions_users_and_games
 
-    user = scope.get("user")
-    store = getattr(scope.get("session"), "_wrapped", None)
-    if (
-        isinstance(user, LazyObject)
-        and user._wrapped is empty
-        and isinstance(store, SessionStore)
-        and not store.loaded()
-    ):
-        try:
-            found, game = session_user_and_game(store, game_pk)
-        except LookupError:
-            return scope_user(scope), None
-        user._wrapped = found or AnonymousUser()
-        return user._wrapped, game
-    return scope_user(scope), GAME_ROW.get(game_pk)
+    together: dict[int, tuple[Any, SessionStore, Any]] = {}  # index -> (user, store, key)
+    for index, (scope, game_pk) in enumerate(items):
+        user = scope.get("user")
+        store = getattr(scope.get("session"), "_wrapped", None)
+        if (
+            isinstance(user, LazyObject)
+            and user._wrapped is empty
+            and isinstance(store, SessionStore)
+            and not store.loaded()
+        ):
+            together[index] = (user, store, game_pk)
+    read = sessions_users_and_games([(store, key) for _, store, key in together.values()])
+    found = dict(zip(together, read, strict=True))
+    out: list[tuple[Any, Any]] = []
+    for index, (scope, game_pk) in enumerate(items):
+        if index not in together:
+            out.append((scope_user(scope), GAME_ROW.get(game_pk)))
+            continue
+        user, pair = together[index][0], found[index]
+        if isinstance(pair, LookupError):  # no such game: the session read the usual way
+            out.append((scope_user(scope), None))
+            continue
+        user._wrapped = pair[0] or AnonymousUser()
+        out.append((user._wrapped, pair[1]))
+    return out
 
 
 def scope_user(scope: dict[str, Any]) -> Any:

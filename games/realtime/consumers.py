@@ -23,6 +23,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db import InterfaceError, OperationalError
 
 from games import metrics, selectors, services
 from games.errors import NotAuthenticated, NotFound, ServiceError
@@ -32,7 +33,7 @@ from games.payloads import accepted_message, action_message
 from games.privacy.services import Seen
 from games.privacy.sightings import client_address
 from games.realtime.broadcast import game_group
-from games.realtime.connect_threads import on_connect_thread, scope_user_and_game
+from games.realtime.connect_threads import on_connect_thread_batched, scopes_users_and_games
 from games.realtime.groups import group_join, group_leave
 from games.realtime.live import game_pk
 from games.realtime.loop_throttle import throttle_reserve_on_loop
@@ -86,16 +87,25 @@ class Opened:
     refusal: ServiceError | None = None
 
 
-def _open(scope: dict[str, Any], game_id: uuid.UUID) -> Opened:
-    """A connect's reads, in one connect-thread call and (almost always) one query: the
-    session's user and the game's row (``scope_user_and_game``), then the one access check
-    (``games.access``) and the game's state from that row, after the socket joined the
-    game's group."""
-    user, game = scope_user_and_game(scope, game_id)
-    try:
-        return Opened(user=user, game=selectors.game_state_read(user=user, game=game))
-    except ServiceError as err:
-        return Opened(user=user, refusal=err)
+def _open_many(items: list[tuple[dict[str, Any], uuid.UUID]]) -> list[Opened | Exception]:
+    """The reads of connects, each (scope, game key) of ``items`` in its place: the
+    session's user and the game's row (``scopes_users_and_games``: the connects a connect
+    thread took together in one round trip), then for each the one access check
+    (``games.access``) and the game's state from that row, after its socket joined the
+    game's group. One socket's failure is its own (in its place), but a dropped database
+    connection is the batch's: raised, so the connect thread reads them all again once on
+    a new connection (``connect_threads``)."""
+    opened: list[Opened | Exception] = []
+    for user, game in scopes_users_and_games(items):
+        try:
+            opened.append(Opened(user=user, game=selectors.game_state_read(user=user, game=game)))
+        except ServiceError as err:
+            opened.append(Opened(user=user, refusal=err))
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception as err:  # noqa: BLE001 - raised where that socket awaits it
+            opened.append(err)
+    return opened
 
 
 def _act(user: User, game_id: str, message: ClientMessage, origin: Origin) -> services.ActOutcome:
@@ -187,7 +197,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             # Until admitted (role set) the group's messages wait for this method to return.
             self.group = game_group(game_id)
             others = await group_join(self.channel_layer, self.group, self.channel_name)
-            opened = await on_connect_thread(_open, self.scope, pk)
+            opened = await on_connect_thread_batched(_open_many, (self.scope, pk))
             self.user = opened.user
             if opened.refusal is not None:
                 await self.leave_unannounced()

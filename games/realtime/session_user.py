@@ -76,14 +76,35 @@ def session_user_and_game(session: SessionStore, game_pk: uuid.UUID) -> tuple[Us
     (a store that has not read its row yet: ``SessionStore.loaded``), in one query (see the
     module); ``None`` for the user when nobody is signed in. ``LookupError`` when there is
     no such game: the session is then left unread (the caller reads it the usual way)."""
-    game = SESSION_GAME_ROW.get(
-        pk=game_pk, session_key=session.session_key, expire_date__gt=timezone.now()
+    (found,) = sessions_users_and_games([(session, game_pk)])
+    if isinstance(found, LookupError):
+        raise found
+    return found
+
+
+def sessions_users_and_games(
+    pairs: list[tuple[SessionStore, uuid.UUID]],
+) -> list[tuple[User | None, Game] | LookupError]:
+    """:func:`session_user_and_game` for each (session, game key) of ``pairs``, in order,
+    their rows read in one round trip (``PreparedRow.get_many``: the connects of a storm
+    that a connect thread takes together); a ``LookupError`` in a pair's place when there is
+    no such game."""
+    now = timezone.now()
+    games = SESSION_GAME_ROW.get_many(
+        [
+            {"pk": game_pk, "session_key": session.session_key, "expire_date__gt": now}
+            for session, game_pk in pairs
+        ]
     )
-    if game is None:
-        raise LookupError(game_pk)
-    # Off the game at once: the row may be held by this process (games.realtime.live).
-    session.load_read(game.__dict__.pop("session_data"))
-    return session_user(session, known=game.player), game
+    found: list[tuple[User | None, Game] | LookupError] = []
+    for (session, game_pk), game in zip(pairs, games, strict=True):
+        if game is None:
+            found.append(LookupError(game_pk))
+            continue
+        # Off the game at once: the row may be held by this process (games.realtime.live).
+        session.load_read(game.__dict__.pop("session_data"))
+        found.append((session_user(session, known=game.player), game))
+    return found
 
 
 def session_user(session: Any, known: User | None = None) -> User | None:

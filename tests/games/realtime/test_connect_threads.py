@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import queue
 import threading
 import time
 from typing import Any
@@ -124,3 +125,102 @@ async def test_a_game_socket_makes_no_hop_to_the_shared_thread_per_message(
     assert answer["type"] == "accepted"
     await ws.disconnect()
     assert hops == []
+
+
+# Batched calls: a storm's connects taken together ------------------------------------------
+
+
+def _item_call(fn_many: Any, item: Any) -> tuple[Any, ...]:
+    return (None, None, contextvars.copy_context(), fn_many, (item,), connect_threads.BATCHED)
+
+
+def test_a_thread_takes_the_items_of_the_same_batched_call_waiting_behind_the_first() -> None:
+    def many(items: list[int]) -> list[int]:
+        return items
+
+    def other(items: list[int]) -> list[int]:
+        return items
+
+    plain = (None, None, contextvars.copy_context(), print, (), {})
+    waiting: Any = queue.SimpleQueue()
+    for call in (_item_call(many, 2), plain, _item_call(other, 9), _item_call(many, 3)):
+        waiting.put(call)
+    held: list[Any] = []
+    batch = connect_threads._gather(_item_call(many, 1), held, waiting)
+    assert [call[4][0] for call in batch] == [1, 2, 3]
+    # What the thread took meanwhile is run next, in order, by the same thread.
+    assert held[0] is plain and held[1][3] is other and waiting.empty()
+
+
+def test_a_batch_stops_at_its_limit_and_leaves_the_rest_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(connect_threads, "MAX_BATCH", 3)
+
+    def many(items: list[int]) -> list[int]:
+        return items
+
+    waiting: Any = queue.SimpleQueue()
+    for n in range(2, 6):
+        waiting.put(_item_call(many, n))
+    batch = connect_threads._gather(_item_call(many, 1), [], waiting)
+    assert [call[4][0] for call in batch] == [1, 2, 3]
+    assert waiting.qsize() == 2  # 4 and 5
+
+
+def test_items_read_together_each_get_their_own_result_or_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(connect_threads, "connection_tidy", lambda: None)
+    batches: list[list[int]] = []
+    release = threading.Event()
+
+    def blocked() -> None:
+        release.wait(5)
+
+    def many(items: list[int]) -> list[Any]:
+        batches.append(list(items))
+        return [ValueError(f"item {n} is bad") if n == 2 else n * 10 for n in items]
+
+    async def calls() -> None:
+        # Every thread busy, so the items wait in line and one thread takes them together.
+        busy = [
+            asyncio.ensure_future(connect_threads.on_connect_thread(blocked))
+            for _ in range(settings.FT_CONNECT_THREADS)
+        ]
+        await asyncio.sleep(0.05)
+        items = [
+            asyncio.ensure_future(connect_threads.on_connect_thread_batched(many, n))
+            for n in (1, 2, 3)
+        ]
+        await asyncio.sleep(0.05)
+        release.set()
+        await asyncio.gather(*busy)
+        results = await asyncio.gather(*items, return_exceptions=True)
+        assert results[0] == 10 and results[2] == 30
+        assert isinstance(results[1], ValueError) and str(results[1]) == "item 2 is bad"
+
+    asyncio.run(calls())
+    assert sorted(n for batch in batches for n in batch) == [1, 2, 3]
+    assert all(batch == sorted(batch) for batch in batches)  # each batch in queue order
+    assert len(batches) < 3 or settings.FT_CONNECT_THREADS >= 3
+
+
+def test_a_batch_that_fails_fails_every_item_in_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connect_threads, "connection_tidy", lambda: None)
+
+    def many(items: list[int]) -> list[int]:
+        raise RuntimeError("the reads failed")
+
+    def short(items: list[int]) -> list[int]:
+        return items[:-1]
+
+    async def calls() -> None:
+        for fn_many in (many, short):
+            results = await asyncio.gather(
+                *(connect_threads.on_connect_thread_batched(fn_many, n) for n in (1, 2)),
+                return_exceptions=True,
+            )
+            assert all(isinstance(r, RuntimeError) for r in results), results
+
+    asyncio.run(calls())
