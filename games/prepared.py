@@ -84,9 +84,8 @@ class PreparedRow(Generic[M]):
     ) -> list[M | None]:
         """:meth:`get` for each of ``lookups`` (its keyword arguments), in their order.
 
-        On PostgreSQL the statements go in one round trip (psycopg's pipeline mode, through
-        ``executemany(..., returning=True)``: each set of parameters its own statement and
-        result, with Django's client-side binding as :meth:`get` has it). A connect thread
+        On PostgreSQL the statements go in one round trip (:func:`statement_rows_many`:
+        psycopg's pipeline, Django's client-side binding as :meth:`get` has it). A connect thread
         that takes a reconnect storm's waiting connects together
         (``games.realtime.connect_threads``) reads them this way: one wait for PostgreSQL
         and one hand-off of the interpreter's lock a batch, not one a socket
@@ -96,25 +95,8 @@ class PreparedRow(Generic[M]):
             return [self.get(using=using, **values) for values in lookups]
         statements = [self._statement(using, values) for values in lookups]
         compiled = statements[0][0]
-        fetched: list[Any] = []
-        started = time.monotonic()
-        with connection.cursor() as cursor, connection.wrap_database_errors:
-            raw = cursor.cursor  # psycopg's: Django's wrapper has no executemany(returning=)
-            raw.executemany(compiled.sql, [params for _, params in statements], returning=True)
-            while True:
-                fetched.append(raw.fetchone())
-                if not raw.nextset():
-                    break
-        if connection.queries_logged:  # as Django's debug cursor logs an executemany
-            connection.queries_log.append(
-                {
-                    "sql": f"{len(statements)} times: {compiled.sql}",
-                    "time": f"{time.monotonic() - started:.3f}",
-                }
-            )
-        if len(fetched) != len(lookups):
-            raise RuntimeError(f"{len(lookups)} statements gave {len(fetched)} results")
-        return [None if f is None else self._build(compiled, f, using) for f in fetched]
+        fetched = statement_rows_many(compiled.sql, [params for _, params in statements], using)
+        return [self._build(compiled, rows[0], using) if rows else None for rows in fetched]
 
     def _statement(self, using: str, values: dict[str, Any]) -> tuple[_Compiled, list[Any]]:
         """The compiled statement and its parameters for ``values`` (the lookups')."""
@@ -198,6 +180,39 @@ class PreparedRow(Generic[M]):
             )
             self._compiled[using] = compiled
             return compiled
+
+
+def statement_rows_many(sql: str, params_list: list[Any], using: str = "default") -> list[Any]:
+    """The rows of ``sql`` for each parameters of ``params_list``, a list each, in order.
+
+    On PostgreSQL in one round trip: psycopg's pipeline mode, through its
+    ``executemany(..., returning=True)`` (each parameters its own statement and result
+    set, with Django's client-side binding as its cursor has it); logged as Django's debug
+    cursor logs an ``executemany``. Elsewhere (SQLite) one statement each."""
+    connection = connections[using]
+    if len(params_list) < 2 or connection.vendor != "postgresql":
+        found = []
+        with connection.cursor() as cursor:
+            for params in params_list:
+                cursor.execute(sql, params)
+                found.append(cursor.fetchall())
+        return found
+    fetched: list[Any] = []
+    started = time.monotonic()
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        raw = cursor.cursor  # psycopg's: Django's wrapper has no executemany(returning=)
+        raw.executemany(sql, params_list, returning=True)
+        while True:
+            fetched.append(raw.fetchall())
+            if not raw.nextset():
+                break
+    if connection.queries_logged:
+        connection.queries_log.append(
+            {"sql": f"{len(params_list)} times: {sql}", "time": f"{time.monotonic() - started:.3f}"}
+        )
+    if len(fetched) != len(params_list):
+        raise RuntimeError(f"{len(params_list)} statements gave {len(fetched)} results")
+    return fetched
 
 
 class RowByPk(PreparedRow[M]):

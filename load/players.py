@@ -54,6 +54,32 @@ def make_players(count: int, *, variant: str = "forty-thieves") -> list[Player]:
     return players
 
 
+def stock_turned(game_ids: list[str], turns: int) -> None:
+    """Give each game of ``game_ids`` (new, at version 0) a log of ``turns`` stock turns, as
+    if its player had turned them: the log's rows and the row's version and move count in
+    bulk, so a storm's games have a log to read and replay, as players' games mid-play do
+    after a deploy (a thousand games through the services one move at a time would take
+    minutes). A stock turn is legal while the stock lasts (64 cards in the classic game)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.models import Action, Game
+
+    if turns <= 0:
+        return
+    now = timezone.now()
+    actions = [
+        Action(game_id=pk, seq=seq, move="s", client_id=f"load-{seq}", score=0, created_at=now)
+        for pk in game_ids
+        for seq in range(1, turns + 1)
+    ]
+    with transaction.atomic():
+        Action.objects.bulk_create(actions, batch_size=5000)
+        Game.objects.filter(pk__in=game_ids, version=0).update(
+            version=turns, moves=turns, first_action_at=now
+        )
+
+
 def versions(game_ids: list[str]) -> int:
     """The sum of the games' versions: each accepted action adds one, once committed, so
     the difference across a run is the number of actions that were made durable."""

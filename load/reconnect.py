@@ -149,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--sockets", type=int, default=1000)
     add("--at-once", type=int, default=50, help="handshakes in flight")
     add("--repeat", type=int, default=3)
+    add("--moves", type=int, default=0, help="stock turns in each game's log before the storms")
     add("--pause", type=float, default=2.0, help="seconds between storms")
     add("--database-url", default=stack.DATABASE_URL)
     add("--redis-url", default=stack.REDIS_URL)
@@ -158,9 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     env = stack.load_env(args.database_url, args.redis_url)
     stack.stack_up(env)
-    from load.players import make_players
+    from load.players import make_players, stock_turned
 
-    targets = [(p.game_id, p.cookie) for p in make_players(args.sockets)]
+    players = make_players(args.sockets)
+    stock_turned([p.game_id for p in players], args.moves)
+    targets = [(p.game_id, p.cookie) for p in players]
     rows = [one_repeat(args, env, targets, r) for r in range(args.repeat)]
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(rows, indent=1))

@@ -35,7 +35,7 @@ from games.privacy.sightings import client_address
 from games.realtime.broadcast import game_group
 from games.realtime.connect_threads import on_connect_thread_batched, scopes_users_and_games
 from games.realtime.groups import group_join, group_leave
-from games.realtime.live import game_pk
+from games.realtime.live import game_pk, live_hold_many
 from games.realtime.loop_throttle import throttle_reserve_on_loop
 from games.realtime.move_threads import on_move_thread
 from games.realtime.protocol import (
@@ -95,8 +95,11 @@ def _open_many(items: list[tuple[dict[str, Any], uuid.UUID]]) -> list[Opened | E
     game's group. One socket's failure is its own (in its place), but a dropped database
     connection is the batch's: raised, so the connect thread reads them all again once on
     a new connection (``connect_threads``)."""
+    read = scopes_users_and_games(items)
+    # The players' own games read ahead together (a watcher's waits for its access check).
+    live_hold_many([game for user, game in read if game is not None and game.player_id == user.pk])
     opened: list[Opened | Exception] = []
-    for user, game in scopes_users_and_games(items):
+    for user, game in read:
         try:
             opened.append(Opened(user=user, game=selectors.game_state_read(user=user, game=game)))
         except ServiceError as err:

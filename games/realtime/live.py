@@ -33,6 +33,7 @@ from games.access import GAME_ROW
 from games.engine import RESIGN, GameState
 from games.errors import NotFound
 from games.models import Action, Game
+from games.prepared import statement_rows_many
 
 
 @dataclass
@@ -150,6 +151,31 @@ def engine_for(game: Game) -> GameState:
     if entry is None and not game.is_finished and len(log) == game.version:
         _keep(game, engine.copy(), log)
     return engine
+
+
+def live_hold_many(games: list[Game]) -> None:
+    """Hold the games of ``games`` (rows just read, each by its player's socket) that this
+    process does not hold and whose log :func:`engine_for` would read: all their logs in
+    one round trip (``games.prepared.statement_rows_many``), each replayed and kept as
+    ``engine_for`` keeps it. A reconnect storm's connects, taken together by a connect
+    thread (``games.realtime.connect_threads``), then find their games held instead of
+    reading their logs one round trip each."""
+    with _entries_lock:
+        wanted = [
+            game
+            for game in games
+            if game.pk not in _entries and not game.is_finished and game.version > 0
+        ]
+    if len(wanted) < 2:  # one is read by engine_for as well
+        return
+    field = Action._meta.get_field("game")
+    logs = statement_rows_many(
+        _log_sql(), [[field.get_db_prep_value(g.pk, connection), g.version] for g in wanted]
+    )
+    for game, rows in zip(wanted, logs, strict=True):
+        log = [(move, client_id) for move, client_id in rows]
+        if len(log) == game.version:  # as engine_for: only the position at the row's version
+            _keep(game, replay_log(game, [move for move, _ in log]), log)
 
 
 def _keep(game: Game, engine: GameState, log: list[tuple[str, str]]) -> None:

@@ -10,8 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games import services
 from games.access import GAME_ROW
 from games.models import User
+from games.realtime import live
 from tests.games.conftest import practice_game
 from tests.games.realtime.test_connect_batch import batch_reads_as_each_alone
 
@@ -34,3 +36,22 @@ def test_the_rows_of_a_batch_are_one_round_trip(user: User, bob: User) -> None:
         alone = GAME_ROW.get(game.pk)
         assert row is not None and alone is not None
         assert row.player.username == alone.player.username and row.deal_id == alone.deal_id
+
+
+def test_the_logs_of_a_batch_are_one_round_trip(user: User, bob: User) -> None:
+    played = []
+    for person in (user, bob, user):
+        game = services.game_start_practice(user=person)
+        for n in range(3):
+            services.game_play(user=person, game_id=game.pk, move="s", client_id=f"c{n}")
+        played.append(game.pk)
+    live.live_clear()
+    rows = [GAME_ROW.get(pk) for pk in played]
+    with CaptureQueriesContext(connection) as queries:
+        live.live_hold_many([row for row in rows if row is not None])
+    assert len(queries) == 1 and queries[0]["sql"].startswith("3 times: SELECT")
+    for row in rows:
+        assert row is not None
+        with CaptureQueriesContext(connection) as queries:
+            held = live.engine_for(row)
+        assert len(queries) == 0 and held.moves == 3 and held.view()["stock"] == 61

@@ -180,3 +180,53 @@ def test_a_finished_game_read_for_a_page_is_not_held(user: User) -> None:
     live.live_clear()
     engine_for(Game.objects.select_related("deal", "player").get(pk=game.pk))
     assert game.pk not in live._entries
+
+
+def _played_elsewhere(user: User, turns: int) -> Game:
+    """A game another process played (this one holds nothing of it): its row, read anew."""
+    game = services.game_start_practice(user=user, code=CODE)
+    for n in range(turns):
+        services.game_play(user=user, game_id=game.pk, move="s", client_id=f"c{n}")
+    live.live_clear()
+    return Game.objects.select_related("deal", "player").get(pk=game.pk)
+
+
+def test_games_read_together_are_held_as_each_connect_would_hold_it(
+    user: User, bob: User, django_assert_num_queries
+) -> None:
+    mine, bobs = _played_elsewhere(user, 3), _played_elsewhere(bob, 2)
+    new = Game.objects.select_related("deal", "player").get(
+        pk=services.game_start_practice(user=user).pk
+    )
+    with django_assert_num_queries(2):  # each played game's log (SQLite: one by one)
+        live.live_hold_many([mine, bobs, new])
+    for game in (mine, bobs):
+        alone = live.replay_log(
+            game, list(Action.objects.filter(game=game).values_list("move", flat=True))
+        )
+        with django_assert_num_queries(0):  # held at the row's version: no log read
+            held = engine_for(game)
+        assert held.view() == alone.view() and held.moves == game.version
+    assert live_game(game_id=mine.pk).client_ids == {"c0", "c1", "c2"}
+    assert new.pk not in live._entries  # version 0: nothing to read, nothing held ahead
+
+
+def test_one_game_alone_is_left_to_its_own_read(user: User, django_assert_num_queries) -> None:
+    game = _played_elsewhere(user, 2)
+    with django_assert_num_queries(0):
+        live.live_hold_many([game])
+    assert game.pk not in live._entries
+
+
+def test_a_held_or_finished_game_is_not_read_again(
+    user: User, bob: User, django_assert_num_queries
+) -> None:
+    held, done = _played_elsewhere(user, 2), _played_elsewhere(bob, 1)
+    engine_for(held)  # held now
+    services.game_resign(user=bob, game_id=done.pk)
+    done = Game.objects.select_related("deal", "player").get(pk=done.pk)
+    live.live_clear()
+    engine_for(held)
+    with django_assert_num_queries(0):
+        live.live_hold_many([held, done])
+    assert done.pk not in live._entries
