@@ -21,7 +21,7 @@ from games.engine import moves as engine_moves
 from games.engine.notation import DRAW_MOVE
 from games.solver import _private_copy
 from games.solver.deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
-from games.solver.key import make_key_function
+from games.solver.key import make_table_key
 from games.solver.players import play_greedy
 from games.solver.prove import LostTable, prove
 from games.solver.search import Search
@@ -135,7 +135,7 @@ def test_the_prover_with_the_cuts_agrees_with_the_plain_search(game: GameState) 
     table = LostTable()
     result = prove(game, max_seconds=30, table=table)
     assert result.verdict == ("win" if truth else "lost"), game.dump()
-    outcomes = reachable_outcomes(game, make_key_function(game), limit=5000)
+    outcomes = reachable_outcomes(game, make_table_key(game), limit=5000)
     if outcomes:
         assert table.keys <= {k for won, k in outcomes.values() if not won}
 
