@@ -152,6 +152,8 @@ class Search:
         self.key = make_table_key(game)
         self.column, self.whole = make_table_key_parts(game)
         self.touched = ColumnsTouched()
+        #: column layouts (with the foundations) the probe found open on their own
+        self.layouts: set[int] = set()
         self.legal = make_generator(game)
         #: the dead-position and lone-draw cuts (``None`` where they do not apply)
         self.probe = make_probe(game) if cuts else None
@@ -175,6 +177,9 @@ class Search:
         game, lost = self.game, self.table.keys
         legal, ordered, noise = self.legal, self.know.ordered, self.noise
         column, whole, touched = self.column, self.whole, self.touched
+        layouts = self.layouts
+        if len(layouts) > TABLE_LIMIT:
+            layouts.clear()
         apply, revert = _moves.apply, _moves.revert
         probe, lone, touches = self.probe, self.lone_draws, self.touches
         deck = game.rules.deck_size
@@ -302,8 +307,10 @@ class Search:
                     continue
                 # only after a draw or a move from the waste: the waste's top changed
                 # (where both cuts mostly arise; asking everywhere halves the speed)
+                # (the layouts whose columns alone said OPEN are remembered: a draw
+                # leaves the columns and foundations as they were, .deadlock)
                 verdict = (
-                    probe(game)
+                    probe(game, layouts, hash((total, *game._found)))
                     if probe is not None and (move[0] == DRAW or move[1] == WASTE)
                     else OPEN
                 )

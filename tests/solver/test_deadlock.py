@@ -168,3 +168,30 @@ def test_a_dead_real_position_is_proved_lost_with_no_position_searched() -> None
     assert make_probe(game)(game) == DEAD
     result = prove(game)
     assert result.verdict == "lost" and result.nodes == 0
+
+
+class _Forgetful(set[int]):
+    """A memo that never remembers: the probe asked in full every time."""
+
+    def add(self, item: int) -> None:
+        pass
+
+
+def test_it_searches_the_same_with_the_open_layouts_remembered() -> None:
+    # the memo of layouts whose columns alone said OPEN changes no answer of the probe:
+    # the searches with and without it visit the same positions and prove the same ones
+    seen = 0
+    for seed in (1, 2, 5):
+        game = GameState.from_seed(seed, "forty-thieves", undo_limit=0)
+        moves = [m for m in play_greedy(seed, "forty-thieves").moves if m != "resign"]
+        game.replay(moves[: len(moves) // 2])
+        searches = []
+        for forgetful in (False, True):
+            search = Search(_private_copy(game), deadline=1e18, max_nodes=10_000, sleep=True)
+            if forgetful:
+                search.layouts = _Forgetful()
+            searches.append((search.run(), search.nodes, search.table.keys, search.layouts))
+        (one, nodes, keys, layouts), (other, nodes2, keys2, _) = searches
+        assert (one, nodes, keys) == (other, nodes2, keys2)
+        seen += len(layouts)
+    assert seen > 300  # the memo was used
