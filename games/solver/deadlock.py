@@ -75,27 +75,45 @@ Both cuts keep the search's argument (:mod:`.prove`): a dead position is lost, s
 may be treated as one proved lost; a draw searched alone leads to a position with a
 win exactly one move shorter whenever the position has a win (same length, draw first).
 ``tests/solver/test_deadlock.py`` checks both against a plain exhaustive search.
+
+The columns' verdict, remembered
+--------------------------------
+Most probes end in the first phase (the columns and foundations alone free a whole
+column: ``OPEN``), and that phase reads nothing but the columns and the foundations, which
+a draw leaves as they were: the exhaustive search meets the same column layout again after
+each draw (in a 50,000-node search of a decider position, up to 81 % of the probes had a
+layout and foundations seen before). So the probe takes an optional ``memo``, a set of
+``layout`` keys (the search passes its column key and the foundations) whose first phase
+said ``OPEN``, and answers ``OPEN`` at once for them. A wrong ``OPEN`` (a key shared by two
+layouts) would only leave a position to be searched: ``OPEN`` cuts nothing, so the memo
+cannot make a proof wrong.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from games.engine.cards import KING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from games.engine import GameState
     from games.engine.rules import RuleSet
+
+
+class Probe(Protocol):
+    """``probe(game, memo=None, layout=0) -> OPEN | DRAW_ONLY | DEAD`` (``memo`` and
+    ``layout``: see "The columns' verdict, remembered")."""
+
+    def __call__(self, g: GameState, memo: set[int] | None = None, layout: int = 0) -> int: ...
+
 
 #: What :func:`make_probe`'s probe answers.
 OPEN, DRAW_ONLY, DEAD = 0, 1, 2
 
 
-def make_probe(game: GameState) -> Callable[[GameState], int] | None:
+def make_probe(game: GameState) -> Probe | None:
     """``probe(game) -> OPEN | DRAW_ONLY | DEAD`` for the game's variant, or ``None``
     where the argument does not hold (runs move as units, or foundation take-back)."""
     return _plain_probe_for(game.rules)
@@ -116,7 +134,7 @@ def _tables(rules: RuleSet) -> tuple[list[tuple[int, ...]], tuple[tuple[int, ...
 
 
 @cache
-def _plain_probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # noqa: C901
+def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
     if rules.sequences or rules.takeback:
         return None
     targets, suits = _tables(rules)
@@ -124,8 +142,10 @@ def _plain_probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # no
     # getter gives a tuple): a quarter of the probe's set-up was a max over a generator
     heights = [itemgetter(*ks, *ks) if len(ks) == 1 else itemgetter(*ks) for ks in suits]
 
-    def probe(g: GameState) -> int:
+    def probe(g: GameState, memo: set[int] | None = None, layout: int = 0) -> int:
         piles, found = g._piles, g._found
+        if memo is not None and layout in memo:  # the columns alone said OPEN before
+            return OPEN
         cols = piles[1:]
         for p in cols:
             if not p:  # an empty column: E fails at once
@@ -169,6 +189,8 @@ def _plain_probe_for(rules: RuleSet) -> Callable[[GameState], int] | None:  # no
             return True
 
         if not settle():
+            if memo is not None:
+                memo.add(layout)
             return OPEN
         waste, stock = piles[0], g._stock
         draw_only = bool(stock) and (not waste or not movable(waste[-1]))

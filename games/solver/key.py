@@ -27,6 +27,21 @@ tuple: a few hundred bytes less per position. Two different positions collide
 with probability about ``n**2 / 2**64`` for ``n`` stored positions (below
 1e-7 for a million), the one way a "lost" verdict could be wrong; a "win" is
 never affected (every line is replayed by the engine).
+
+The table key
+-------------
+The searches (:mod:`.search`) and their :class:`~.search.LostTable` use
+:func:`make_table_key`: the same positions up to the same symmetries, but the
+columns enter as the *sum* of their tuples' hashes (a multiset hash: the sum
+does not depend on the columns' order, so no sort), so that a search can keep
+the sum as it plays and update only the one or two columns a move touches
+(making every column's tuple and sorting them was 15 % of the exhaustive
+search's time). The sum is an integer, hashed with the stock and the waste as
+above; two positions whose column multisets differ collide when their sums
+agree modulo ``2**61 - 1`` (Python hashes an int modulo that prime), about as
+likely as the 64-bit collision above. :func:`make_key_function` keeps the
+sorted form: the beam breaks ties of its scores by the key, so its choices
+(and the certification's cached verdicts) stay as they were.
 """
 
 from __future__ import annotations
@@ -34,10 +49,13 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
+from games.engine.notation import FROM_FOUNDATION, TO_COLUMN, TO_FOUNDATION
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable
 
     from games.engine import GameState
+    from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
 
@@ -78,3 +96,79 @@ def _key_for(rules: RuleSet) -> Callable[[GameState], int]:
             return hash((stock(g), tuple(p[0]), *sorted(map(tuple, p[1:]))))
 
     return key
+
+
+def make_table_key(game: GameState) -> Callable[[GameState], int]:
+    """``key(game) -> int`` of the searches' tables (see "The table key"): the key
+    :meth:`~.search.Search.run` keeps up to date move by move, computed whole."""
+    return _table_key_for(game.rules)
+
+
+def make_table_key_parts(
+    game: GameState,
+) -> tuple[Callable[[GameState, int], int], Callable[[GameState, int], int]]:
+    """``(column, whole)``: ``column(game, i)`` the hash of column ``i`` (pile ``i`` of
+    ``game._piles``, with its face-down count where the variant deals any), and
+    ``whole(game, s)`` the table key of ``game`` whose columns' hashes sum to ``s``."""
+    return _column_hash_for(game.rules), _whole_for(game.rules)
+
+
+@cache
+def _column_hash_for(rules: RuleSet) -> Callable[[GameState, int], int]:
+    if rules.face_down:
+
+        def column(g: GameState, i: int) -> int:
+            return hash(bytes((g._down[i], *g._piles[i])))
+
+    else:
+
+        def column(g: GameState, i: int) -> int:
+            return hash(bytes(g._piles[i]))
+
+    return column
+
+
+@cache
+def _whole_for(rules: RuleSet) -> Callable[[GameState, int], int]:
+    if rules.redeals:
+
+        def whole(g: GameState, s: int) -> int:
+            return hash(((g._redeals_left, *g._stock), tuple(g._piles[0]), s))
+
+    else:
+
+        def whole(g: GameState, s: int) -> int:
+            return hash((len(g._stock), tuple(g._piles[0]), s))
+
+    return whole
+
+
+@cache
+def _table_key_for(rules: RuleSet) -> Callable[[GameState], int]:
+    column, whole = _column_hash_for(rules), _whole_for(rules)
+
+    def key(g: GameState) -> int:
+        return whole(g, sum([column(g, i) for i in range(1, len(g._piles))]))
+
+    return key
+
+
+class ColumnsTouched(dict["Move", tuple[int, ...]]):
+    """``touched[move]``: the columns (pile indexes from 1) whose contents or face-down
+    count ``move`` changes, filled on first use (the search asks for every move it
+    plays). A draw and a redeal touch only the stock and the waste; a card going home
+    only its source; a card taken back only its destination."""
+
+    def __missing__(self, move: Move) -> tuple[int, ...]:
+        kind, src, dst, _ = move
+        cols: tuple[int, ...]
+        if kind == TO_COLUMN:
+            cols = (src, dst) if src else (dst,)
+        elif kind == TO_FOUNDATION:
+            cols = (src,) if src else ()
+        elif kind == FROM_FOUNDATION:
+            cols = (dst,)
+        else:  # a draw, a redeal, a card from one foundation to another
+            cols = ()
+        self[move] = cols
+        return cols

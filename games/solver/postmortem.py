@@ -57,7 +57,7 @@ from typing import Any
 
 from games.engine import RESIGN, UNDO, GameState
 
-from .key import make_key_function
+from .key import make_table_key
 from .prove import BOTH, PROVE, SOLVE, LostTable, Prover, decide
 
 __all__ = ["Played", "Postmortem", "Probe", "analyse", "decide", "effective_line"]
@@ -218,7 +218,7 @@ class _Search:
         self.hi_proved = False
         #: positions proved lost, shared by every probe (all are positions of one game)
         self.table = LostTable()
-        self.key = make_key_function(positions[0])
+        self.key = make_table_key(positions[0])
         self.provers: dict[int, Prover] = {}
 
     # Knowledge ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ budget (no restarts): the search loop of :mod:`.search` with the plain move orde
 same move filter
 (:class:`~.heuristics.Knowledge`: safe foundation moves played alone, other empty
 columns and re-moves of the unit just moved skipped, each argued there) and the same
-canonical position key (:mod:`.key`: columns sorted, so interchangeable columns and
+canonical position key (:mod:`.key`: columns as a multiset, so interchangeable columns and
 empty columns are one; the foundations left out, so the two foundations of a suit and
 the two identical copies of a card are one; the stock by its length), and the two cuts
 of :mod:`.deadlock`: a position where no column can ever empty and each keeps a card

@@ -54,7 +54,7 @@ from games.engine.notation import DRAW, DRAW_MOVE, TO_COLUMN, WASTE
 
 from .deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from .heuristics import knowledge_for
-from .key import make_key_function
+from .key import ColumnsTouched, make_table_key, make_table_key_parts
 from .movegen import make_generator
 from .sleep import make_touches
 
@@ -148,7 +148,12 @@ class Search:
             table.keys.clear()
         self.table = table
         self.know = knowledge_for(game)
-        self.key = make_key_function(game)
+        #: the table key (:mod:`.key`); the loop keeps it up to date move by move
+        self.key = make_table_key(game)
+        self.column, self.whole = make_table_key_parts(game)
+        self.touched = ColumnsTouched()
+        #: column layouts (with the foundations) the probe found open on their own
+        self.layouts: set[int] = set()
         self.legal = make_generator(game)
         #: the dead-position and lone-draw cuts (``None`` where they do not apply)
         self.probe = make_probe(game) if cuts else None
@@ -170,7 +175,11 @@ class Search:
         search that answered "unknown" goes on where it stopped when run again (with
         the budget then in ``deadline`` and ``max_nodes``)."""
         game, lost = self.game, self.table.keys
-        key, legal, ordered, noise = self.key, self.legal, self.know.ordered, self.noise
+        legal, ordered, noise = self.legal, self.know.ordered, self.noise
+        column, whole, touched = self.column, self.whole, self.touched
+        layouts = self.layouts
+        if len(layouts) > TABLE_LIMIT:
+            layouts.clear()
         apply, revert = _moves.apply, _moves.revert
         probe, lone, touches = self.probe, self.lone_draws, self.touches
         deck = game.rules.deck_size
@@ -178,6 +187,10 @@ class Search:
         max_nodes = self.max_nodes if self.max_nodes is not None else -1
         nodes = 0
         self.nodes = 0
+        # the table key kept up to date: ``hashes[i]`` column i's hash, ``total`` their
+        # sum (:mod:`.key`); a move recomputes only the columns it touches
+        hashes = [0] + [column(game, i) for i in range(1, len(game._piles))]
+        total = sum(hashes)
         frames: list[list[Any]]
         path: list[Record]
         index: dict[int, int]
@@ -192,7 +205,7 @@ class Search:
         else:
             if game.is_won():
                 return "win", []
-            root = key(game)
+            root = whole(game, total)
             if root in lost:
                 return "lost", []
             first = probe(game) if probe is not None else OPEN
@@ -233,7 +246,12 @@ class Search:
                     elif frames and frame[4] < frames[-1][4]:
                         frames[-1][4] = frame[4]
                     if path:
-                        revert(game, path.pop())
+                        record = path.pop()
+                        revert(game, record)
+                        for c in touched[record[0]]:
+                            h = column(game, c)
+                            total += h - hashes[c]
+                            hashes[c] = h
                     continue
                 if nodes == max_nodes:
                     raise Budget
@@ -250,28 +268,60 @@ class Search:
                     line = [r[0] for r in path]
                     self._restore(path)
                     return "win", line
-                k = key(game)
+                # the key: the columns the move touched hashed again (at most two)
+                cols = touched[move]
+                before = total
+                if cols:
+                    c0 = cols[0]
+                    h0 = hashes[c0]
+                    h = column(game, c0)
+                    hashes[c0] = h
+                    total += h - h0
+                    if len(cols) > 1:
+                        c1 = cols[1]
+                        h1 = hashes[c1]
+                        h = column(game, c1)
+                        hashes[c1] = h
+                        total += h - h1
+                k = whole(game, total)
                 if touches is not None:  # only the sleep set reads the children tried
                     frame[5][move] = k
                 if k in lost:
                     revert(game, record)
+                    if cols:  # the key back to the parent's
+                        total = before
+                        hashes[c0] = h0
+                        if len(cols) > 1:
+                            hashes[c1] = h1
                     continue
                 seen = index.get(k)
                 if seen is not None:
                     revert(game, record)
+                    if cols:
+                        total = before
+                        hashes[c0] = h0
+                        if len(cols) > 1:
+                            hashes[c1] = h1
                     if seen < frame[4]:
                         frame[4] = seen
                     continue
                 # only after a draw or a move from the waste: the waste's top changed
                 # (where both cuts mostly arise; asking everywhere halves the speed)
+                # (the layouts whose columns alone said OPEN are remembered: a draw
+                # leaves the columns and foundations as they were, .deadlock)
                 verdict = (
-                    probe(game)
+                    probe(game, layouts, hash((total, *game._found)))
                     if probe is not None and (move[0] == DRAW or move[1] == WASTE)
                     else OPEN
                 )
                 if verdict == DEAD:  # lost whatever is searched (see .deadlock)
                     lost.add(k)
                     revert(game, record)
+                    if cols:
+                        total = before
+                        hashes[c0] = h0
+                        if len(cols) > 1:
+                            hashes[c1] = h1
                     continue
                 path.append(record)
                 index[k] = counter

@@ -21,7 +21,7 @@ from games.engine import moves as engine_moves
 from games.engine.notation import DRAW_MOVE
 from games.solver import _private_copy
 from games.solver.deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
-from games.solver.key import make_key_function
+from games.solver.key import make_table_key
 from games.solver.players import play_greedy
 from games.solver.prove import LostTable, prove
 from games.solver.search import Search
@@ -135,7 +135,7 @@ def test_the_prover_with_the_cuts_agrees_with_the_plain_search(game: GameState) 
     table = LostTable()
     result = prove(game, max_seconds=30, table=table)
     assert result.verdict == ("win" if truth else "lost"), game.dump()
-    outcomes = reachable_outcomes(game, make_key_function(game), limit=5000)
+    outcomes = reachable_outcomes(game, make_table_key(game), limit=5000)
     if outcomes:
         assert table.keys <= {k for won, k in outcomes.values() if not won}
 
@@ -168,3 +168,30 @@ def test_a_dead_real_position_is_proved_lost_with_no_position_searched() -> None
     assert make_probe(game)(game) == DEAD
     result = prove(game)
     assert result.verdict == "lost" and result.nodes == 0
+
+
+class _Forgetful(set[int]):
+    """A memo that never remembers: the probe asked in full every time."""
+
+    def add(self, item: int) -> None:
+        pass
+
+
+def test_it_searches_the_same_with_the_open_layouts_remembered() -> None:
+    # the memo of layouts whose columns alone said OPEN changes no answer of the probe:
+    # the searches with and without it visit the same positions and prove the same ones
+    seen = 0
+    for seed in (1, 2, 5):
+        game = GameState.from_seed(seed, "forty-thieves", undo_limit=0)
+        moves = [m for m in play_greedy(seed, "forty-thieves").moves if m != "resign"]
+        game.replay(moves[: len(moves) // 2])
+        searches = []
+        for forgetful in (False, True):
+            search = Search(_private_copy(game), deadline=1e18, max_nodes=10_000, sleep=True)
+            if forgetful:
+                search.layouts = _Forgetful()
+            searches.append((search.run(), search.nodes, search.table.keys, search.layouts))
+        (one, nodes, keys, layouts), (other, nodes2, keys2, _) = searches
+        assert (one, nodes, keys) == (other, nodes2, keys2)
+        seen += len(layouts)
+    assert seen > 300  # the memo was used

@@ -18,7 +18,7 @@ import pytest
 from games.engine import GameState, parse_code
 from games.solver import SolveResult
 from games.solver import postmortem as pm
-from games.solver.key import make_key_function
+from games.solver.key import make_table_key
 from games.solver.postmortem import analyse, effective_line
 from games.solver.prove import LostTable
 
@@ -115,7 +115,7 @@ class Scripted:
         verdict = self.answer(index, max_seconds)
         for later in self.proves.get((index, mode), ()):  # proofs left in the table
             assert isinstance(table, LostTable)
-            table.keys.add(make_key_function(game)(position_after(later)))
+            table.keys.add(make_table_key(game)(position_after(later)))
         spent = max_seconds if verdict == "unknown" else 0.01
         self.now += spent
         line = self.lines.get(index, ["not-the-players-move"]) if verdict == "win" else []

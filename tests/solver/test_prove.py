@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from games.engine import GameState
 from games.solver import _private_copy, solve
-from games.solver.key import make_key_function
+from games.solver.key import make_table_key
 from games.solver.players import play_greedy
 from games.solver.prove import PROVE, SOLVE, LostTable, Prover, decide, prove
 from games.solver.search import Search
@@ -55,7 +55,7 @@ def test_its_verdict_is_the_plain_searchs(game: GameState) -> None:
 def test_every_position_its_table_holds_is_lost_even_when_cut_short(
     game: GameState, budget: int
 ) -> None:
-    key = make_key_function(game)
+    key = make_table_key(game)
     outcomes = reachable_outcomes(game, key, limit=5000)
     if not outcomes:
         return
@@ -69,7 +69,7 @@ def test_every_position_its_table_holds_is_lost_even_when_cut_short(
 def test_restarts_in_perturbed_orders_share_one_table_soundly(
     game: GameState, budget: int, seed: int
 ) -> None:
-    key = make_key_function(game)
+    key = make_table_key(game)
     outcomes = reachable_outcomes(game, key, limit=5000)
     if not outcomes:
         return
@@ -185,7 +185,7 @@ def test_the_decider_in_solver_mode_shares_the_table() -> None:
     stuck = GameState.from_layout(columns, [], foundations=tops)
     table = LostTable()
     assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).verdict == "lost"
-    assert make_key_function(stuck)(stuck) in table.keys
+    assert make_table_key(stuck)(stuck) in table.keys
     # and it reads it: the proof stands, no position is searched again
     assert decide(stuck, max_seconds=5, table=table, mode=SOLVE).nodes == 0
 
@@ -197,7 +197,7 @@ def test_the_decider_in_turns_leaves_its_proofs_in_the_table() -> None:
     stuck = GameState.from_layout(columns, [], foundations=tops)
     table = LostTable()
     assert decide(stuck, max_seconds=5, table=table).verdict == "lost"
-    assert make_key_function(stuck)(stuck) in table.keys
+    assert make_table_key(stuck)(stuck) in table.keys
     assert decide(stuck, max_seconds=5, table=table, mode=PROVE).nodes == 0
 
 
@@ -237,7 +237,7 @@ def test_turns_interleaved_with_other_searches_of_the_game_stay_sound(
     # Between two turns of one prover, other searches (provers of later positions,
     # perturbed restarts) fill the shared table: the table holds only lost positions,
     # and the prover, run to the end, gives the plain search's verdict.
-    key = make_key_function(game)
+    key = make_table_key(game)
     outcomes = reachable_outcomes(game, key, limit=5000)
     if not outcomes:
         return

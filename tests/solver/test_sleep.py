@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from games.engine import GameState
 from games.engine import moves as engine_moves
 from games.solver import _private_copy
-from games.solver.key import make_key_function
+from games.solver.key import make_table_key
 from games.solver.players import play_greedy
 from games.solver.prove import LostTable
 from games.solver.search import Search
@@ -74,7 +74,7 @@ ASLEEP: list[int] = []
 def test_the_prover_with_sleeping_moves_agrees_with_the_plain_search(
     game: GameState, budget: int
 ) -> None:
-    outcomes = reachable_outcomes(game, make_key_function(game), limit=5000)
+    outcomes = reachable_outcomes(game, make_table_key(game), limit=5000)
     if not outcomes:
         return
     winnable = outcomes[state_of(game)][0]

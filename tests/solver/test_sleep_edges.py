@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from games.engine import GameState
 from games.engine import moves as engine_moves
 from games.solver import _private_copy
-from games.solver.key import make_key_function
+from games.solver.key import make_table_key
 from games.solver.prove import LostTable
 from games.solver.search import Search
 from tests.support.solver import (
@@ -68,7 +68,7 @@ def sleeping(game: GameState, table: LostTable, *, order: int, budget: int | Non
 def truth(game: GameState) -> tuple[bool, set[int]] | None:
     """Whether ``game`` has a win, and the keys of its reachable positions without one
     (``None`` past the plain search's limit)."""
-    outcomes = reachable_outcomes(game, make_key_function(game), limit=LIMIT)
+    outcomes = reachable_outcomes(game, make_table_key(game), limit=LIMIT)
     if not outcomes:
         return None
     return outcomes[state_of(game)][0], {k for won, k in outcomes.values() if not won}
