@@ -32,8 +32,10 @@ The table key
 -------------
 The searches (:mod:`.search`) and their :class:`~.search.LostTable` use
 :func:`make_table_key`: the same positions up to the same symmetries, but the
-columns enter as the *sum* of their tuples' hashes (a multiset hash: the sum
-does not depend on the columns' order, so no sort), so that a search can keep
+columns enter as the *sum* of their hashes, each column's cards hashed as bytes
+(SipHash; a multiset hash: the sum does not depend on the columns' order, so no
+sort; tuples' hashes are not random enough for a sum: two columns swapping their
+top cards often kept it, ``tests/solver/test_key.py``), so that a search can keep
 the sum as it plays and update only the one or two columns a move touches
 (making every column's tuple and sorting them was 15 % of the exhaustive
 search's time). The sum is an integer, hashed with the stock and the waste as
