@@ -90,9 +90,8 @@ class PreparedRow(Generic[M]):
         (``games.realtime.connect_threads``) reads them this way: one wait for PostgreSQL
         and one hand-off of the interpreter's lock a batch, not one a socket
         (docs/benchmarks.md, "Session 13"). Elsewhere (SQLite) one statement each."""
-        connection = connections[using]
-        if len(lookups) < 2 or connection.vendor != "postgresql":
-            return [self.get(using=using, **values) for values in lookups]
+        if not lookups:
+            return []
         statements = [self._statement(using, values) for values in lookups]
         compiled = statements[0][0]
         fetched = statement_rows_many(compiled.sql, [params for _, params in statements], using)

@@ -168,10 +168,7 @@ def live_hold_many(games: list[Game]) -> None:
         ]
     if len(wanted) < 2:  # one is read by engine_for as well
         return
-    field = Action._meta.get_field("game")
-    logs = statement_rows_many(
-        _log_sql(), [[field.get_db_prep_value(g.pk, connection), g.version] for g in wanted]
-    )
+    logs = statement_rows_many(_log_sql(), [_log_params(g.pk, g.version) for g in wanted])
     for game, rows in zip(wanted, logs, strict=True):
         log = [(move, client_id) for move, client_id in rows]
         if len(log) == game.version:  # as engine_for: only the position at the row's version
@@ -251,10 +248,15 @@ def _log_of(pk: uuid.UUID, *, upto: int) -> list[tuple[str, str]]:
     0 there is nothing to read (an action's seq is the version it made, from 1): no query."""
     if upto <= 0:
         return []
-    field = Action._meta.get_field("game")
     with connection.cursor() as cursor:
-        cursor.execute(_log_sql(), [field.get_db_prep_value(pk, connection), upto])
+        cursor.execute(_log_sql(), _log_params(pk, upto))
         return [(move, client_id) for move, client_id in cursor.fetchall()]
+
+
+def _log_params(pk: uuid.UUID, upto: int) -> list[Any]:
+    """The parameters of :func:`_log_sql` for game ``pk``'s log up to version ``upto``."""
+    field = Action._meta.get_field("game")
+    return [field.get_db_prep_value(pk, connection), upto]
 
 
 @functools.cache
