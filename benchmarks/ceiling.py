@@ -26,18 +26,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.solver import DEAL_PRELUDE, seed_range  # noqa: E402
 from games.engine import GameState  # noqa: E402
 
 #: One deal in a fresh interpreter: ``solve`` with every ``beam_over`` of the portfolio
 #: wrapped so that each beam's entry, width, times and closest end are recorded.
-ONE_DEAL = """
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
-if sys.argv[5] == "1":  # every clock the solver reads counts this process's CPU time
-    time.perf_counter = time.process_time
-from games.engine import GameState
+ONE_DEAL = (
+    DEAL_PRELUDE
+    + """
 import games.solver as solver
-seed, variant, seconds = int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 beams = []
 plain = solver.beam_over
 
@@ -67,6 +64,7 @@ r = solver.solve(GameState.from_seed(seed, variant), max_seconds=seconds)
 print(json.dumps(dict(seed=seed, verdict=r.verdict, seconds=round(r.seconds, 2),
                       nodes=r.nodes, beams=beams, line=r.line)))
 """
+)
 
 
 def one(seed: int, args: argparse.Namespace) -> dict:
@@ -87,11 +85,7 @@ def one(seed: int, args: argparse.Namespace) -> dict:
 
 def seeds_of(text: str) -> list[int]:
     """``503,511,520-525``: single seeds and inclusive ranges."""
-    out: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        out.extend(range(int(first), int(last or first) + 1))
-    return out
+    return [seed for part in text.split(",") for seed in seed_range(part)]
 
 
 def main() -> None:

@@ -38,20 +38,29 @@ sys.path.insert(0, str(ROOT))
 
 from games.engine import GameState  # noqa: E402
 
-#: What one deal runs, in a fresh interpreter whose path starts with the code to measure.
-ONE_DEAL = """
+#: How a script run for one deal in a fresh interpreter starts: its arguments are the code
+#: to measure (put first on the path), the seed, the variant, the seconds, ... and, last,
+#: "1" when every clock the solver reads counts the process's CPU time.
+DEAL_PRELUDE = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-if sys.argv[6] == "1":  # every clock the solver reads counts this process's CPU time
+if sys.argv[-1] == "1":  # every clock the solver reads counts this process's CPU time
     time.perf_counter = time.process_time
 from games.engine import GameState
+seed, variant, seconds = int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+"""
+
+#: What one deal runs (arguments: DEAL_PRELUDE's, then "1" for the exhaustive search).
+ONE_DEAL = (
+    DEAL_PRELUDE
+    + """
 from games.solver import solve
 from games.solver.prove import prove
-seed, variant, seconds = int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 run = prove if sys.argv[5] == "1" else solve
 r = run(GameState.from_seed(seed, variant), max_seconds=seconds)
 print(json.dumps([r.verdict, r.nodes, r.seconds, r.line]))
 """
+)
 
 
 def one(job: tuple[str, int, str, float, bool, bool]) -> tuple[str, int, str, int, float, int]:
