@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -189,6 +190,72 @@ def upto(rows: list[dict], ranks: dict, last: int) -> list[dict]:
     return out
 
 
+#: A position of a draw: today's verdict and nodes, and the phase of the stronger decider
+#: that settled it (0: none, or not solved again).
+Position = tuple[str, int, int]
+
+
+def _positions(row: dict, cached: dict, s: str) -> list[list[Position]]:
+    """Each draw of horizon ``s``: its completions' positions, then the truth's."""
+    phase = {p[0]: p[3] if p[1] != "u" else 0 for p in row["solved"]}
+    out = []
+    for n, others, truths in cached["draws"]:
+        if s in truths:
+            found = [(v, nodes, phase.get(f"{n}c{i}", 0)) for i, (v, nodes) in enumerate(others)]
+            out.append(found + [(truths[s][0], truths[s][1], phase.get(f"{n}t{s}", 0))])
+    return out
+
+
+def _growth(games: list[list[list[Position]]], h) -> float:
+    """The cheat's expected log-wealth a day at the best fraction in hindsight."""
+    factors = []
+    for draws in games:
+        found = []
+        for draw in draws:
+            weights = [h(*p) for p in draw]
+            mine = weights[-1]
+            found.append(mine * len(weights) / sum(weights) if mine > 0 else 0.0)
+        factors.append(found)
+    return max(
+        statistics.fmean(sum(math.log(1 - lam + lam * f) for f in fs) for fs in factors)
+        for lam in (i / 100 for i in range(1, 100))
+    )
+
+
+def variants(rows: list[dict], ranks: dict) -> None:
+    """The foresight player's evidence a day (``season_mixture.py --growth``'s measure)
+    under deciders read off one run: the depth-first search alone with fewer nodes
+    (decided by today's decider within ``N`` nodes: the same search order, so exactly the
+    positions an ``N``-node search decides), today's decider, the wider beams, and wins of
+    the wider beams weighed between a 20-wide beam's win and "undecided"."""
+    weight = {"w": 1.0, "l": 0.0, "u": 0.25}
+    cheat = [r for r in rows if r["kind"] == "mixed-30"]
+
+    def search_only(limit: int):
+        return lambda v, nodes, phase: weight[v] if nodes <= limit else weight["u"]
+
+    def beams(last: int, won: dict[int, float] | None = None):
+        def h(v: str, nodes: int, phase: int) -> float:
+            if 0 < phase <= last:
+                return (won or {}).get(phase, 1.0)
+            return weight[v]
+
+        return h
+
+    deciders = {
+        **{f"depth-first search alone, {n} nodes": search_only(n) for n in (500, 1000, 2000)},
+        "today's decider (search, beam 20)": beams(0),
+        "+ beam 100": beams(100),
+        "+ beams 100, 400": beams(400),
+        "+ beams 100, 400, their wins weighed 0.5 / 0.35": beams(400, {100: 0.5, 400: 0.35}),
+        "+ beams 100, 400, their wins weighed 0.4 / 0.3": beams(400, {100: 0.4, 400: 0.3}),
+    }
+    for s in ("4", "8"):
+        games = [_positions(r, ranks[(r["day"], r["kind"], r["run"])], s) for r in cheat]
+        for name, h in deciders.items():
+            print(f"S={s} {name}: {_growth(games, h):.3f} a day")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks/data/season_horizon.jsonl")
@@ -209,6 +276,7 @@ def main() -> None:
         " the widths up to this one would have left them to --derived",
     )
     parser.add_argument("--derived", type=Path)
+    parser.add_argument("--variants", action="store_true", help="the cheat's growth per decider")
     args = parser.parse_args()
     kinds = set(args.kinds.split(","))
     low, high = (int(x) for x in args.deals.split("-"))
@@ -218,8 +286,11 @@ def main() -> None:
         r = json.loads(line)
         ranks[(r["day"], r["kind"], r["run"])] = r
 
-    if args.report:
+    if args.report or args.variants:
         rows = [json.loads(line) for line in args.out.read_text().splitlines()]
+        if args.variants:
+            variants(rows, ranks)
+            return
         if args.upto:
             rows = upto(rows, ranks, args.upto)
             args.derived.write_text("".join(json.dumps(r) + "\n" for r in rows))
