@@ -206,20 +206,46 @@ def _positions(row: dict, cached: dict, s: str) -> list[list[Position]]:
     return out
 
 
-def _growth(games: list[list[list[Position]]], h) -> float:
-    """The cheat's expected log-wealth a day at the best fraction in hindsight."""
-    factors = []
+def _factors(games: list[list[list[Position]]], h) -> list[list[float]]:
+    out = []
     for draws in games:
         found = []
         for draw in draws:
             weights = [h(*p) for p in draw]
             mine = weights[-1]
             found.append(mine * len(weights) / sum(weights) if mine > 0 else 0.0)
-        factors.append(found)
-    return max(
-        statistics.fmean(sum(math.log(1 - lam + lam * f) for f in fs) for fs in factors)
-        for lam in (i / 100 for i in range(1, 100))
-    )
+        out.append(found)
+    return out
+
+
+def _days(factors: list[list[float]], lam: float) -> list[float]:
+    """Each game's log-wealth increment at the fraction ``lam``."""
+    return [sum(math.log(1 - lam + lam * f) for f in fs) for fs in factors]
+
+
+def _growth(games: list[list[list[Position]]], h) -> float:
+    """The cheat's expected log-wealth a day at the best fraction in hindsight."""
+    factors = _factors(games, h)
+    return max(statistics.fmean(_days(factors, i / 100)) for i in range(1, 100))
+
+
+def _paired(games: list[list[list[Position]]], before, after) -> str:
+    """Game by game, the log-wealth a day of ``after`` less ``before`` at fixed fractions:
+    the mean difference, its standard error, and how many games lose and gain."""
+    out = []
+    for lam in (0.3, 0.5, 0.85):
+        diff = [
+            b - a
+            for a, b in zip(
+                _days(_factors(games, before), lam), _days(_factors(games, after), lam), strict=True
+            )
+        ]
+        se = statistics.stdev(diff) / len(diff) ** 0.5
+        worse, better = sum(d < -1e-9 for d in diff), sum(d > 1e-9 for d in diff)
+        out.append(
+            f"{lam}: {statistics.fmean(diff):+.3f} ± {se:.3f} ({worse} worse, {better} better)"
+        )
+    return "; ".join(out)
 
 
 def variants(rows: list[dict], ranks: dict) -> None:
@@ -254,6 +280,9 @@ def variants(rows: list[dict], ranks: dict) -> None:
         games = [_positions(r, ranks[(r["day"], r["kind"], r["run"])], s) for r in cheat]
         for name, h in deciders.items():
             print(f"S={s} {name}: {_growth(games, h):.3f} a day")
+        today, wider = deciders["today's decider (search, beam 20)"], deciders["+ beams 100, 400"]
+        print(f"S={s} + beams 100, 400 less today's, game by game, at fractions"
+              f" {_paired(games, today, wider)}")  # fmt: skip
 
 
 def main() -> None:
