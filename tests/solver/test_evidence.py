@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState
+from games.solver import beam as solver_beam
 from games.solver import evidence
+from games.solver import search as solver_search
 from games.solver.evidence import blind_survival, block_factor, split_blocks, verdict
 
 WIN = json.loads((Path(__file__).parents[1] / "data" / "classic_win.json").read_text())
@@ -138,3 +140,74 @@ def test_a_positions_verdict_does_not_depend_on_what_was_solved_before_it() -> N
         evidence.decide(earlier, nodes=600, width=4)
     assert evidence.decide(positions[-1], nodes=600, width=4) == fresh
     assert fresh[2] > 0  # it searched: the node count is a fingerprint of the whole search
+
+
+class _Search:
+    """A stand-in for the depth-first phase: answers ``_Search.answer``, spends 7 nodes."""
+
+    answer: tuple[str, list] = ("unknown", [])
+
+    def __init__(self, game: GameState, **budget: object) -> None:
+        self.nodes = 7
+
+    def run(self) -> tuple[str, list]:
+        return _Search.answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "wins_at", "beams", "found"),
+    [
+        (("win", []), None, [], "w"),  # the search decides: no beam at all
+        (("lost", []), None, [], "l"),
+        (("unknown", []), 20, [20], "w"),  # the 20-wide beam wins: no wider one
+        (("unknown", []), 100, [20, 100], "w"),  # a wider beam only after a narrower failed
+        (("unknown", []), None, [20, 100, 400], "u"),
+    ],
+)
+def test_it_runs_a_wider_beam_only_on_a_position_still_undecided(
+    monkeypatch, answer: tuple[str, list], wins_at: int | None, beams: list[int], found: str
+) -> None:
+    run: list[int] = []
+
+    def beam_win(game: GameState, width: int) -> tuple[list[str] | None, int]:
+        run.append(width)
+        return ([] if width == wins_at else None), 3
+
+    monkeypatch.setattr(_Search, "answer", answer)
+    monkeypatch.setattr(evidence, "Search", _Search)
+    monkeypatch.setattr(evidence, "_beam_win", beam_win)
+    game = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    verdict_, _line, nodes = evidence.decide(game, widths=(100, 400))
+    assert (verdict_, run, nodes) == (found, beams, 7 + 3 * len(beams))
+
+
+def _after_blocks(count: int) -> GameState:
+    game = GameState.from_seed(SEED, WIN["variant"], undo_limit=0)
+    for block in split_blocks(MOVES)[:count]:
+        game.replay(block)
+    return game
+
+
+def test_a_wider_beam_wins_a_position_the_narrow_phases_left_undecided() -> None:
+    game = _after_blocks(40)  # the deal is won: the win is there to find
+    assert verdict(game, nodes=200, width=2) == "u"
+    found, line, _nodes = evidence.decide(game, nodes=200, width=2, widths=(8, 30))
+    assert found == "w"
+    game.replay(line)  # the engine judges the line
+    assert game.is_won()
+
+
+def test_the_wider_verdict_is_a_function_of_the_position_not_of_the_clock(monkeypatch) -> None:
+    game = _after_blocks(40)
+    calm = evidence.decide(game, nodes=200, width=2, widths=(8, 30))
+    # a machine so loaded that every look at the clock finds another hour gone
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 3600.0
+        return now[0]
+
+    for module in (solver_search, solver_beam):
+        monkeypatch.setattr(module.time, "perf_counter", clock)
+    assert evidence.decide(game, nodes=200, width=2, widths=(8, 30)) == calm
+    assert now[0] > 0  # the searches did read the (slow) clock
