@@ -10,6 +10,16 @@ from django.contrib.auth import get_user_model
 
 from games.models import User
 from tests.support.clock import pin_throttle_clock
+from tests.support.communicators import patient_communicators
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_sockets() -> Iterator[None]:
+    """Tests' sockets wait up to 10 s for a message they expect, not channels' 1 s
+    (tests/support/communicators.py)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        patient_communicators(monkeypatch)
+        yield
 
 
 @pytest.fixture(autouse=True)
