@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-import time as time_module
 from collections.abc import Iterator
 from datetime import UTC, datetime, time
-from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import User
+from tests.support.clock import pin_throttle_clock
+from tests.support.communicators import patient_communicators
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_sockets() -> Iterator[None]:
+    """Tests' sockets wait up to 10 s for a message they expect, not channels' 1 s
+    (tests/support/communicators.py)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        patient_communicators(monkeypatch)
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -60,18 +69,15 @@ def pinned_throttle_clock(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
     """The rate limits count in fixed windows of the clock, so a test that makes a limit's
     N requests and expects the next one refused would pass if its requests straddled two
     windows (seen: a "2/min" test failing on a busy machine). The limits' clock is pinned
-    30 s into a minute (and a quarter of an hour) for the whole test. Tests of windows that
-    roll over (``real_throttle_clock``) and the browser and integration tiers, whose servers
-    read the clock in other threads or processes, keep the real one."""
+    for the whole test (``pin_throttle_clock``). Tests of windows that roll over
+    (``real_throttle_clock``) and the browser and integration tiers, whose servers read the
+    clock in other threads or processes, keep the real one."""
     if any(
         request.node.get_closest_marker(m)
         for m in ("real_throttle_clock", "browser", "integration")
     ):
         return
-    import games.throttles as throttles
-
-    pinned = (int(time_module.time()) // 3600) * 3600 + 1830.0
-    monkeypatch.setattr(throttles, "time", SimpleNamespace(time=lambda: pinned))
+    pin_throttle_clock(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

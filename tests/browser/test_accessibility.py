@@ -120,10 +120,27 @@ def run_axe(page: Page, source: str) -> list[dict[str, Any]]:
     ]
 
 
+# The scripts of every page (templates/base.html): the JavaScript catalog and the menu. Both
+# run before the load event, and neither loads anything after it.
+BASE_SCRIPTS = re.compile(r"/jsi18n/$|/js/menu\.[\w.]*js$")
+
+
+def settle(page: Page) -> None:
+    """Wait until the page is all there. ``goto`` waited for its load event (its scripts,
+    styles and images); a page with scripts of its own (a board, a replay, live rows) may
+    still fetch and draw, so it is given the network's idle time (500 ms with nothing
+    loading); a page with only the base's scripts has nothing left but its fonts."""
+    sources = page.evaluate("() => Array.from(document.scripts, (s) => s.src).filter(Boolean)")
+    if all(BASE_SCRIPTS.search(src) for src in sources):
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+    else:
+        page.wait_for_load_state("networkidle")
+
+
 def check_page(page: Page, url: str, axe_js: str, shots: Path, name: str) -> list[str]:
     """Problems of one page: axe's serious ones, tables that do not fit, sideways scroll."""
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     problems = [f"{name}: axe {v}" for v in run_axe(page, axe_js)]
     for table in page.evaluate(TABLES):
         width = page.viewport_size["width"] if page.viewport_size else 0

@@ -23,8 +23,7 @@ from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import API, Api, practice_game, token_for
 
-# Windows roll over here, and sockets read the clock themselves: the real clock.
-pytestmark = [pytest.mark.django_db, pytest.mark.real_throttle_clock]
+pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 

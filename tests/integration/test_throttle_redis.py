@@ -9,8 +9,17 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 
 from games.throttles import Allowance, Rate, RateLimited, throttle_reserve
+from tests.support.clock import pin_throttle_clock
 
 pytestmark = [pytest.mark.integration]
+
+
+@pytest.fixture(autouse=True)
+def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counters here are taken in this process: their clock is pinned inside a window
+    (the tier keeps the real one for its servers), so a test that fills a 20 s window and
+    expects the next unit refused cannot straddle two windows."""
+    pin_throttle_clock(monkeypatch)
 
 
 def test_it_counts_every_sockets_units_in_redis_and_refuses_at_the_limit() -> None:

@@ -13,16 +13,18 @@ card is red — which makes the certification's tilt large. Not a timed test.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
+from typing import Any
 
 import pytest
 
 from games.engine import GameState
 from games.engine.cards import is_red
 from games.solver import evidence, horizon
-from games.solver.players import play_greedy
+from games.solver.players import Played, play_greedy
 
 VARIANT = "forty-thieves"
 GAMES = 60
@@ -51,12 +53,24 @@ def certified_seeds(count: int, rng: random.Random) -> list[int]:
     return out
 
 
+@functools.cache
+def certified_games(rng_seed: int) -> tuple[list[tuple[int, Played]], tuple[Any, ...]]:
+    """The :data:`GAMES` certified deals drawn from ``rng_seed``, each with the blind
+    player's game of it (it sees only the table), and the random state after the drawing.
+    Three tests weigh the same games (about 2 s of CPU to draw and play): drawn once."""
+    rng = random.Random(rng_seed)
+    seeds = certified_seeds(GAMES, rng)
+    played = [(seed, play_greedy(seed, VARIANT, rng_seed=n + 1)) for n, seed in enumerate(seeds)]
+    return played, rng.getstate()
+
+
 def honest_games(*, conditioned: bool) -> list[evidence.Evidence]:
     """The weighed games of a blind player on certified deals."""
-    rng = random.Random(20261201)
+    deals, after_drawing = certified_games(20261201)
+    rng = random.Random()
+    rng.setstate(after_drawing)
     games = []
-    for n, seed in enumerate(certified_seeds(GAMES, rng)):
-        played = play_greedy(seed, VARIANT, rng_seed=n + 1)  # blind: sees only the table
+    for seed, played in deals:
         pool = None
         if conditioned:
             pool = evidence.certified_pool(

@@ -19,3 +19,13 @@ def wait_for(what: Callable[[], Any], timeout: float = 60) -> Any:
             return value
         time.sleep(0.2)
     raise AssertionError(f"not reached in {timeout} s (last: {value!r})")
+
+
+def clear_of_window_edge(seconds: float, margin: float) -> None:
+    """Sleep into the next fixed window of the rate limits' clock (``games.throttles``
+    counts in windows of ``seconds``) if this one has less than ``margin`` seconds left.
+    A test that makes a limit's N requests to a server and expects the next one refused
+    fails if they straddle two windows; the servers' clock cannot be pinned from here."""
+    left = seconds - time.time() % seconds
+    if left < margin:
+        time.sleep(left + 0.05)
