@@ -224,6 +224,9 @@ export class Input {
         if (gesture.double) return boundMove(this.state, press, { double: true }) ?? this.homeAnyway(press);
         const move = boundMove(this.state, press);
         gesture.moved = Boolean(move);
+        // Still there with nowhere to go: say so, as an immediate tap does (a board
+        // still syncing after connecting is busy too, and a silent tap reads as a miss).
+        if (!move && boundCount(this.state.board, press)) this.game.note(cannotMoveNote(this.state, press));
         return move;
       });
       return;
