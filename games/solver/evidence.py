@@ -199,16 +199,9 @@ def widen(game: GameState, widths: tuple[int, ...]) -> tuple[str, list[str], int
     return "u", [], spent
 
 
-def verdict(
-    game: GameState,
-    *,
-    nodes: int = NODES,
-    width: int = WIDTH,
-    sleep: bool = False,
-    widths: tuple[int, ...] = (),
-) -> str:
+def verdict(game: GameState, *, nodes: int = NODES, width: int = WIDTH, sleep: bool = False) -> str:
     """:func:`decide`'s verdict alone."""
-    return decide(game, nodes=nodes, width=width, sleep=sleep, widths=widths)[0]
+    return decide(game, nodes=nodes, width=width, sleep=sleep)[0]
 
 
 def certification(
