@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.support.servers import start_server
-from tests.support.waiting import clear_of_window_edge
+from tests.support.waiting import clear_of_midnight  # noqa: F401 (an autouse fixture)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -45,15 +45,6 @@ def chromium_present() -> None:
     if IN_CI:
         pytest.fail(f"{CHROMIUM} is missing; .ci/run installs the chromium package", pytrace=False)
     pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
-
-
-@pytest.fixture(autouse=True)
-def clear_of_midnight() -> None:
-    """Tests here read today's date (UTC), then ask the live server about that day's deal,
-    board or week, which close at midnight: a test running over 00:00 would ask about a
-    closed day and fail. One that would start in a day's last two minutes waits for the
-    next day instead (about once in 720 tests started at random times)."""
-    clear_of_window_edge(86_400, margin=120)
 
 
 @pytest.fixture(scope="session")

@@ -30,7 +30,7 @@ import requests
 from django.conf import settings
 
 from tests.support.servers import Server, start_server
-from tests.support.waiting import clear_of_window_edge
+from tests.support.waiting import clear_of_midnight  # noqa: F401 (an autouse fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -82,15 +82,6 @@ def database_released_at_the_end(
                 return
             time.sleep(0.1)
         cursor.execute(end)
-
-
-@pytest.fixture(autouse=True)
-def clear_of_midnight() -> None:
-    """Tests here read today's date (UTC), then ask the servers and workers about that
-    day's deal, board or week, which close at midnight: a test running over 00:00 would
-    ask about a closed day and fail. One that would start in a day's last two minutes
-    waits for the next day instead (about once in 720 tests started at random times)."""
-    clear_of_window_edge(86_400, margin=120)
 
 
 def server_env() -> dict[str, str]:
