@@ -160,18 +160,22 @@ def increments(row: dict, components: list[Component], scales: list[float]) -> l
     return out
 
 
-def at_one(rows: list[dict], kind: str, component: Component) -> float:
+def at_one(rows: list[dict], kind: str, component: Component, *, up: bool = False) -> float:
     """The scale that brings an honest kind's mean factor a step down to one when the
     sample's is above it (what the validity argument guarantees at most: a sample of 48
     games is within a few hundredths of it by luck, and a year resampled from it would
     otherwise hold honest players for the sample's luck)."""
     steps = [f for r in rows if r["kind"] == kind for f in component[0](r)]
-    return min(1.0, len(steps) / sum(steps))
+    return len(steps) / sum(steps) if up else min(1.0, len(steps) / sum(steps))
+
+
+#: The wealth a season counts as a hold (``--threshold``; the server's is ``THRESHOLD``).
+LEVEL = [float(THRESHOLD)]
 
 
 def crossed(logs: list[float]) -> bool:
     top = max(logs)
-    return math.exp(top) * sum(math.exp(x - top) for x in logs) / len(logs) >= THRESHOLD
+    return math.exp(top) * sum(math.exp(x - top) for x in logs) / len(logs) >= LEVEL[0]
 
 
 def season(play: Callable[[random.Random], list[float] | None], rng: random.Random, width: int):
@@ -257,9 +261,22 @@ def main() -> None:
         "--at-one", action="store_true", help="honest kinds' factors scaled to mean <= 1"
     )
     parser.add_argument("--only", default="", help="candidates whose name contains this")
+    parser.add_argument(
+        "--exactly-one",
+        action="store_true",
+        help="honest kinds' factors scaled to a mean of exactly one a step (up or down):"
+        " the most the validity argument allows a blind player",
+    )
     parser.add_argument("--growth", action="store_true", help="the best fraction's growth")
     parser.add_argument("--from-deal", type=int, default=0, help="only deals pool-N and later")
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=float(THRESHOLD),
+        help="the wealth counted as a hold (e.g. FT_LINK_OWN_EVIDENCE's 20)",
+    )
     args = parser.parse_args()
+    LEVEL[0] = args.threshold
     rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
     rows = [r for r in rows if int(r["day"].split("-")[1]) >= args.from_deal]
     if args.growth:
@@ -280,8 +297,8 @@ def main() -> None:
         games: dict[str, list[list[float]]] = {}
         for row in rows:
             scales = [1.0] * len(components)
-            if args.at_one and row["kind"] != "mixed-30":
-                scales = [at_one(rows, row["kind"], c) for c in components]
+            if (args.at_one or args.exactly_one) and row["kind"] != "mixed-30":
+                scales = [at_one(rows, row["kind"], c, up=args.exactly_one) for c in components]
             games.setdefault(row["kind"], []).append(increments(row, components, scales))
         width = len(games["determinized"][0])
         rng = random.Random(1)

@@ -420,10 +420,11 @@ FT_FORESIGHT_SECONDS = env_seconds(
 # The sequential test (docs/fairplay.md, "Evidence over days"): every verified ranked game
 # of every player steps their e-process on the fairplay queue (a game, won or lost, costs
 # seconds of solver work); when it reaches FT_EVIDENCE_THRESHOLD their won results of the last
-# FT_EVIDENCE_WINDOW_DAYS days go to review. Needs FT_DAILY_CERTIFY_NODES. Off by default: it
-# is calibrated on real play, but it holds a player with foresight every day only after about
-# three weeks and a part-time one not at all (docs/fairplay.md section 6 measures why).
-FT_EVIDENCE = env_bool("FT_EVIDENCE", False)
+# FT_EVIDENCE_WINDOW_DAYS days go to review. Its null needs the deterministic certification
+# (FT_DAILY_CERTIFY_NODES), so by default it is on exactly where that runs and a worker takes
+# the fairplay queue (the production template, .env.example, sets both); on the embedded
+# defaults a game's step would hold up the socket that finished it for seconds.
+FT_EVIDENCE = env_bool("FT_EVIDENCE", FT_DAILY_CERTIFY_NODES > 0 and not CELERY_TASK_ALWAYS_EAGER)
 FT_EVIDENCE_THRESHOLD = float(env_int("FT_EVIDENCE_THRESHOLD", 100, minimum=2))
 FT_EVIDENCE_WINDOW_DAYS = env_int("FT_EVIDENCE_WINDOW_DAYS", 60, minimum=1, maximum=3660)
 # A ranked attempt that turns at least this share of the stock and gives up within this many
@@ -437,7 +438,9 @@ FT_SCOUT_SECONDS = env_int("FT_SCOUT_SECONDS", 600, minimum=1)
 # moves, or an account deleted (or created and given up) while the deal was open; or with
 # the player's own evidence (an e-value) of at least FT_LINK_OWN_EVIDENCE. docs/fairplay.md.
 FT_SCOUT_CARD_MOVES = env_int("FT_SCOUT_CARD_MOVES", 5, minimum=0)
-FT_LINK_OWN_EVIDENCE = env_int("FT_LINK_OWN_EVIDENCE", 20, minimum=1)
+# 50: a blind player whose draws are each worth one on average (the most the test allows)
+# reaches it within a year about 1 % of the time (20: 3-4 %); docs/fairplay.md section 2.
+FT_LINK_OWN_EVIDENCE = env_int("FT_LINK_OWN_EVIDENCE", 50, minimum=1)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -137,3 +137,42 @@ def test_it_refuses_a_rate_limit_it_cannot_read(monkeypatch: pytest.MonkeyPatch)
     message = str(excinfo.value)
     assert "FT_RATE_DAY_FILES" in message
     assert "'lots'" in message
+
+
+def test_the_sequential_test_is_on_where_its_null_and_a_worker_exist() -> None:
+    """FT_EVIDENCE defaults on only with the deterministic certification (its calibrated
+    null) and a broker (a fairplay worker: inline, a step would hold up the socket), and the
+    production template turns both on."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = "from django.conf import settings; print(settings.FT_EVIDENCE)"
+    base = {
+        "DJANGO_SETTINGS_MODULE": "ftsite.settings",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "FT_DAILY_SECRET": "y",
+        "DJANGO_ALLOWED_HOSTS": "example.org",
+        "PATH": "",
+    }
+
+    def evidence(**env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env={**base, **env}, capture_output=True,
+            text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip()
+
+    broker = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
+    assert evidence(**broker, FT_DAILY_CERTIFY_NODES="2000") == "True"
+    assert evidence(**broker) == "False"  # the clock's certification: no calibrated null
+    assert evidence(FT_DAILY_CERTIFY_NODES="2000") == "False"  # tasks run inline
+    assert evidence(**broker, FT_DAILY_CERTIFY_NODES="2000", FT_EVIDENCE="false") == "False"
+    template = dict(
+        line.split("=", 1)
+        for line in (root / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert template["FT_EVIDENCE"] == "true" and int(template["FT_DAILY_CERTIFY_NODES"]) > 0
