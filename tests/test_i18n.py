@@ -424,3 +424,12 @@ def test_the_javascript_catalog_answers_in_the_page_language(client: Client) -> 
 
     text = client.get(url).content.decode()
     assert "Hai vinto!" not in text
+
+
+def test_the_fair_play_page_explains_the_evidence_over_days_in_both_languages(
+    client: Client,
+) -> None:
+    page = english(client, reverse("leaderboards:fairplay"))
+    assert "5. Evidence over days" in page and "at most 1 in 100" in page
+    page = italian(client, reverse("leaderboards:fairplay"))
+    assert "5. Indizi nel corso dei giorni" in page and "al massimo di 1 su 100" in page
