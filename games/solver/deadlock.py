@@ -14,8 +14,9 @@ when, in the least fixpoint of these rules,
 * every card above ``c`` in its pile is free (the waste: the cards above it in the
   waste; the stock: none, a card can be played the moment it is drawn; a column: the
   cards above it), and
-* ``c`` may go home: every rank of its suit from the highest foundation of the suit up
-  to ``c``'s predecessor has a copy that is home or free; or
+* ``c`` may go home: some foundation of its suit, of height ``h`` now below ``c``'s
+  rank, has a free copy of every rank from ``h + 1`` to ``c``'s predecessor (each
+  foundation on its own: see "One reach a foundation" below); or
 * ``c`` may go onto a card ``t`` (the build table says so) that is not home and could
   be a column's top: ``t`` is in a column, not beneath ``c`` in ``c``'s own column, with
   every card above it free; or ``t`` is free and not in a column (it could be moved into
@@ -23,8 +24,10 @@ when, in the least fixpoint of these rules,
 
 **Claim.** Under *E*, every card that ever moves is free. By induction on the time of
 a card's first move: the cards above it had moved before (free by induction); if it went
-home, each rank between the suit's foundation and its predecessor went home before it
-(each such card moved before, or was home: free or home); if it went onto ``t``, ``t``
+home, it went onto a foundation then at its predecessor's rank, whose height ``h`` now is
+below its rank (no card leaves a foundation), and the cards of ranks ``h + 1`` up to its
+predecessor went onto that foundation since: each was in a pile now and moved before it
+(free by induction); if it went onto ``t``, ``t``
 was then a column's top: either ``t`` never moved, so it is still in its first column
 with every card that was above it moved (free), and not beneath ``c`` (``c`` was there
 until now); or ``t`` moved before (free) from the waste or the stock (a column card
@@ -39,6 +42,23 @@ moved with no empty column before: all free by the claim, a contradiction.
 moves, so it never goes home, and the position is lost whatever is searched. With
 redeals left the waste is turned over and drawn again, so its cards are treated like
 the stock's (nothing above them).
+
+One reach a foundation
+----------------------
+With two or three decks a suit has two or three foundations, and a card below the
+highest of them can go home only onto a lower one, which must first climb to it on cards
+of its own: with clubs home to the jack on one foundation and to the ace on the other, a
+ten of clubs needs a free two, three, ... nine of clubs. The rule above says so; until
+session 15 the probe asked only for the ranks above the suit's *highest* foundation (the
+rule then read "every rank from the highest foundation of the suit up to ``c``'s
+predecessor has a copy that is home or free"), which holds for every card below it, so
+such a card counted as able to go home whatever buried the cards it waits for. Sound,
+but in the greedy player's lost games, where one foundation of a suit runs far ahead of
+the other, it let a column empty in phase one (``OPEN``) on four probes in ten that the
+rule per foundation calls dead (issue 24, session 15 in docs/benchmarks.md). The probe
+keeps each foundation's reach (its height grown over the ranks with a free copy) and the
+ranks a card may go home at, as bits (``_home_mask``); each foundation climbs on its own,
+so two may climb on the same free copy: an over-approximation, as the claim needs.
 
 Draws that commute (a persistent set)
 -------------------------------------
@@ -151,7 +171,11 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             if not p:  # an empty column: E fails at once
                 return OPEN
         n = len(cols)
-        reach = [max(get(found)) for get in heights]
+        # each foundation's own reach (``bottom``: its height now): a card goes home only
+        # onto a foundation between the two (see "One reach a foundation")
+        bottom = [get(found) for get in heights]
+        reach = [list(b) for b in bottom]
+        home = [_home_mask(b, b) for b in bottom]
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
         lens = [len(p) for p in cols]
         # the free cards (any copy), and the cards that could be a column's top: each
@@ -162,7 +186,7 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         exposed = {p[-1] for p in cols}
 
         def movable(c: int) -> bool:
-            return c >> 2 <= reach[c & 3] + 1 or not exposed.isdisjoint(targets[c])
+            return bool(home[c & 3] >> (c >> 2) & 1) or not exposed.isdisjoint(targets[c])
 
         def settle() -> bool:
             """Grow the free cards of the columns to the fixpoint; False once a whole
@@ -171,10 +195,14 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             while changed:
                 changed = False
                 for s in range(4):
-                    r = reach[s]
-                    while r < KING and ((r + 1) << 2) | s in freed:
-                        r += 1
-                    reach[s] = r
+                    rs, grown = reach[s], False
+                    for f, r in enumerate(rs):
+                        while r < KING and ((r + 1) << 2) | s in freed:
+                            r += 1
+                            grown = True
+                        rs[f] = r
+                    if grown:
+                        home[s] = _home_mask(bottom[s], rs)
                 for ci in range(n):
                     p, f, size = cols[ci], free[ci], lens[ci]
                     while f < size and movable(p[size - 1 - f]):
@@ -224,3 +252,12 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         return DEAD
 
     return probe
+
+
+def _home_mask(bottom: tuple[int, ...], reach: list[int] | tuple[int, ...]) -> int:
+    """The ranks a card of the suit may go home at, as bits: ``h + 1`` to ``r + 1`` for
+    each foundation of height ``h`` now whose reach is ``r``."""
+    mask = 0
+    for h, r in zip(bottom, reach, strict=True):
+        mask |= (4 << r) - (2 << h)
+    return mask
