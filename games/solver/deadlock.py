@@ -175,7 +175,8 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         # onto a foundation between the two (see "One reach a foundation")
         bottom = [get(found) for get in heights]
         reach = [list(b) for b in bottom]
-        home = [_home_mask(b, b) for b in bottom]
+        home = [_start_mask(b) for b in bottom]
+        grown_at = [0]  # how many cards were free when the reaches last grew
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
         lens = [len(p) for p in cols]
         # the free cards (any copy), and the cards that could be a column's top: each
@@ -186,7 +187,9 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         exposed = {p[-1] for p in cols}
 
         def movable(c: int) -> bool:
-            return bool(home[c & 3] >> (c >> 2) & 1) or not exposed.isdisjoint(targets[c])
+            if home[c & 3] >> (c >> 2) & 1:
+                return True
+            return not exposed.isdisjoint(targets[c])
 
         def settle() -> bool:
             """Grow the free cards of the columns to the fixpoint; False once a whole
@@ -194,15 +197,17 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             changed = True
             while changed:
                 changed = False
-                for s in range(4):
-                    rs, grown = reach[s], False
-                    for f, r in enumerate(rs):
-                        while r < KING and ((r + 1) << 2) | s in freed:
-                            r += 1
-                            grown = True
-                        rs[f] = r
-                    if grown:
-                        home[s] = _home_mask(bottom[s], rs)
+                if len(freed) != grown_at[0]:  # new free cards: the reaches may grow
+                    grown_at[0] = len(freed)
+                    for s in range(4):
+                        rs, grown = reach[s], False
+                        for f, r in enumerate(rs):
+                            while r < KING and ((r + 1) << 2) | s in freed:
+                                r += 1
+                                grown = True
+                            rs[f] = r
+                        if grown:
+                            home[s] = _home_mask(bottom[s], rs)
                 for ci in range(n):
                     p, f, size = cols[ci], free[ci], lens[ci]
                     while f < size and movable(p[size - 1 - f]):
@@ -252,6 +257,12 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         return DEAD
 
     return probe
+
+
+@cache
+def _start_mask(bottom: tuple[int, ...]) -> int:
+    """:func:`_home_mask` before any card is free (each reach its foundation's height)."""
+    return _home_mask(bottom, bottom)
 
 
 def _home_mask(bottom: tuple[int, ...], reach: list[int] | tuple[int, ...]) -> int:
