@@ -90,6 +90,10 @@ mid-game positions, at 1-56 % of the positions searched); it was removed in sess
 Positions lost by counting (too few places for a deep waste's cards) had a sound bound
 of their own (session 10, removed in session 11: it decided no position this probe
 leaves open, at 20 times its cost; docs/benchmarks.md "Round six ... a capacity bound").
+A tighter one (one run of moved cards a column, anchors and spaces counted, a dynamic
+programme per suit) was built and measured in session 15 and left out too: it fires at
+the root of no stalled position and, inside their searches, only where the prover proves
+the loss in seconds anyway, at 0.3-30 ms a call (docs/benchmarks.md "Session 15").
 
 Both cuts keep the search's argument (:mod:`.prove`): a dead position is lost, so it
 may be treated as one proved lost; a draw searched alone leads to a position with a
