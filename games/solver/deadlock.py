@@ -180,7 +180,6 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         bottom = [get(found) for get in heights]
         reach = [list(b) for b in bottom]
         home = [_start_mask(b) for b in bottom]
-        grown_at = [0]  # how many cards were free when the reaches last grew
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
         lens = [len(p) for p in cols]
         # the free cards (any copy), and the cards that could be a column's top: each
@@ -195,27 +194,35 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
                 return True
             return not exposed.isdisjoint(targets[c])
 
+        def grow(c: int) -> None:
+            """``c`` is free now: each foundation waiting for it climbs as far as the
+            free cards go (a reach is always the top of its run of free ranks)."""
+            s, r = c & 3, c >> 2
+            rs = reach[s]
+            climbed = False
+            for f in range(len(rs)):
+                if rs[f] + 1 == r:
+                    x = r
+                    while x < KING and ((x + 1) << 2) | s in freed:
+                        x += 1
+                    rs[f] = x
+                    climbed = True
+            if climbed:
+                home[s] = _home_mask(bottom[s], rs)
+
         def settle() -> bool:
             """Grow the free cards of the columns to the fixpoint; False once a whole
             column is free (E is not shown)."""
             changed = True
             while changed:
                 changed = False
-                if len(freed) != grown_at[0]:  # new free cards: the reaches may grow
-                    grown_at[0] = len(freed)
-                    for s in range(4):
-                        rs, grown = reach[s], False
-                        for f, r in enumerate(rs):
-                            while r < KING and ((r + 1) << 2) | s in freed:
-                                r += 1
-                                grown = True
-                            rs[f] = r
-                        if grown:
-                            home[s] = _home_mask(bottom[s], rs)
                 for ci in range(n):
                     p, f, size = cols[ci], free[ci], lens[ci]
                     while f < size and movable(p[size - 1 - f]):
-                        freed.add(p[size - 1 - f])
+                        c = p[size - 1 - f]
+                        if c not in freed:
+                            freed.add(c)
+                            grow(c)
                         f += 1
                         if f < size:
                             exposed.add(p[size - 1 - f])
@@ -244,13 +251,17 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             changed = False
             while pile and movable(pile[-1]):
                 c = pile.pop()
-                freed.add(c)
+                if c not in freed:
+                    freed.add(c)
+                    grow(c)
                 exposed.add(c)
                 changed = True
             rest = []
             for c in loose:
                 if movable(c):
-                    freed.add(c)
+                    if c not in freed:
+                        freed.add(c)
+                        grow(c)
                     exposed.add(c)
                     changed = True
                 else:
