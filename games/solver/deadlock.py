@@ -16,7 +16,8 @@ when, in the least fixpoint of these rules,
   cards above it), and
 * ``c`` may go home: some foundation of its suit, of height ``h`` now below ``c``'s
   rank, has a free copy of every rank from ``h + 1`` to ``c``'s predecessor (each
-  foundation on its own: see "One reach a foundation" below); or
+  foundation on its own; the searches use a looser rule by default: see "One reach a
+  foundation" below); or
 * ``c`` may go onto a card ``t`` (the build table says so) that is not home and could
   be a column's top: ``t`` is in a column, not beneath ``c`` in ``c``'s own column, with
   every card above it free; or ``t`` is free and not in a column (it could be moved into
@@ -48,17 +49,22 @@ One reach a foundation
 With two or three decks a suit has two or three foundations, and a card below the
 highest of them can go home only onto a lower one, which must first climb to it on cards
 of its own: with clubs home to the jack on one foundation and to the ace on the other, a
-ten of clubs needs a free two, three, ... nine of clubs. The rule above says so; until
-session 15 the probe asked only for the ranks above the suit's *highest* foundation (the
-rule then read "every rank from the highest foundation of the suit up to ``c``'s
-predecessor has a copy that is home or free"), which holds for every card below it, so
-such a card counted as able to go home whatever buried the cards it waits for. Sound,
-but in the greedy player's lost games, where one foundation of a suit runs far ahead of
-the other, it let a column empty in phase one (``OPEN``) on four probes in ten that the
-rule per foundation calls dead (issue 24, session 15 in docs/benchmarks.md). The probe
-keeps each foundation's reach (its height grown over the ranks with a free copy) and the
-ranks a card may go home at, as bits (``_home_mask``); each foundation climbs on its own,
-so two may climb on the same free copy: an over-approximation, as the claim needs.
+ten of clubs needs a free two, three, ... nine of clubs. The rule above says so. The
+searches' probe still uses the looser rule it had before session 15 unless
+:data:`PER_FOUNDATION` is on (or ``make_probe(game, per_foundation=True)``): "every rank
+from the highest foundation of the suit up to ``c``'s predecessor has a copy that is home
+or free", which holds for every card below that foundation, so such a card counts as
+able to go home whatever buries the cards it waits for. A looser rule frees a superset
+(the fixpoint is monotone in its rules), so the claim holds for it too. The rule per
+foundation is sharper: in searches of the greedy player's stalled positions, where one
+foundation of a suit runs far ahead of the other, it calls dead two in five of the positions
+the looser rule leaves ``OPEN``. But those searches do not finish either way, the ones
+that finish search the same positions, and on a whole-deal proof it saved 4 % of the
+positions for 4-6 % more CPU: it does not pay, so it is off (issue 24, session 15 in
+docs/benchmarks.md). With it on, the probe keeps each foundation's reach (its height
+grown over the ranks with a free copy) and the ranks a card may go home at, as bits
+(``_home_mask``); each foundation climbs on its own, so two may climb on the same free
+copy: an over-approximation, as the claim needs. Off, the mask is the highest reach's.
 
 Draws that commute (a persistent set)
 -------------------------------------
