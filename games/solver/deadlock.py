@@ -14,8 +14,10 @@ when, in the least fixpoint of these rules,
 * every card above ``c`` in its pile is free (the waste: the cards above it in the
   waste; the stock: none, a card can be played the moment it is drawn; a column: the
   cards above it), and
-* ``c`` may go home: every rank of its suit from the highest foundation of the suit up
-  to ``c``'s predecessor has a copy that is home or free; or
+* ``c`` may go home: some foundation of its suit, of height ``h`` now below ``c``'s
+  rank, has a free copy of every rank from ``h + 1`` to ``c``'s predecessor (each
+  foundation on its own; the searches use a looser rule by default: see "One reach a
+  foundation" below); or
 * ``c`` may go onto a card ``t`` (the build table says so) that is not home and could
   be a column's top: ``t`` is in a column, not beneath ``c`` in ``c``'s own column, with
   every card above it free; or ``t`` is free and not in a column (it could be moved into
@@ -23,8 +25,10 @@ when, in the least fixpoint of these rules,
 
 **Claim.** Under *E*, every card that ever moves is free. By induction on the time of
 a card's first move: the cards above it had moved before (free by induction); if it went
-home, each rank between the suit's foundation and its predecessor went home before it
-(each such card moved before, or was home: free or home); if it went onto ``t``, ``t``
+home, it went onto a foundation then at its predecessor's rank, whose height ``h`` now is
+below its rank (no card leaves a foundation), and the cards of ranks ``h + 1`` up to its
+predecessor went onto that foundation since: each was in a pile now and moved before it
+(free by induction); if it went onto ``t``, ``t``
 was then a column's top: either ``t`` never moved, so it is still in its first column
 with every card that was above it moved (free), and not beneath ``c`` (``c`` was there
 until now); or ``t`` moved before (free) from the waste or the stock (a column card
@@ -39,6 +43,28 @@ moved with no empty column before: all free by the claim, a contradiction.
 moves, so it never goes home, and the position is lost whatever is searched. With
 redeals left the waste is turned over and drawn again, so its cards are treated like
 the stock's (nothing above them).
+
+One reach a foundation
+----------------------
+With two or three decks a suit has two or three foundations, and a card below the
+highest of them can go home only onto a lower one, which must first climb to it on cards
+of its own: with clubs home to the jack on one foundation and to the ace on the other, a
+ten of clubs needs a free two, three, ... nine of clubs. The rule above says so. The
+searches' probe still uses the looser rule it had before session 15 unless
+:data:`PER_FOUNDATION` is on (or ``make_probe(game, per_foundation=True)``): "every rank
+from the highest foundation of the suit up to ``c``'s predecessor has a copy that is home
+or free", which holds for every card below that foundation, so such a card counts as
+able to go home whatever buries the cards it waits for. A looser rule frees a superset
+(the fixpoint is monotone in its rules), so the claim holds for it too. The rule per
+foundation is sharper: in searches of the greedy player's stalled positions, where one
+foundation of a suit runs far ahead of the other, it calls dead two in five of the positions
+the looser rule leaves ``OPEN``. But those searches do not finish either way, the ones
+that finish search the same positions, and on a whole-deal proof it saved 4 % of the
+positions for 4-6 % more CPU: it does not pay, so it is off (issue 24, session 15 in
+docs/benchmarks.md). With it on, the probe keeps each foundation's reach (its height
+grown over the ranks with a free copy) and the ranks a card may go home at, as bits
+(``_home_mask``); each foundation climbs on its own, so two may climb on the same free
+copy: an over-approximation, as the claim needs. Off, the mask is the highest reach's.
 
 Draws that commute (a persistent set)
 -------------------------------------
@@ -70,6 +96,10 @@ mid-game positions, at 1-56 % of the positions searched); it was removed in sess
 Positions lost by counting (too few places for a deep waste's cards) had a sound bound
 of their own (session 10, removed in session 11: it decided no position this probe
 leaves open, at 20 times its cost; docs/benchmarks.md "Round six ... a capacity bound").
+A tighter one (one run of moved cards a column, anchors and spaces counted, a dynamic
+programme per suit) was built and measured in session 15 and left out too: it fires at
+the root of no stalled position and, inside their searches, only where the prover proves
+the loss in seconds anyway, at 0.3-30 ms a call (docs/benchmarks.md "Session 15").
 
 Both cuts keep the search's argument (:mod:`.prove`): a dead position is lost, so it
 may be treated as one proved lost; a draw searched alone leads to a position with a
@@ -113,10 +143,20 @@ class Probe(Protocol):
 OPEN, DRAW_ONLY, DEAD = 0, 1, 2
 
 
-def make_probe(game: GameState) -> Probe | None:
+#: Whether the searches' probe climbs each foundation on its own (see "One reach a
+#: foundation"): sound and sharper, but off: it cost 4-6 % more CPU on a whole-deal proof
+#: for 4 % fewer positions and decided nothing new (issue 24, session 15).
+PER_FOUNDATION = False
+
+
+def make_probe(game: GameState, *, per_foundation: bool | None = None) -> Probe | None:
     """``probe(game) -> OPEN | DRAW_ONLY | DEAD`` for the game's variant, or ``None``
-    where the argument does not hold (runs move as units, or foundation take-back)."""
-    return _plain_probe_for(game.rules)
+    where the argument does not hold (runs move as units, or foundation take-back).
+    ``per_foundation`` (default :data:`PER_FOUNDATION`): the home rule per foundation,
+    else the highest foundation's reach for every card of the suit."""
+    if per_foundation is None:
+        per_foundation = PER_FOUNDATION
+    return _plain_probe_for(game.rules, per_foundation)
 
 
 @cache
@@ -134,10 +174,13 @@ def _tables(rules: RuleSet) -> tuple[list[tuple[int, ...]], tuple[tuple[int, ...
 
 
 @cache
-def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
+def _plain_probe_for(rules: RuleSet, per_foundation: bool = False) -> Probe | None:  # noqa: C901
     if rules.sequences or rules.takeback:
         return None
     targets, suits = _tables(rules)
+    start_mask, home_mask = (
+        (_start_mask, _home_mask) if per_foundation else (_start_highest, _highest_mask)
+    )
     # each suit's foundations read at once (the index twice for a single deck, so every
     # getter gives a tuple): a quarter of the probe's set-up was a max over a generator
     heights = [itemgetter(*ks, *ks) if len(ks) == 1 else itemgetter(*ks) for ks in suits]
@@ -151,7 +194,11 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             if not p:  # an empty column: E fails at once
                 return OPEN
         n = len(cols)
-        reach = [max(get(found)) for get in heights]
+        # each foundation's own reach (``bottom``: its height now): a card goes home only
+        # onto a foundation between the two (see "One reach a foundation")
+        bottom = [get(found) for get in heights]
+        reach = [list(b) for b in bottom]
+        home = [start_mask(b) for b in bottom]
         free = [0] * n  # the free cards of each column: its top ``free[ci]`` cards
         lens = [len(p) for p in cols]
         # the free cards (any copy), and the cards that could be a column's top: each
@@ -162,7 +209,25 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         exposed = {p[-1] for p in cols}
 
         def movable(c: int) -> bool:
-            return c >> 2 <= reach[c & 3] + 1 or not exposed.isdisjoint(targets[c])
+            if home[c & 3] >> (c >> 2) & 1:
+                return True
+            return not exposed.isdisjoint(targets[c])
+
+        def grow(c: int) -> None:
+            """``c`` is free now: each foundation waiting for it climbs as far as the
+            free cards go (a reach is always the top of its run of free ranks)."""
+            s, r = c & 3, c >> 2
+            rs = reach[s]
+            climbed = False
+            for f in range(len(rs)):
+                if rs[f] + 1 == r:
+                    x = r
+                    while x < KING and ((x + 1) << 2) | s in freed:
+                        x += 1
+                    rs[f] = x
+                    climbed = True
+            if climbed:
+                home[s] = home_mask(bottom[s], rs)
 
         def settle() -> bool:
             """Grow the free cards of the columns to the fixpoint; False once a whole
@@ -170,15 +235,13 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             changed = True
             while changed:
                 changed = False
-                for s in range(4):
-                    r = reach[s]
-                    while r < KING and ((r + 1) << 2) | s in freed:
-                        r += 1
-                    reach[s] = r
                 for ci in range(n):
                     p, f, size = cols[ci], free[ci], lens[ci]
                     while f < size and movable(p[size - 1 - f]):
-                        freed.add(p[size - 1 - f])
+                        c = p[size - 1 - f]
+                        if c not in freed:
+                            freed.add(c)
+                            grow(c)
                         f += 1
                         if f < size:
                             exposed.add(p[size - 1 - f])
@@ -207,13 +270,17 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
             changed = False
             while pile and movable(pile[-1]):
                 c = pile.pop()
-                freed.add(c)
+                if c not in freed:
+                    freed.add(c)
+                    grow(c)
                 exposed.add(c)
                 changed = True
             rest = []
             for c in loose:
                 if movable(c):
-                    freed.add(c)
+                    if c not in freed:
+                        freed.add(c)
+                        grow(c)
                     exposed.add(c)
                     changed = True
                 else:
@@ -224,3 +291,30 @@ def _plain_probe_for(rules: RuleSet) -> Probe | None:  # noqa: C901
         return DEAD
 
     return probe
+
+
+def _highest_mask(bottom: tuple[int, ...], reach: list[int] | tuple[int, ...]) -> int:
+    """The rule before session 15 (``PER_FOUNDATION`` off): a card may go home at any
+    rank up to one above the highest reach of its suit (the highest foundation's reach:
+    a lower one that passes it follows the same free ranks, so never goes beyond)."""
+    return (4 << max(reach)) - 2
+
+
+@cache
+def _start_highest(bottom: tuple[int, ...]) -> int:
+    return (4 << max(bottom)) - 2
+
+
+@cache
+def _start_mask(bottom: tuple[int, ...]) -> int:
+    """:func:`_home_mask` before any card is free (each reach its foundation's height)."""
+    return _home_mask(bottom, bottom)
+
+
+def _home_mask(bottom: tuple[int, ...], reach: list[int] | tuple[int, ...]) -> int:
+    """The ranks a card of the suit may go home at, as bits: ``h + 1`` to ``r + 1`` for
+    each foundation of height ``h`` now whose reach is ``r``."""
+    mask = 0
+    for h, r in zip(bottom, reach, strict=True):
+        mask |= (4 << r) - (2 << h)
+    return mask
