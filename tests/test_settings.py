@@ -8,6 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from ftsite.env import env_networks
 from ftsite.settings import env_bool, env_int, env_list, env_str
+from tests.support.fresh_settings import ROOT, setting_in_new_process
 
 
 @pytest.mark.parametrize("raw", ["true", "TRUE", "1", "yes", "on", " True "])
@@ -143,27 +144,9 @@ def test_the_sequential_test_is_on_where_its_null_and_a_worker_exist() -> None:
     """FT_EVIDENCE defaults on only with the deterministic certification (its calibrated
     null) and a broker (a fairplay worker: inline, a step would hold up the socket), and the
     production template turns both on."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    code = "from django.conf import settings; print(settings.FT_EVIDENCE)"
-    base = {
-        "DJANGO_SETTINGS_MODULE": "ftsite.settings",
-        "DJANGO_SECRET_KEY": "x" * 50,
-        "FT_DAILY_SECRET": "y",
-        "DJANGO_ALLOWED_HOSTS": "example.org",
-        "PATH": "",
-    }
 
     def evidence(**env: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", code], cwd=root, env={**base, **env}, capture_output=True,
-            text=True,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout.strip()
+        return setting_in_new_process("FT_EVIDENCE", **env)
 
     broker = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
     assert evidence(**broker, FT_DAILY_CERTIFY_NODES="2000") == "True"
@@ -172,7 +155,7 @@ def test_the_sequential_test_is_on_where_its_null_and_a_worker_exist() -> None:
     assert evidence(**broker, FT_DAILY_CERTIFY_NODES="2000", FT_EVIDENCE="false") == "False"
     template = dict(
         line.split("=", 1)
-        for line in (root / ".env.example").read_text().splitlines()
+        for line in (ROOT / ".env.example").read_text().splitlines()
         if line and not line.startswith("#")
     )
     assert template["FT_EVIDENCE"] == "true" and int(template["FT_DAILY_CERTIFY_NODES"]) > 0

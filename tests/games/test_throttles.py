@@ -19,6 +19,7 @@ from django.test import Client
 from games import services
 from games.models import User
 from games.throttles import Pace, Rate, RateLimited
+from tests.support.fresh_settings import setting_in_new_process
 from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import API, Api, practice_game, token_for
@@ -210,26 +211,8 @@ def test_no_page_has_an_inline_script() -> None:
 
 
 def test_hsts_is_sent_when_the_site_is_served_over_https() -> None:
-    code = (
-        "import django; django.setup(); from django.conf import settings;"
-        " print(getattr(settings, 'SECURE_HSTS_SECONDS', None))"
-    )
-    base = {
-        "DJANGO_SETTINGS_MODULE": "ftsite.settings",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "x" * 50,
-        "FT_DAILY_SECRET": "y",
-        "DJANGO_ALLOWED_HOSTS": "example.org",
-        "PATH": "",
-    }
-
     def hsts(**env: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, env={**base, **env}, capture_output=True,
-            text=True,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout.strip()
+        return setting_in_new_process("SECURE_HSTS_SECONDS", **env)
 
     assert hsts(DJANGO_SECURE_COOKIES="true") == "31536000"
     assert hsts(DJANGO_SECURE_COOKIES="false") == "0"  # Django's default: no header
