@@ -30,7 +30,18 @@ import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from games.engine.notation import DRAW, DRAW_MOVE
+from games.engine.notation import (
+    DRAW,
+    DRAW_MOVE,
+    FROM_FOUNDATION,
+    REDEAL,
+    TO_COLUMN,
+    TO_FOUNDATION,
+    WASTE,
+)
+
+from .beam_score import Needs, moved, pile_info, score_of
+from .key import make_beam_key_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -40,6 +51,7 @@ if TYPE_CHECKING:
     from games.engine.moves import Record
     from games.engine.notation import Move
 
+    from .beam_score import PileInfo
     from .heuristics import Knowledge
 
     #: A position as the beam keeps it: piles, foundations, face-down counts, stock
@@ -120,7 +132,6 @@ class Beam:
         *,
         know: Knowledge,
         legal: Callable[[GameState], list[Move]],
-        key: Callable[[GameState], int],
         deadline: float,
         width: int,
         closure: int,
@@ -133,7 +144,6 @@ class Beam:
         self.spread = spread
         self.know = know
         self.legal = legal
-        self.key = key
         self.deadline = deadline
         self.width = width
         self.closure = closure
@@ -147,7 +157,7 @@ class Beam:
     def restore(self, snap: Snapshot) -> None:
         g = self.game
         piles, found, down, stock, home, points = snap
-        g._piles = [list(p) for p in piles]
+        g._piles = list(map(list, piles))
         g._found = list(found)
         g._down = list(down)
         g._stock = self.stock0[:stock]
@@ -165,33 +175,66 @@ class Beam:
         game = self.game
         deck = game.rules.deck_size
         apply, revert = _moves.apply, _moves.revert
-        ordered, legal, key, weights = self.know.ordered, self.legal, self.key, self.weights
+        ordered, legal, weights = self.know.ordered, self.legal, self.weights
+        stock_key, columns_key = make_beam_key_parts(game)
+        needs = Needs(game._fsuit)
+        touched = _PILES_TOUCHED
+        restore = self.restore
         clock = time.perf_counter
+        # Each position comes with its piles as tuples (``cols``: the key, the snapshot
+        # and the score read them), its sorted column entries (``scols``, the key's bulk)
+        # and its piles' score infos (:mod:`.beam_score`); a move remakes those of the
+        # piles it touches, a draw those of the waste (round ten: key, score and snapshot
+        # were half of a beam's time, each made from every pile of every position).
+        cols = list(map(tuple, game._piles))
+        start = (_snapshot(game), None, columns_key(game, cols), [pile_info(c) for c in cols])
         # a layer's positions as the previous layer kept them, each drawn from when it
         # is expanded (drawing there, not when it is kept, saves a restore and a
         # snapshot a kept position: about a tenth of the beam's time)
-        layer: list[tuple[Snapshot, Line]] = [(_snapshot(game), None)]
+        layer: list[tuple[Snapshot, Line, list, list[PileInfo]]] = [start]
         draw = False
         while layer:
-            pool: dict[int, tuple[float, int, Snapshot, Line]] = {}
-            for snap, line in layer:
+            pool: dict[int, tuple[float, int, Snapshot, Line, list, list[PileInfo]]] = {}
+            for snap, line, scols, infos in layer:
                 if clock() > self.deadline:
                     return None
-                self.restore(snap)
+                restore(snap)
+                cols = list(snap[0])
                 if draw:
                     apply(game, DRAW_MOVE)
                     line = (DRAW_MOVE, line)
+                    old = cols[0]
+                    cols[0] = waste = tuple(game._piles[0])
+                    infos = infos.copy()
+                    infos[0] = moved(infos[0], old, waste)
                 # depth-first over the moves other than drawing, recording each position
                 budget = self.closure
                 path: list[Record] = []
                 lines = [line]
-                frames: list[list[Any]] = [[ordered(game, legal(game), None), 0]]
-                k = key(game)
+                frames: list[list[Any]] = [[None, 0, cols, infos, None]]
+                k = hash((stock_key(game), cols[0], *scols))
                 if k not in pool:
-                    pool[k] = (score(game, weights), k, _snapshot(game), line)
+                    found = tuple(game._found)
+                    pool[k] = (
+                        score_of(cols, infos, game._home, needs[found], weights),
+                        k,
+                        (
+                            tuple(cols),
+                            found,
+                            tuple(game._down),
+                            len(game._stock),
+                            game._home,
+                            game._score,
+                        ),
+                        line,
+                        scols,
+                        infos,
+                    )
                 while frames and budget > 0:
                     frame = frames[-1]
-                    children, i = frame
+                    children, i, up_cols, up_infos, _ = frame
+                    if children is None:  # first visit: the position the frame was made at
+                        children = frame[0] = ordered(game, legal(game), frame[4])
                     if i >= len(children):
                         frames.pop()
                         lines.pop()
@@ -208,23 +251,49 @@ class Beam:
                     here = (move, lines[-1])
                     if game._home == deck:
                         return _unlink(here)
-                    k = key(game)
+                    piles = game._piles
+                    cols = up_cols.copy()
+                    changed = touched[move]
+                    for p in changed:
+                        cols[p] = tuple(piles[p])
+                    scols = columns_key(game, cols)
+                    k = hash((stock_key(game), cols[0], *scols))
                     if k in pool:
                         revert(game, record)
                         continue
-                    pool[k] = (score(game, weights), k, _snapshot(game), here)
+                    infos = up_infos.copy()
+                    for p in changed:
+                        infos[p] = moved(up_infos[p], up_cols[p], cols[p])
+                    found = tuple(game._found)
+                    pool[k] = (
+                        score_of(cols, infos, game._home, needs[found], weights),
+                        k,
+                        (
+                            tuple(cols),
+                            found,
+                            tuple(game._down),
+                            len(game._stock),
+                            game._home,
+                            game._score,
+                        ),
+                        here,
+                        scols,
+                        infos,
+                    )
                     path.append(record)
                     lines.append(here)
-                    frames.append([ordered(game, legal(game), move), 0])
+                    # its moves listed when first visited: not at all if the budget is
+                    # spent now (the last position of most closures of a large layer)
+                    frames.append([None, 0, cols, infos, move])
             if len(pool) > self.width:
                 self.dropped = True
             best = _keep(pool, self.width, self.spread)
             layer = []
             self.final = []
             draw = True
-            for _, _, snap, line in best:
+            for _, _, snap, line, scols, infos in best:
                 if snap[3]:
-                    layer.append((snap, line))
+                    layer.append((snap, line, scols, infos))
                 else:
                     self.final.append((snap, line))
         return None
@@ -237,6 +306,33 @@ class Beam:
     def endgames(self) -> list[tuple[Snapshot, Line]]:
         """The best positions with the stock empty, as (snapshot, line) pairs."""
         return self.final
+
+
+class _PilesTouched(dict["Move", tuple[int, ...]]):
+    """``touched[move]``: the piles (the waste 0, the columns from 1) whose cards ``move``
+    changes, filled on first use: a card moving between piles its source and destination,
+    a card going home its source, a card taken back its destination, a draw or a redeal
+    the waste. (Like :class:`.key.ColumnsTouched`, with the waste; a face-down count
+    changes only on a pile a move takes cards from, which is touched.)"""
+
+    def __missing__(self, move: Move) -> tuple[int, ...]:
+        kind, src, dst, _ = move
+        piles: tuple[int, ...]
+        if kind == TO_COLUMN:
+            piles = (src, dst)
+        elif kind == TO_FOUNDATION:
+            piles = (src,)
+        elif kind == FROM_FOUNDATION:
+            piles = (dst,)
+        elif kind in (DRAW, REDEAL):
+            piles = (WASTE,)
+        else:  # a card from one foundation to another: no pile
+            piles = ()
+        self[move] = piles
+        return piles
+
+
+_PILES_TOUCHED = _PilesTouched()
 
 
 @contextmanager

@@ -145,6 +145,45 @@ def _whole_for(rules: RuleSet) -> Callable[[GameState, int], int]:
     return whole
 
 
+def make_beam_key_parts(
+    game: GameState,
+) -> tuple[Callable[[GameState], Hashable], Callable[[GameState, list[tuple[int, ...]]], list]]:
+    """``(stock, columns)`` of :func:`make_key_function`'s key, for a caller that keeps the
+    piles as tuples (``cols[i] == tuple(game._piles[i])``): the key is
+    ``hash((stock(game), cols[0], *columns(game, cols)))``, and ``columns`` (the sorted
+    column entries) does not change while only the stock and the waste do, so the beam
+    reuses it after a draw (``tests/solver/test_key.py`` checks the two keys agree)."""
+    return _beam_key_parts_for(game.rules)
+
+
+@cache
+def _beam_key_parts_for(
+    rules: RuleSet,
+) -> tuple[Callable[[GameState], Hashable], Callable[[GameState, list[tuple[int, ...]]], list]]:
+    if rules.redeals:
+
+        def stock(g: GameState) -> Hashable:
+            return (g._redeals_left, *g._stock)
+
+    else:
+
+        def stock(g: GameState) -> Hashable:
+            return len(g._stock)
+
+    if rules.face_down:
+
+        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list:
+            d = g._down
+            return sorted([(d[i], *cols[i]) for i in range(1, len(cols))])
+
+    else:
+
+        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list:
+            return sorted(cols[1:])
+
+    return stock, columns
+
+
 @cache
 def _table_key_for(rules: RuleSet) -> Callable[[GameState], int]:
     column, whole = _column_hash_for(rules), _whole_for(rules)
