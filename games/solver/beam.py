@@ -176,7 +176,7 @@ class Beam:
         deck = game.rules.deck_size
         apply, revert = _moves.apply, _moves.revert
         ordered, legal, weights = self.know.ordered, self.legal, self.weights
-        stock_key, columns_key = make_beam_key_parts(game)
+        stock_key, columns_key, recolumn = make_beam_key_parts(game)
         needs = Needs(game._fsuit)
         touched = _PILES_TOUCHED
         restore = self.restore
@@ -211,7 +211,7 @@ class Beam:
                 budget = self.closure
                 path: list[Record] = []
                 lines = [line]
-                frames: list[list[Any]] = [[None, 0, cols, infos, None]]
+                frames: list[list[Any]] = [[None, 0, cols, infos, None, scols]]
                 k = hash((stock_key(game), cols[0], *scols))
                 if k not in pool:
                     found = tuple(game._found)
@@ -232,7 +232,7 @@ class Beam:
                     )
                 while frames and budget > 0:
                     frame = frames[-1]
-                    children, i, up_cols, up_infos, _ = frame
+                    children, i, up_cols, up_infos, _, _ = frame
                     if children is None:  # first visit: the position the frame was made at
                         children = frame[0] = ordered(game, legal(game), frame[4])
                     if i >= len(children):
@@ -256,7 +256,7 @@ class Beam:
                     changed = touched[move]
                     for p in changed:
                         cols[p] = tuple(piles[p])
-                    scols = columns_key(game, cols)
+                    scols = recolumn(game, frame[5], up_cols, cols, changed)
                     k = hash((stock_key(game), cols[0], *scols))
                     if k in pool:
                         revert(game, record)
@@ -284,7 +284,7 @@ class Beam:
                     lines.append(here)
                     # its moves listed when first visited: not at all if the budget is
                     # spent now (the last position of most closures of a large layer)
-                    frames.append([None, 0, cols, infos, move])
+                    frames.append([None, 0, cols, infos, move, scols])
             if len(pool) > self.width:
                 self.dropped = True
             best = _keep(pool, self.width, self.spread)

@@ -48,6 +48,7 @@ sorted form: the beam breaks ties of its scores by the key, so its choices
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -55,10 +56,19 @@ from games.engine.notation import FROM_FOUNDATION, TO_COLUMN, TO_FOUNDATION
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable
+    from typing import TypeAlias
 
     from games.engine import GameState
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
+
+    #: ``columns(game, cols)``: the sorted column entries of :func:`make_beam_key_parts`.
+    Columns: TypeAlias = Callable[[GameState, list[tuple[int, ...]]], list]
+    #: ``recolumn(game, entries, old, cols, changed)``: the same from the entries of the
+    #: piles ``old``, where only the piles ``changed`` differ from ``cols``.
+    Recolumn: TypeAlias = Callable[
+        [GameState, list, list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...]], list
+    ]
 
 
 def make_key_function(game: GameState) -> Callable[[GameState], int]:
@@ -147,19 +157,21 @@ def _whole_for(rules: RuleSet) -> Callable[[GameState, int], int]:
 
 def make_beam_key_parts(
     game: GameState,
-) -> tuple[Callable[[GameState], Hashable], Callable[[GameState, list[tuple[int, ...]]], list]]:
-    """``(stock, columns)`` of :func:`make_key_function`'s key, for a caller that keeps the
-    piles as tuples (``cols[i] == tuple(game._piles[i])``): the key is
-    ``hash((stock(game), cols[0], *columns(game, cols)))``, and ``columns`` (the sorted
-    column entries) does not change while only the stock and the waste do, so the beam
-    reuses it after a draw (``tests/solver/test_key.py`` checks the two keys agree)."""
+) -> tuple[Callable[[GameState], Hashable], Columns, Recolumn]:
+    """``(stock, columns, recolumn)`` of :func:`make_key_function`'s key, for a caller
+    that keeps the piles as tuples (``cols[i] == tuple(game._piles[i])``): the key is
+    ``hash((stock(game), cols[0], *columns(game, cols)))``. The sorted column entries do
+    not change while only the stock and the waste do, so the beam reuses them after a
+    draw, and ``recolumn`` redoes them for a move's columns alone (sorting every column
+    was a twentieth of the beam's time); ``tests/solver/test_beam_same.py`` checks that
+    the keys agree."""
     return _beam_key_parts_for(game.rules)
 
 
 @cache
 def _beam_key_parts_for(
     rules: RuleSet,
-) -> tuple[Callable[[GameState], Hashable], Callable[[GameState, list[tuple[int, ...]]], list]]:
+) -> tuple[Callable[[GameState], Hashable], Columns, Recolumn]:
     if rules.redeals:
 
         def stock(g: GameState) -> Hashable:
@@ -176,12 +188,35 @@ def _beam_key_parts_for(
             d = g._down
             return sorted([(d[i], *cols[i]) for i in range(1, len(cols))])
 
+        def recolumn(
+            g: GameState,
+            entries: list,
+            old: list[tuple[int, ...]],
+            cols: list[tuple[int, ...]],
+            changed: tuple[int, ...],
+        ) -> list:
+            return columns(g, cols)  # a move may turn a card face up: entries remade
+
     else:
 
         def columns(g: GameState, cols: list[tuple[int, ...]]) -> list:
             return sorted(cols[1:])
 
-    return stock, columns
+        def recolumn(
+            g: GameState,
+            entries: list,
+            old: list[tuple[int, ...]],
+            cols: list[tuple[int, ...]],
+            changed: tuple[int, ...],
+        ) -> list:
+            entries = entries.copy()
+            for p in changed:
+                if p:  # a column (the waste is no entry)
+                    entries.remove(old[p])  # an equal entry: the same sorted list after
+                    insort(entries, cols[p])
+            return entries
+
+    return stock, columns, recolumn
 
 
 @cache
