@@ -28,6 +28,7 @@ import heapq
 import threading
 import time
 from contextlib import contextmanager
+from heapq import heappush, heappushpop
 from typing import TYPE_CHECKING, Any
 
 from games.engine.notation import (
@@ -40,7 +41,7 @@ from games.engine.notation import (
     WASTE,
 )
 
-from .beam_score import Needs, moved, pile_info, score_of
+from .beam_score import Needs, base_of, moved, pile_info, score_from
 from .key import make_beam_key_parts
 
 if TYPE_CHECKING:
@@ -176,26 +177,38 @@ class Beam:
         deck = game.rules.deck_size
         apply, revert = _moves.apply, _moves.revert
         ordered, legal, weights = self.know.ordered, self.legal, self.weights
+        w_next = weights[3]
         stock_key, columns_key, recolumn = make_beam_key_parts(game)
         needs = Needs(game._fsuit)
         touched = _PILES_TOUCHED
         restore = self.restore
         clock = time.perf_counter
+        width = self.width
+        # Without a spread cap a layer keeps its ``width`` best, so a position scoring
+        # below the ``width``-th best so far cannot be kept: it is still expanded (its
+        # moves may lead to better), but once :func:`.beam_score.base_of`, an upper
+        # bound of its score, says so it is neither scored to the end nor snapshotted
+        # (``out`` remembers its key, ``top`` holds the best (score, key) pairs so far).
+        bounded = not self.spread and w_next >= 0 and width > 0
         # Each position comes with its piles as tuples (``cols``: the key, the snapshot
-        # and the score read them), its sorted column entries (``scols``, the key's bulk)
-        # and its piles' score infos (:mod:`.beam_score`); a move remakes those of the
-        # piles it touches, a draw those of the waste (round ten: key, score and snapshot
-        # were half of a beam's time, each made from every pile of every position).
+        # and the score read them), its sorted column entries (``scols``, the key's bulk),
+        # its piles' score infos (:mod:`.beam_score`) and the sum of their burials; a move
+        # remakes those of the piles it touches, a draw those of the waste (round ten: the
+        # key, the score and the snapshot, made from every pile of every position, were
+        # half of a beam's time).
         cols = list(map(tuple, game._piles))
-        start = (_snapshot(game), None, columns_key(game, cols), [pile_info(c) for c in cols])
+        infos = [pile_info(c) for c in cols]
+        start = (_snapshot(game), None, columns_key(game, cols), infos, sum(i[0] for i in infos))
         # a layer's positions as the previous layer kept them, each drawn from when it
         # is expanded (drawing there, not when it is kept, saves a restore and a
         # snapshot a kept position: about a tenth of the beam's time)
-        layer: list[tuple[Snapshot, Line, list, list[PileInfo]]] = [start]
+        layer: list[tuple[Snapshot, Line, list, list[PileInfo], int]] = [start]
         draw = False
         while layer:
-            pool: dict[int, tuple[float, int, Snapshot, Line, list, list[PileInfo]]] = {}
-            for snap, line, scols, infos in layer:
+            pool: dict[int, tuple[float, int, Snapshot, Line, list, list[PileInfo], int]] = {}
+            out: set[int] = set()
+            top: list[tuple[float, int]] = []
+            for snap, line, scols, infos, bury in layer:
                 if clock() > self.deadline:
                     return None
                 restore(snap)
@@ -203,36 +216,39 @@ class Beam:
                 if draw:
                     apply(game, DRAW_MOVE)
                     line = (DRAW_MOVE, line)
-                    old = cols[0]
-                    cols[0] = waste = tuple(game._piles[0])
+                    old = infos[0]
                     infos = infos.copy()
-                    infos[0] = moved(infos[0], old, waste)
+                    infos[0] = moved(old, cols[0], waste := tuple(game._piles[0]))
+                    cols[0] = waste
+                    bury += infos[0][0] - old[0]
                 # depth-first over the moves other than drawing, recording each position
                 budget = self.closure
                 path: list[Record] = []
                 lines = [line]
-                frames: list[list[Any]] = [[None, 0, cols, infos, None, scols]]
+                frames: list[list[Any]] = [[None, 0, cols, infos, None, scols, bury]]
                 k = hash((stock_key(game), cols[0], *scols))
-                if k not in pool:
-                    found = tuple(game._found)
-                    pool[k] = (
-                        score_of(cols, infos, game._home, needs[found], weights),
-                        k,
-                        (
+                if k not in pool and k not in out:
+                    home = game._home
+                    base = base_of(cols, bury, home, weights)
+                    if len(top) == width and base < top[0][0]:
+                        out.add(k)
+                    else:
+                        found = tuple(game._found)
+                        value = score_from(base, cols, infos, needs[found], w_next)
+                        snapshot = (
                             tuple(cols),
                             found,
                             tuple(game._down),
                             len(game._stock),
-                            game._home,
+                            home,
                             game._score,
-                        ),
-                        line,
-                        scols,
-                        infos,
-                    )
+                        )
+                        pool[k] = (value, k, snapshot, line, scols, infos, bury)
+                        if bounded:
+                            (heappush if len(top) < width else heappushpop)(top, (value, k))
                 while frames and budget > 0:
                     frame = frames[-1]
-                    children, i, up_cols, up_infos, _, _ = frame
+                    children, i, up_cols, up_infos, _, up_scols, up_bury = frame
                     if children is None:  # first visit: the position the frame was made at
                         children = frame[0] = ordered(game, legal(game), frame[4])
                     if i >= len(children):
@@ -256,44 +272,49 @@ class Beam:
                     changed = touched[move]
                     for p in changed:
                         cols[p] = tuple(piles[p])
-                    scols = recolumn(game, frame[5], up_cols, cols, changed)
+                    scols = recolumn(game, up_scols, up_cols, cols, changed)
                     k = hash((stock_key(game), cols[0], *scols))
-                    if k in pool:
+                    if k in pool or k in out:
                         revert(game, record)
                         continue
                     infos = up_infos.copy()
+                    bury = up_bury
                     for p in changed:
-                        infos[p] = moved(up_infos[p], up_cols[p], cols[p])
-                    found = tuple(game._found)
-                    pool[k] = (
-                        score_of(cols, infos, game._home, needs[found], weights),
-                        k,
-                        (
+                        was = up_infos[p]
+                        infos[p] = now = moved(was, up_cols[p], cols[p])
+                        bury += now[0] - was[0]
+                    home = game._home
+                    base = base_of(cols, bury, home, weights)
+                    if len(top) == width and base < top[0][0]:
+                        out.add(k)
+                    else:
+                        found = tuple(game._found)
+                        value = score_from(base, cols, infos, needs[found], w_next)
+                        snapshot = (
                             tuple(cols),
                             found,
                             tuple(game._down),
                             len(game._stock),
-                            game._home,
+                            home,
                             game._score,
-                        ),
-                        here,
-                        scols,
-                        infos,
-                    )
+                        )
+                        pool[k] = (value, k, snapshot, here, scols, infos, bury)
+                        if bounded:
+                            (heappush if len(top) < width else heappushpop)(top, (value, k))
                     path.append(record)
                     lines.append(here)
                     # its moves listed when first visited: not at all if the budget is
                     # spent now (the last position of most closures of a large layer)
-                    frames.append([None, 0, cols, infos, move, scols])
-            if len(pool) > self.width:
+                    frames.append([None, 0, cols, infos, move, scols, bury])
+            if len(pool) + len(out) > width:
                 self.dropped = True
-            best = _keep(pool, self.width, self.spread)
+            best = _keep(pool, width, self.spread)
             layer = []
             self.final = []
             draw = True
-            for _, _, snap, line, scols, infos in best:
+            for _, _, snap, line, scols, infos, bury in best:
                 if snap[3]:
-                    layer.append((snap, line, scols, infos))
+                    layer.append((snap, line, scols, infos, bury))
                 else:
                     self.final.append((snap, line))
         return None

@@ -89,24 +89,31 @@ class Needs(dict[tuple[int, ...], tuple[int, tuple[int, ...]]]):
         return value
 
 
-def score_of(
+def base_of(cols: list[tuple[int, ...]], bury: int, home: int, weights: Weights) -> float:
+    """:func:`.beam.score` but for the depths of the cards the foundations need next, of the
+    position whose piles are ``cols`` (waste first), with ``bury`` the sum of its piles'
+    burials: an upper bound of the score when those depths weigh ``>= 0`` (each only
+    subtracts, and a float less a float ``>= 0`` is never more)."""
+    w_home, w_empty, w_bury, _, w_waste = weights
+    total = w_home * home - w_waste * len(cols[0])
+    empty = cols.count(()) - (not cols[0])  # empty columns; the waste is no column
+    return total + (w_empty * empty - w_bury * bury)
+
+
+def score_from(
+    base: float,
     cols: list[tuple[int, ...]],
     infos: list[PileInfo],
-    home: int,
     need: tuple[int, tuple[int, ...]],
-    weights: Weights,
+    w_next: float,
 ) -> float:
-    """:func:`.beam.score` of the position whose piles are ``cols`` (waste first) with
-    infos ``infos``, ``home`` cards home and ``need = needs[found]``."""
-    w_home, w_empty, w_bury, w_next, w_waste = weights
+    """:func:`.beam.score` of the position ``base`` is :func:`base_of`, with pile infos
+    ``infos`` and ``need = needs[found]``, ``w_next`` the weight of the depths."""
     nmask, order = need
-    total = w_home * home - w_waste * len(cols[0])
     depth: dict[int, int] = {}
-    bury = 0
     i = 0
-    for b, m, _, _ in infos:
-        bury += b
-        hit = m & nmask
+    for info in infos:
+        hit = info[1] & nmask
         if hit:
             # cards a foundation needs are in this pile: their shallowest copies' depths
             top_first = cols[i][::-1]
@@ -117,10 +124,22 @@ def score_of(
                 if d < depth.get(card, 99):
                     depth[card] = d
         i += 1  # noqa: SIM113 - cheaper than enumerate in this hot loop
-    empty = cols.count(()) - (not cols[0])  # empty columns; the waste is no column
-    total += w_empty * empty - w_bury * bury
+    total = base
     if depth:
         for card in order:
             if card in depth:
                 total -= w_next * depth[card]
     return total
+
+
+def score_of(
+    cols: list[tuple[int, ...]],
+    infos: list[PileInfo],
+    home: int,
+    need: tuple[int, tuple[int, ...]],
+    weights: Weights,
+) -> float:
+    """:func:`.beam.score` of the position whose piles are ``cols`` (waste first) with
+    infos ``infos``, ``home`` cards home and ``need = needs[found]``."""
+    bury = sum([info[0] for info in infos])
+    return score_from(base_of(cols, bury, home, weights), cols, infos, need, weights[3])
