@@ -29,7 +29,7 @@ import threading
 import time
 from contextlib import contextmanager
 from heapq import heappush, heappushpop
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from games.engine.notation import (
     DRAW,
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
     from .beam_score import PileInfo
     from .heuristics import Knowledge
+    from .key import Entries
 
     #: A position as the beam keeps it: piles, foundations, face-down counts, stock
     #: length, cards home, score.
@@ -202,10 +203,10 @@ class Beam:
         # a layer's positions as the previous layer kept them, each drawn from when it
         # is expanded (drawing there, not when it is kept, saves a restore and a
         # snapshot a kept position: about a tenth of the beam's time)
-        layer: list[tuple[Snapshot, Line, list, list[PileInfo], int]] = [start]
+        layer: list[tuple[Snapshot, Line, Entries, list[PileInfo], int]] = [start]
         draw = False
         while layer:
-            pool: dict[int, tuple[float, int, Snapshot, Line, list, list[PileInfo], int]] = {}
+            pool: dict[int, tuple[float, int, Snapshot, Line, Entries, list[PileInfo], int]] = {}
             out: set[int] = set()
             top: list[tuple[float, int]] = []
             for snap, line, scols, infos, bury in layer:
@@ -380,9 +381,11 @@ def _no_cycle_collector() -> Iterator[None]:
             gc.enable()
 
 
-def _keep(
-    pool: dict[int, tuple[float, int, Snapshot, Line]], width: int, spread: int
-) -> list[tuple[float, int, Snapshot, Line]]:
+#: A pool entry: (score, key, snapshot, line, ...): what follows the line is the beam's own.
+_Item = TypeVar("_Item", bound="tuple[Any, ...]")
+
+
+def _keep(pool: dict[int, _Item], width: int, spread: int) -> list[_Item]:
     """The ``width`` best of a layer; with ``spread``, at most ``spread`` of them with the
     same foundations (the best ones of each), the places left then filled by score.
 
@@ -392,8 +395,8 @@ def _keep(
     if not spread or len(pool) <= width:
         return heapq.nlargest(width, pool.values())
     ranked = sorted(pool.values(), reverse=True)
-    kept: list[tuple[float, int, Snapshot, Line]] = []
-    over: list[tuple[float, int, Snapshot, Line]] = []
+    kept: list[_Item] = []
+    over: list[_Item] = []
     count: dict[tuple[int, ...], int] = {}
     for item in ranked:
         found = item[2][1]

@@ -63,11 +63,13 @@ if TYPE_CHECKING:
     from games.engine.rules import RuleSet
 
     #: ``columns(game, cols)``: the sorted column entries of :func:`make_beam_key_parts`.
-    Columns: TypeAlias = Callable[[GameState, list[tuple[int, ...]]], list]
+    Columns: TypeAlias = Callable[[GameState, list[tuple[int, ...]]], list[tuple[int, ...]]]
     #: ``recolumn(game, entries, old, cols, changed)``: the same from the entries of the
     #: piles ``old``, where only the piles ``changed`` differ from ``cols``.
+    Entries: TypeAlias = list[tuple[int, ...]]
     Recolumn: TypeAlias = Callable[
-        [GameState, list, list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...]], list
+        [GameState, Entries, list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...]],
+        Entries,
     ]
 
 
@@ -184,31 +186,31 @@ def _beam_key_parts_for(
 
     if rules.face_down:
 
-        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list:
+        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             d = g._down
             return sorted([(d[i], *cols[i]) for i in range(1, len(cols))])
 
         def recolumn(
             g: GameState,
-            entries: list,
+            entries: list[tuple[int, ...]],
             old: list[tuple[int, ...]],
             cols: list[tuple[int, ...]],
             changed: tuple[int, ...],
-        ) -> list:
+        ) -> list[tuple[int, ...]]:
             return columns(g, cols)  # a move may turn a card face up: entries remade
 
     else:
 
-        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list:
+        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             return sorted(cols[1:])
 
         def recolumn(
             g: GameState,
-            entries: list,
+            entries: list[tuple[int, ...]],
             old: list[tuple[int, ...]],
             cols: list[tuple[int, ...]],
             changed: tuple[int, ...],
-        ) -> list:
+        ) -> list[tuple[int, ...]]:
             entries = entries.copy()
             for p in changed:
                 if p:  # a column (the waste is no entry)
