@@ -43,7 +43,8 @@ above; two positions whose column multisets differ collide when their sums
 agree modulo ``2**61 - 1`` (Python hashes an int modulo that prime), about as
 likely as the 64-bit collision above. :func:`make_key_function` keeps the
 sorted form: the beam breaks ties of its scores by the key, so its choices
-(and the certification's cached verdicts) stay as they were.
+(and the certification's cached verdicts) stay as they were. The beam computes
+that same key from parts it keeps up to date (:func:`make_beam_key_parts`).
 """
 
 from __future__ import annotations
