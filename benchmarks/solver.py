@@ -80,9 +80,13 @@ def one(job: tuple[str, int, str, float, bool, bool]) -> tuple[str, int, str, in
     return code, seed, verdict, nodes, took, len(line)
 
 
-def seed_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
+def seed_range(text: str) -> list[int]:
+    """The seeds ``text`` names: ranges ``A-B`` (inclusive) and single seeds, comma-separated."""
+    seeds = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        seeds.extend(range(int(first), int(last or first) + 1))
+    return seeds
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -124,7 +128,9 @@ def summary(name: str, results: list[tuple]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="1-1000", help="A-B (inclusive), default 1-1000")
+    parser.add_argument(
+        "--seeds", default="1-1000", help="A-B (inclusive) or a list such as 503,505,511-519"
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
     parser.add_argument("--jobs", type=int, default=1, help="deals solved side by side")
     parser.add_argument("--variant", default="forty-thieves")

@@ -34,7 +34,6 @@ from games.engine.notation import Move, format_move
 
 from .beam import WEIGHTS, Beam, Weights
 from .heuristics import evaluate, knowledge_for
-from .key import make_key_function
 from .movegen import make_generator
 from .search import LostTable, Search
 
@@ -214,7 +213,6 @@ def beam_over(
         work,
         know=knowledge_for(work),
         legal=make_generator(work),
-        key=make_key_function(work),
         deadline=deadline,
         width=width,
         closure=BEAM_CLOSURE,

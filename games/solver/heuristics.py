@@ -26,6 +26,7 @@ Skipped moves (equivalent to a kept one)
 from __future__ import annotations
 
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from games.engine.cards import KING
@@ -124,10 +125,16 @@ class Knowledge:
         scored: list[tuple[float, Move]] = []
         table = self.table
         down = game._down
+        is_safe_home, can_go_home = self.is_safe_home, self.can_go_home
+        # the unit the last move put on a column (moving it again at once is skipped)
+        if last is not None and last[0] == TO_COLUMN:
+            _, _, again_src, again_count = last
+        else:
+            again_src = again_count = -1
         for m in moves:
             kind, src, dst, count = m
             if kind == TO_FOUNDATION:
-                if self.is_safe_home(game, piles[src][-1], src):
+                if is_safe_home(game, piles[src][-1], src):
                     # Alone, and the engine's next one (the one the site's "send safe
                     # cards home" plays), so an analysis of a game with that option
                     # finds each of its automatic moves to be no decision.
@@ -143,12 +150,7 @@ class Knowledge:
             target = piles[dst]
             if not target and dst != first_empty:
                 continue
-            if (
-                last is not None
-                and last.kind == TO_COLUMN
-                and src == last.dst
-                and count == last.count
-            ):
+            if src == again_src and count == again_count:
                 continue
             pile = piles[src]
             if src == WASTE:
@@ -159,7 +161,7 @@ class Knowledge:
                     s = 300
                 else:
                     below = pile[rest - 1]
-                    if self.can_go_home(game, below):
+                    if can_go_home(game, below):
                         s = 400
                     elif down[src] and rest == down[src]:
                         s = 250
@@ -173,12 +175,12 @@ class Knowledge:
         if noise is not None:
             jitter = noise.random
             scored = [(s + NOISE * jitter(), m) for s, m in scored]
-        scored.sort(key=_first, reverse=True)
+        scored.sort(key=_first, reverse=True)  # stable: ties keep the moves' order
         return [m for _, m in scored]
 
 
-def _first(item: tuple[float, Move]) -> float:
-    return item[0]
+#: The score of a (score, move) pair: a C function, so sorting calls no Python code.
+_first = itemgetter(0)
 
 
 def evaluate(game: GameState) -> float:

@@ -43,11 +43,13 @@ above; two positions whose column multisets differ collide when their sums
 agree modulo ``2**61 - 1`` (Python hashes an int modulo that prime), about as
 likely as the 64-bit collision above. :func:`make_key_function` keeps the
 sorted form: the beam breaks ties of its scores by the key, so its choices
-(and the certification's cached verdicts) stay as they were.
+(and the certification's cached verdicts) stay as they were. The beam computes
+that same key from parts it keeps up to date (:func:`make_beam_key_parts`).
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -55,10 +57,21 @@ from games.engine.notation import FROM_FOUNDATION, TO_COLUMN, TO_FOUNDATION
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable
+    from typing import TypeAlias
 
     from games.engine import GameState
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
+
+    #: ``columns(game, cols)``: the sorted column entries of :func:`make_beam_key_parts`.
+    Columns: TypeAlias = Callable[[GameState, list[tuple[int, ...]]], list[tuple[int, ...]]]
+    #: ``recolumn(game, entries, old, cols, changed)``: the same from the entries of the
+    #: piles ``old``, where only the piles ``changed`` differ from ``cols``.
+    Entries: TypeAlias = list[tuple[int, ...]]
+    Recolumn: TypeAlias = Callable[
+        [GameState, Entries, list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...]],
+        Entries,
+    ]
 
 
 def make_key_function(game: GameState) -> Callable[[GameState], int]:
@@ -143,6 +156,70 @@ def _whole_for(rules: RuleSet) -> Callable[[GameState, int], int]:
             return hash((len(g._stock), tuple(g._piles[0]), s))
 
     return whole
+
+
+def make_beam_key_parts(
+    game: GameState,
+) -> tuple[Callable[[GameState], Hashable], Columns, Recolumn]:
+    """``(stock, columns, recolumn)`` of :func:`make_key_function`'s key, for a caller
+    that keeps the piles as tuples (``cols[i] == tuple(game._piles[i])``): the key is
+    ``hash((stock(game), cols[0], *columns(game, cols)))``. The sorted column entries do
+    not change while only the stock and the waste do, so the beam reuses them after a
+    draw, and ``recolumn`` redoes them for a move's columns alone (sorting every column
+    was a twentieth of the beam's time); ``tests/solver/test_beam_same.py`` checks that
+    the keys agree."""
+    return _beam_key_parts_for(game.rules)
+
+
+@cache
+def _beam_key_parts_for(
+    rules: RuleSet,
+) -> tuple[Callable[[GameState], Hashable], Columns, Recolumn]:
+    if rules.redeals:
+
+        def stock(g: GameState) -> Hashable:
+            return (g._redeals_left, *g._stock)
+
+    else:
+
+        def stock(g: GameState) -> Hashable:
+            return len(g._stock)
+
+    if rules.face_down:
+
+        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+            d = g._down
+            return sorted([(d[i], *cols[i]) for i in range(1, len(cols))])
+
+        def recolumn(
+            g: GameState,
+            entries: list[tuple[int, ...]],
+            old: list[tuple[int, ...]],
+            cols: list[tuple[int, ...]],
+            changed: tuple[int, ...],
+        ) -> list[tuple[int, ...]]:
+            return columns(g, cols)  # a move may turn a card face up: entries remade
+
+    else:
+
+        def columns(g: GameState, cols: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+            return sorted(cols[1:])
+
+        def recolumn(
+            g: GameState,
+            entries: list[tuple[int, ...]],
+            old: list[tuple[int, ...]],
+            cols: list[tuple[int, ...]],
+            changed: tuple[int, ...],
+        ) -> list[tuple[int, ...]]:
+            entries = entries.copy()
+            for p in changed:
+                if p:  # a column (the waste is no entry)
+                    entries.remove(old[p])  # an equal entry: the same sorted list after
+                    insort(entries, cols[p])
+            return entries
+
+    return stock, columns, recolumn
 
 
 @cache

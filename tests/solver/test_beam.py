@@ -20,7 +20,6 @@ from games.engine import moves as engine_moves
 from games.solver import BEAM_PORTFOLIO, _beams, solve
 from games.solver.beam import Beam, _keep, score
 from games.solver.heuristics import Knowledge
-from games.solver.key import make_key_function
 from games.solver.movegen import make_generator
 from tests.support.solver import layout
 
@@ -34,7 +33,6 @@ def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
         game,
         know=Knowledge(game),
         legal=make_generator(game),
-        key=make_key_function(game),
         deadline=float("inf"),
         width=200,
         closure=60,
@@ -50,17 +48,16 @@ def test_the_beam_finds_a_win_the_restarts_miss_and_it_replays() -> None:
 def collector_spy(seen: set[bool]) -> Beam:
     """A small beam that adds to ``seen`` whether the collector was on at each position."""
     game = GameState.from_seed(3, undo_limit=0)
-    key = make_key_function(game)
+    legal = make_generator(game)
 
-    def spying_key(g: GameState) -> int:
+    def spying_legal(g: GameState) -> list:
         seen.add(gc.isenabled())
-        return key(g)
+        return legal(g)
 
     return Beam(
         game,
         know=Knowledge(game),
-        legal=make_generator(game),
-        key=spying_key,
+        legal=spying_legal,
         deadline=float("inf"),
         width=5,
         closure=10,
