@@ -216,6 +216,40 @@ class Beam:
             pool: dict[int, tuple[float, int, Snapshot, Line, Entries, list[PileInfo], int]] = {}
             out: set[int] = set()
             top: list[tuple[float, int]] = []
+
+            def keep(
+                k: int,
+                cols: list[tuple[int, ...]],
+                infos: list[PileInfo],
+                bury: int,
+                line: Line,
+                scols: Entries,
+                pool: dict[int, Any] = pool,
+                out: set[int] = out,
+                top: list[tuple[float, int]] = top,
+            ) -> None:
+                """Score the position just reached (key ``k``) into this layer's ``pool``,
+                or only mark it seen (``out``) when its bound says it cannot be kept.
+                The layer's containers are bound at definition, once a layer."""
+                home = game._home
+                base = base_of(cols, bury, home, weights)
+                if len(top) == width and base < top[0][0]:
+                    out.add(k)
+                    return
+                found = tuple(game._found)
+                value = score_from(base, cols, infos, needs[found], w_next)
+                snapshot = (
+                    tuple(cols),
+                    found,
+                    tuple(game._down),
+                    len(game._stock),
+                    home,
+                    game._score,
+                )
+                pool[k] = (value, k, snapshot, line, scols, infos, bury)
+                if bounded:
+                    (heappush if len(top) < width else heappushpop)(top, (value, k))
+
             for snap, line, scols, infos, bury in layer:
                 if clock() > self.deadline:
                     return None
@@ -236,24 +270,7 @@ class Beam:
                 frames: list[list[Any]] = [[None, 0, cols, infos, None, scols, bury]]
                 k = hash((stock_key(game), cols[0], *scols))
                 if k not in pool and k not in out:
-                    home = game._home
-                    base = base_of(cols, bury, home, weights)
-                    if len(top) == width and base < top[0][0]:
-                        out.add(k)
-                    else:
-                        found = tuple(game._found)
-                        value = score_from(base, cols, infos, needs[found], w_next)
-                        snapshot = (
-                            tuple(cols),
-                            found,
-                            tuple(game._down),
-                            len(game._stock),
-                            home,
-                            game._score,
-                        )
-                        pool[k] = (value, k, snapshot, line, scols, infos, bury)
-                        if bounded:
-                            (heappush if len(top) < width else heappushpop)(top, (value, k))
+                    keep(k, cols, infos, bury, line, scols)
                 while frames and budget > 0:
                     frame = frames[-1]
                     children, i, up_cols, up_infos, _, up_scols, up_bury = frame
@@ -291,24 +308,7 @@ class Beam:
                         was = up_infos[p]
                         infos[p] = now = moved(was, up_cols[p], cols[p])
                         bury += now[0] - was[0]
-                    home = game._home
-                    base = base_of(cols, bury, home, weights)
-                    if len(top) == width and base < top[0][0]:
-                        out.add(k)
-                    else:
-                        found = tuple(game._found)
-                        value = score_from(base, cols, infos, needs[found], w_next)
-                        snapshot = (
-                            tuple(cols),
-                            found,
-                            tuple(game._down),
-                            len(game._stock),
-                            home,
-                            game._score,
-                        )
-                        pool[k] = (value, k, snapshot, here, scols, infos, bury)
-                        if bounded:
-                            (heappush if len(top) < width else heappushpop)(top, (value, k))
+                    keep(k, cols, infos, bury, here, scols)
                     path.append(record)
                     lines.append(here)
                     # its moves listed when first visited: not at all if the budget is
