@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -50,6 +51,12 @@ async def on_move_thread(fn: Callable[..., T], /, *args: object, **kwargs: objec
     return await sync_to_async(call, thread_sensitive=False, executor=move_executor())()
 
 
+#: How long an action waits out SQLite's lock of a table another thread is using, in
+#: short naps (PostgreSQL waits on row locks itself and never raises this).
+SQLITE_LOCKED_WAIT_S = 2.0
+SQLITE_LOCKED_NAP_S = 0.02
+
+
 def retrying_once(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
     """``fn``, tried again once on a fresh connection if the database dropped this one
     (a restart, ``pg_terminate_backend``, a network cut).
@@ -58,10 +65,25 @@ def retrying_once(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T
     statement had committed, the second try finds the id in the log and answers it as the
     duplicate it is; if not, it applies the action once. Safe for a connect's work too
     (``connect_threads``): reads, and the sightings' idempotent upsert.
+
+    SQLite's "database (table) is locked" is no lost connection but another thread's
+    statement on the same table: a shared-cache database (the test tiers' in-memory one)
+    refuses at once instead of waiting, so the call is tried again on the same connection
+    for up to :data:`SQLITE_LOCKED_WAIT_S` (a unit-tier run on a loaded machine lost a
+    move so: the connect of a second socket was reading the games table).
     """
-    try:
-        return fn(*args, **kwargs)
-    except (OperationalError, InterfaceError) as error:
-        logger.warning("the database connection failed (%s); reconnecting once", error)
-        connection.close()
-        return fn(*args, **kwargs)
+    give_up = time.monotonic() + SQLITE_LOCKED_WAIT_S
+    while True:
+        try:
+            return fn(*args, **kwargs)
+        except OperationalError as error:
+            if "is locked" in str(error) and time.monotonic() < give_up:
+                time.sleep(SQLITE_LOCKED_NAP_S)
+                continue
+            failure: Exception = error
+        except InterfaceError as error:
+            failure = error
+        break
+    logger.warning("the database connection failed (%s); reconnecting once", failure)
+    connection.close()
+    return fn(*args, **kwargs)
