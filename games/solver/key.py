@@ -79,8 +79,9 @@ def make_key_function(game: GameState) -> Callable[[GameState], int]:
     return _key_for(game.rules)
 
 
-@cache
-def _key_for(rules: RuleSet) -> Callable[[GameState], int]:
+def _stock_part(rules: RuleSet) -> Callable[[GameState], Hashable]:
+    """The stock's part of a key: its length alone with one pass (the order is the deal's),
+    the cards and the redeals left when the waste is turned over again."""
     if rules.redeals:
 
         def stock(g: GameState) -> Hashable:
@@ -91,6 +92,12 @@ def _key_for(rules: RuleSet) -> Callable[[GameState], int]:
         def stock(g: GameState) -> Hashable:
             return len(g._stock)
 
+    return stock
+
+
+@cache
+def _key_for(rules: RuleSet) -> Callable[[GameState], int]:
+    stock = _stock_part(rules)
     if rules.face_down:
 
         def key(g: GameState) -> int:
@@ -175,16 +182,7 @@ def make_beam_key_parts(
 def _beam_key_parts_for(
     rules: RuleSet,
 ) -> tuple[Callable[[GameState], Hashable], Columns, Recolumn]:
-    if rules.redeals:
-
-        def stock(g: GameState) -> Hashable:
-            return (g._redeals_left, *g._stock)
-
-    else:
-
-        def stock(g: GameState) -> Hashable:
-            return len(g._stock)
-
+    stock = _stock_part(rules)
     if rules.face_down:
 
         def columns(g: GameState, cols: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
