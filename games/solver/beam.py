@@ -38,18 +38,10 @@ from contextlib import contextmanager
 from heapq import heappush, heappushpop
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.engine.notation import (
-    DRAW,
-    DRAW_MOVE,
-    FROM_FOUNDATION,
-    REDEAL,
-    TO_COLUMN,
-    TO_FOUNDATION,
-    WASTE,
-)
+from games.engine.notation import DRAW, DRAW_MOVE
 
 from .beam_score import Needs, base_of, moved, pile_info, score_from
-from .key import make_beam_key_parts
+from .key import PILES_TOUCHED, make_beam_key_parts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -188,7 +180,7 @@ class Beam:
         w_next = weights[3]
         stock_key, columns_key, recolumn = make_beam_key_parts(game)
         needs = Needs(game._fsuit)
-        touched = _PILES_TOUCHED
+        touched = PILES_TOUCHED
         restore = self.restore
         clock = time.perf_counter
         width = self.width
@@ -335,33 +327,6 @@ class Beam:
     def endgames(self) -> list[tuple[Snapshot, Line]]:
         """The best positions with the stock empty, as (snapshot, line) pairs."""
         return self.final
-
-
-class _PilesTouched(dict["Move", tuple[int, ...]]):
-    """``touched[move]``: the piles (the waste 0, the columns from 1) whose cards ``move``
-    changes, filled on first use: a card moving between piles its source and destination,
-    a card going home its source, a card taken back its destination, a draw or a redeal
-    the waste. (Like :class:`.key.ColumnsTouched`, with the waste; a face-down count
-    changes only on a pile a move takes cards from, which is touched.)"""
-
-    def __missing__(self, move: Move) -> tuple[int, ...]:
-        kind, src, dst, _ = move
-        piles: tuple[int, ...]
-        if kind == TO_COLUMN:
-            piles = (src, dst)
-        elif kind == TO_FOUNDATION:
-            piles = (src,)
-        elif kind == FROM_FOUNDATION:
-            piles = (dst,)
-        elif kind in (DRAW, REDEAL):
-            piles = (WASTE,)
-        else:  # a card from one foundation to another: no pile
-            piles = ()
-        self[move] = piles
-        return piles
-
-
-_PILES_TOUCHED = _PilesTouched()
 
 
 @contextmanager

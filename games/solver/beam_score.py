@@ -8,7 +8,7 @@ pile below it plus the card on top (:func:`push`), and holding that pile's info
 (``below``), so a card leaving the top goes back to an info already made. A position's
 score is then a sum over its piles' infos (:func:`score_of`), equal to
 :func:`.beam.score` to the last bit: the same integers, combined by the same float
-operations in the same order (``tests/solver/test_beam_score.py``).
+operations in the same order (``tests/solver/test_beam_same.py``).
 
 Every move of the family changes piles only at their tops (a draw adds to the waste, a
 redeal empties it, a card moves from the top of one pile to the top of another), so

@@ -302,7 +302,8 @@ def _highest_mask(bottom: tuple[int, ...], reach: list[int] | tuple[int, ...]) -
 
 @cache
 def _start_highest(bottom: tuple[int, ...]) -> int:
-    return (4 << max(bottom)) - 2
+    """:func:`_highest_mask` before any card is free."""
+    return _highest_mask(bottom, bottom)
 
 
 @cache

@@ -53,7 +53,14 @@ from bisect import insort
 from functools import cache
 from typing import TYPE_CHECKING
 
-from games.engine.notation import FROM_FOUNDATION, TO_COLUMN, TO_FOUNDATION
+from games.engine.notation import (
+    DRAW,
+    FROM_FOUNDATION,
+    REDEAL,
+    TO_COLUMN,
+    TO_FOUNDATION,
+    WASTE,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable
@@ -63,11 +70,12 @@ if TYPE_CHECKING:
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
-    #: ``columns(game, cols)``: the sorted column entries of :func:`make_beam_key_parts`.
-    Columns: TypeAlias = Callable[[GameState, list[tuple[int, ...]]], list[tuple[int, ...]]]
+    #: The sorted column entries of :func:`make_beam_key_parts`.
+    Entries: TypeAlias = list[tuple[int, ...]]
+    #: ``columns(game, cols)``: the entries of the piles ``cols``.
+    Columns: TypeAlias = Callable[[GameState, list[tuple[int, ...]]], Entries]
     #: ``recolumn(game, entries, old, cols, changed)``: the same from the entries of the
     #: piles ``old``, where only the piles ``changed`` differ from ``cols``.
-    Entries: TypeAlias = list[tuple[int, ...]]
     Recolumn: TypeAlias = Callable[
         [GameState, Entries, list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...]],
         Entries,
@@ -230,22 +238,39 @@ def _table_key_for(rules: RuleSet) -> Callable[[GameState], int]:
     return key
 
 
-class ColumnsTouched(dict["Move", tuple[int, ...]]):
-    """``touched[move]``: the columns (pile indexes from 1) whose contents or face-down
-    count ``move`` changes, filled on first use (the search asks for every move it
-    plays). A draw and a redeal touch only the stock and the waste; a card going home
-    only its source; a card taken back only its destination."""
+class PilesTouched(dict["Move", tuple[int, ...]]):
+    """``touched[move]``: the piles (the waste 0, the columns from 1) whose cards ``move``
+    changes, filled on first use: a card moving between piles its source and destination,
+    a card going home its source, a card taken back its destination, a draw or a redeal
+    the waste. A face-down count changes only on a pile a move takes cards from, which is
+    touched."""
 
     def __missing__(self, move: Move) -> tuple[int, ...]:
         kind, src, dst, _ = move
-        cols: tuple[int, ...]
+        piles: tuple[int, ...]
         if kind == TO_COLUMN:
-            cols = (src, dst) if src else (dst,)
+            piles = (src, dst)
         elif kind == TO_FOUNDATION:
-            cols = (src,) if src else ()
+            piles = (src,)
         elif kind == FROM_FOUNDATION:
-            cols = (dst,)
-        else:  # a draw, a redeal, a card from one foundation to another
-            cols = ()
-        self[move] = cols
+            piles = (dst,)
+        elif kind in (DRAW, REDEAL):
+            piles = (WASTE,)
+        else:  # a card from one foundation to another: no pile
+            piles = ()
+        self[move] = piles
+        return piles
+
+
+#: The one table of :class:`PilesTouched` (a move's piles depend on the move alone).
+PILES_TOUCHED = PilesTouched()
+
+
+class ColumnsTouched(dict["Move", tuple[int, ...]]):
+    """``touched[move]``: the columns (pile indexes from 1) whose contents or face-down
+    count ``move`` changes, filled on first use (the search asks for every move it
+    plays): :class:`PilesTouched` without the waste."""
+
+    def __missing__(self, move: Move) -> tuple[int, ...]:
+        self[move] = cols = tuple(p for p in PILES_TOUCHED[move] if p != WASTE)
         return cols

@@ -22,7 +22,7 @@ BASE_ENV = {
 
 
 def setting_in_new_process(name: str, **env: str) -> str:
-    """``repr``-free text of ``settings.<name>`` (``None`` when unset) in a new process
+    """What ``print(settings.<name>)`` shows (``None`` when unset) in a new process
     with ``BASE_ENV`` and ``env``; a process that fails to start fails the test with its
     error."""
     code = (
