@@ -83,11 +83,6 @@ def one(seed: int, args: argparse.Namespace) -> dict:
     return record
 
 
-def seeds_of(text: str) -> list[int]:
-    """``503,511,520-525``: single seeds and inclusive ranges."""
-    return [seed for part in text.split(",") for seed in seed_range(part)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", required=True, help="e.g. 503,511,520-525")
@@ -97,7 +92,7 @@ def main() -> None:
     parser.add_argument("--out", help="append each deal's record to this JSON-lines file")
     args = parser.parse_args()
     won = []
-    seeds = seeds_of(args.seeds)
+    seeds = seed_range(args.seeds)  # 503,511,520-525: single seeds and inclusive ranges
     for seed in seeds:
         record = one(seed, args)
         if args.out:
