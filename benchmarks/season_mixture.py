@@ -169,23 +169,25 @@ def at_one(rows: list[dict], kind: str, component: Component, *, up: bool = Fals
     return len(steps) / sum(steps) if up else min(1.0, len(steps) / sum(steps))
 
 
-#: The wealth a season counts as a hold (``--threshold``; the server's is ``THRESHOLD``).
-LEVEL = [float(THRESHOLD)]
-
-
-def crossed(logs: list[float]) -> bool:
+def crossed(logs: list[float], level: float) -> bool:
+    """Whether the mean wealth over the pairs has reached ``level`` (a hold)."""
     top = max(logs)
-    return math.exp(top) * sum(math.exp(x - top) for x in logs) / len(logs) >= LEVEL[0]
+    return math.exp(top) * sum(math.exp(x - top) for x in logs) / len(logs) >= level
 
 
-def season(play: Callable[[random.Random], list[float] | None], rng: random.Random, width: int):
+def season(
+    play: Callable[[random.Random], list[float] | None],
+    rng: random.Random,
+    width: int,
+    level: float = THRESHOLD,
+):
     logs = [0.0] * width
     for day in range(365):
         step = play(rng)
         if step is None:
             continue
         logs = [a + b for a, b in zip(logs, step, strict=True)]
-        if crossed(logs):
+        if crossed(logs, level):
             return day + 1
     return None
 
@@ -276,7 +278,6 @@ def main() -> None:
         help="the wealth counted as a hold (e.g. FT_LINK_OWN_EVIDENCE's 20)",
     )
     args = parser.parse_args()
-    LEVEL[0] = args.threshold
     rows = [json.loads(line) for line in args.cache.read_text().splitlines()]
     rows = [r for r in rows if int(r["day"].split("-")[1]) >= args.from_deal]
     if args.growth:
@@ -304,7 +305,7 @@ def main() -> None:
         rng = random.Random(1)
         out = []
         for who, make in populations(games, width).items():
-            days = [season(make(), rng, width) for _ in range(args.players)]
+            days = [season(make(), rng, width, args.threshold) for _ in range(args.players)]
             held = [d for d in days if d is not None]
             if who.endswith("honest"):
                 out.append(f"{who} held {len(held)}/{len(days)}")
