@@ -1,0 +1,60 @@
+"""benchmarks/postmortem.py: the certified deals are analysed as the site analyses a daily,
+with the deal's winning line known beforehand."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "postmortem.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("postmortem_bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("postmortem_bench", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_it_gives_a_certified_deal_its_winning_line(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads((ROOT / "benchmarks" / "data" / "certified_deals.json").read_text())
+    second = data["deals"][1]
+    seen: list[dict[str, Any]] = []
+    real = bench.analyse
+
+    def spy(start: Any, log: Any, **kwargs: Any) -> Any:
+        seen.append({"seed": start.seed, **kwargs})
+        return real(start, log, **{**kwargs, "total_seconds": 0.5, "position_seconds": 0.1})
+
+    monkeypatch.setattr(bench, "analyse", spy)
+    bench.main(["--certified", "2-2"])
+    assert [call["seed"] for call in seen] == [int(second["seed"], 16)]
+    assert seen[0]["start_line"] == second["line"].split()
+    row = next(line for line in capsys.readouterr().out.splitlines() if second["day"] in line)
+    assert "no_win_found" not in row and "never" not in row  # the deal's win is known
+
+
+def test_numbered_deals_are_analysed_without_a_known_line(
+    bench: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[Any] = []
+    monkeypatch.setattr(bench, "analyse", lambda start, log, **kw: seen.append(kw) or _Stub())
+    bench.main(["--seeds", "2-3"])
+    assert seen and all(call["start_line"] is None for call in seen)
+
+
+class _Stub:
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": "between", "win_step": 1, "lost_step": 9, "undecided": 7, "checked": 3}
