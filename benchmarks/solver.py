@@ -82,7 +82,7 @@ def one(job: tuple[str, int, str, float, bool, bool]) -> tuple[str, int, str, in
 
 def seed_range(text: str) -> list[int]:
     """The seeds ``text`` names: ranges ``A-B`` (inclusive) and single seeds, comma-separated."""
-    seeds = []
+    seeds: list[int] = []
     for part in text.split(","):
         first, _, last = part.partition("-")
         seeds.extend(range(int(first), int(last or first) + 1))

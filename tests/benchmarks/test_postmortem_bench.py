@@ -49,8 +49,13 @@ def test_it_gives_a_certified_deal_its_winning_line(
 def test_numbered_deals_are_analysed_without_a_known_line(
     bench: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[Any] = []
-    monkeypatch.setattr(bench, "analyse", lambda start, log, **kw: seen.append(kw) or _Stub())
+    seen: list[dict[str, Any]] = []
+
+    def stub(start: Any, log: Any, **kwargs: Any) -> _Stub:
+        seen.append(kwargs)
+        return _Stub()
+
+    monkeypatch.setattr(bench, "analyse", stub)
     bench.main(["--seeds", "2-3"])
     assert seen and all(call["start_line"] is None for call in seen)
 
