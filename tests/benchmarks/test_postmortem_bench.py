@@ -3,27 +3,21 @@ with the deal's winning line known beforehand."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+import benchmarks.postmortem
+
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "benchmarks" / "postmortem.py"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("postmortem_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("postmortem_bench", module)
-    spec.loader.exec_module(module)
-    return module
+    return benchmarks.postmortem
 
 
 def test_it_gives_a_certified_deal_its_winning_line(
