@@ -36,12 +36,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.certified_deals import OUT as CERTIFIED  # noqa: E402  (the file it writes)
 from benchmarks.solver import seed_range  # noqa: E402
 from games.engine import GameState  # noqa: E402
 from games.solver.players import play_greedy  # noqa: E402
 from games.solver.postmortem import analyse  # noqa: E402
-
-CERTIFIED = ROOT / "benchmarks" / "data" / "certified_deals.json"
 
 #: A deal to analyse: its label, seed, variant and the winning line known beforehand.
 Deal = tuple[str, int, str, list[str] | None]

@@ -4,15 +4,12 @@ with the deal's winning line known beforehand."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 import benchmarks.postmortem
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -23,7 +20,7 @@ def bench() -> ModuleType:
 def test_it_gives_a_certified_deal_its_winning_line(
     bench: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = json.loads((ROOT / "benchmarks" / "data" / "certified_deals.json").read_text())
+    data = json.loads(bench.CERTIFIED.read_text())
     second = data["deals"][1]
     seen: list[dict[str, Any]] = []
     real = bench.analyse
