@@ -6,7 +6,7 @@ proof of loss.
 
 The positions: for each certified deal of ``benchmarks/data/certified_deals.json`` (the
 daily-style deals of the fair-play benchmark, each won by the solver within 3 s), the
-honest greedy player's game (``games.solver.players.play_greedy``) at its middle move.
+honest greedy player's game (``benchmarks.players.play_greedy``) at its middle move.
 Each position is decided twice on one core for at most ``--seconds``: by
 ``games.solver.solve`` alone (what the survival test calls; it proves a loss only when
 one of its restarts exhausts the space) and by ``games.solver.prove.decide`` (the solver
@@ -31,12 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.certified_deals import OUT as DEALS  # noqa: E402  (the file it writes)
+from benchmarks.players import play_greedy  # noqa: E402
 from games.engine import GameState  # noqa: E402
 from games.solver import solve  # noqa: E402
-from games.solver.players import play_greedy  # noqa: E402
 from games.solver.prove import decide  # noqa: E402
-
-DEALS = ROOT / "benchmarks" / "data" / "certified_deals.json"
 
 
 def middle_position(seed: int, variant: str) -> GameState:

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/fairplay.py --deals 200 --runs 3 --jobs 2
     .venv/bin/python benchmarks/fairplay.py --deals 20 --kinds clairvoyant,greedy --rows /tmp/r.json
 
-Scripted players (``games/solver/players.py``) play the certified daily-style deals
+Scripted players (``benchmarks/players.py``) play the certified daily-style deals
 of ``benchmarks/data/certified_deals.json`` (made by ``benchmarks/certified_deals.py``):
 
 * honest: ``greedy`` (climbs a position score) and ``determinized`` (the solver on a
@@ -45,14 +45,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.solver import players  # noqa: E402
+from benchmarks import players  # noqa: E402
+from benchmarks.certified_deals import OUT as DEALS  # noqa: E402  (the file it writes)
+from benchmarks.fairplay_stack import pace_holds, scout_pairs  # noqa: E402
 from games.solver.fingerprint import solver_copy  # noqa: E402
 from games.solver.foresight import THRESHOLD, analyse_foresight  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from fairplay_stack import pace_holds, scout_pairs  # noqa: E402
-
-DEALS = ROOT / "benchmarks" / "data" / "certified_deals.json"
 VARIANT = "forty-thieves"
 HONEST = ("greedy", "determinized")
 CLAIRVOYANT = ("clairvoyant", "mixed-10", "mixed-30")

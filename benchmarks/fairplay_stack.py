@@ -120,11 +120,11 @@ def _pair(n: int, deal: dict, pace: str, linked: bool) -> dict:
         )
         game = services.game_start_daily(user=scout, now=clock.now)
         for _ in range(63):
-            services.game_play(user=scout, game_id=game.pk, move="s")
-        services.game_resign(user=scout, game_id=game.pk)
+            services.game_act(kind="move", user=scout, game_id=game.pk, move="s")
+        services.game_act(kind="resign", user=scout, game_id=game.pk)
         game = services.game_start_daily(user=player, now=clock.now)
         for move in deal["line"].split():
-            services.game_play(user=player, game_id=game.pk, move=move)
+            services.game_act(kind="move", user=player, game_id=game.pk, move=move)
     result = Result.objects.get(game=game)
     check = FairPlayCheck.objects.get(result=result)
     return {

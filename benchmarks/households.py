@@ -10,7 +10,7 @@ browser (its own device cookie). Every day, in a random order, each plays the da
 (a certified deal of ``benchmarks/data/certified_deals.json``) at a person's pace (1.5-5 s
 a move, log-normal), as one of four honest personas:
 
-* ``greedy``: the benchmark's honest climber (``games.solver.players.greedy``, jittered),
+* ``greedy``: the benchmark's honest climber (``benchmarks.players.greedy``, jittered),
   plays until it wins or is stuck, then resigns;
 * ``quitter``: the same player giving up after a few moves (a quick loss);
 * ``foundations``: a weak player who only turns the stock and sends cards home, then
@@ -50,14 +50,13 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from benchmarks import players  # noqa: E402
+from benchmarks.certified_deals import OUT as DEALS  # noqa: E402  (the file it writes)
 from games.engine import GameState  # noqa: E402
 from games.engine import moves as engine_moves  # noqa: E402
 from games.engine.notation import TO_FOUNDATION, format_move  # noqa: E402
-from games.solver import players  # noqa: E402
 
-DEALS = ROOT / "benchmarks" / "data" / "certified_deals.json"
 VARIANT = "forty-thieves"
 BROWSERS = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/141.0 Safari/537.36",
@@ -97,7 +96,7 @@ def foundations_only(seen: players.Seen) -> str | None:
     for move in engine_moves.legal(game):
         if move.kind == TO_FOUNDATION:
             return format_move(move)
-    return "s" if game._stock else None
+    return "s" if game.stock else None
 
 
 def honest_moves(persona: str, seed: int, rng: random.Random) -> list[str]:
@@ -131,11 +130,11 @@ def _play(user: Any, moves: list[str], clock: Clock, *, resign: bool = True) -> 
     game = services.game_start_daily(user=user)
     for move in moves:
         clock.think()
-        services.game_play(user=user, game_id=game.pk, move=move)
+        services.game_act(kind="move", user=user, game_id=game.pk, move=move)
     game.refresh_from_db()
     if resign and game.status == Game.Status.ACTIVE:
         clock.think()
-        services.game_resign(user=user, game_id=game.pk)
+        services.game_act(kind="resign", user=user, game_id=game.pk)
     return game
 
 
@@ -276,7 +275,7 @@ def evasion(kind: str, *, day: date, deal: dict, n: int) -> dict:
             return {"kind": kind, "verdict": "refused"}
         for move in deal["line"].split():
             clock.think()
-            services.game_play(user=player, game_id=game.pk, move=move)
+            services.game_act(kind="move", user=player, game_id=game.pk, move=move)
     result = Result.objects.get(game=game)
     assert Game.objects.get(pk=game.pk).status == Game.Status.WON
     verdict = "held" if result.review == Result.Review.HELD else "ranked"
@@ -345,7 +344,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--first-day", type=int, default=0, help="index of the first deal")
     args = parser.parse_args(argv)
-    from fairplay_stack import _django
+    from benchmarks.fairplay_stack import _django
 
     _django()
     began = time.process_time()

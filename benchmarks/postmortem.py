@@ -5,7 +5,7 @@ classic games were lost.
     .venv/bin/python benchmarks/postmortem.py --seeds 1-40 --seconds 20 --position 2
     .venv/bin/python benchmarks/postmortem.py --certified 1-25   # certified daily deals
 
-The lost games are those of the honest greedy player (``games.solver.players``, which sees
+The lost games are those of the honest greedy player (``benchmarks.players``, which sees
 only what a player sees); a game it won is skipped. ``--seeds`` plays numbered classic
 deals, whose winnability nobody knows beforehand. ``--certified A-B`` plays those deals
 (1-based) of ``benchmarks/data/certified_deals.json``, daily-style deals each won by the
@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.certified_deals import OUT as CERTIFIED  # noqa: E402  (the file it writes)
+from benchmarks.players import play_greedy  # noqa: E402
 from benchmarks.solver import seed_range  # noqa: E402
 from games.engine import GameState  # noqa: E402
-from games.solver.players import play_greedy  # noqa: E402
 from games.solver.postmortem import analyse  # noqa: E402
 
 #: A deal to analyse: its label, seed, variant and the winning line known beforehand.

@@ -2,15 +2,17 @@
 
     .venv/bin/python benchmarks/season_mixture.py --cache benchmarks/data/season_horizon.jsonl
 
-Each cached game (``season_horizon.py``) keeps, per horizon ``S``, its weighed draws'
-verdicts: the true position judged on its next ``S`` cards and a certified tail, and the
-deal's pooled completions. Every candidate below is a *mixture of test supermartingales*
-for a blind player (docs/fairplay.md section 6), so Ville's inequality bounds its honest
-holds at ``1 / THRESHOLD`` whatever the player's skill; the candidates differ in power:
+Each cached game (``benchmarks/data/season_horizon.jsonl``, made by ``season_horizon.py``, a
+research script last present at 9cd7a9a: docs/research/) keeps, per horizon ``S``, its
+weighed draws' verdicts: the true position judged on its next ``S`` cards and a certified
+tail, and the deal's pooled completions. Every candidate below is a *mixture of test
+supermartingales* for a blind player (docs/fairplay.md section 6), so Ville's inequality
+bounds its honest holds at ``1 / THRESHOLD`` whatever the player's skill; the candidates
+differ in power:
 
 * ``mean`` -- the server's statistic until now: the mean of the full-rest draw factors a
   game, bet on game by game (``eprocess.BETS``).
-* ``S=s game`` -- the horizon product a game, bet on game by game (``season_horizon``).
+* ``S=s game`` -- the horizon product a game, bet on game by game (as ``season_horizon.py`` bet).
 * ``S=s draw`` -- the same factors bet on draw by draw: the wealth of each fraction ``lam``
   is multiplied by ``1 - lam + lam * f`` at every weighed draw, across games, so a zero
   factor costs the fraction, not the game.
@@ -21,7 +23,7 @@ holds at ``1 / THRESHOLD`` whatever the player's skill; the candidates differ in
   the same draws' filtration, so their mean is one): about the best horizon, less its
   share's log.
 
-Seasons as ``season_sim``: a year of dailies, a game of the kind drawn with replacement
+Seasons: a year of dailies, a game of the kind drawn with replacement
 from the cache each day; the weak honest people play ``greedy`` on 60 % of days, quit a
 quarter of those games before any weighed draw, leave for good with a chance of 1 % a day.
 """
@@ -40,7 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.solver.evidence import WEIGHTS, block_factor, game_value  # noqa: E402
+from benchmarks.blind_survival import game_value  # noqa: E402
+from games.solver.evidence import WEIGHTS, block_factor  # noqa: E402
 from leaderboards.fairplay.eprocess import BETS, THRESHOLD  # noqa: E402
 
 PLAYS, QUITS_GAME, LEAVES = 0.6, 0.25, 0.01
@@ -77,10 +80,10 @@ def _rank(positions: list[list], at: int, rng: random.Random) -> int:
 
 
 def ranked(s: int, rho: float, *, reverse: bool = False) -> Callable[[dict], list[float]]:
-    """``season_rank.py``'s rows: the verdict's factor times, when the truth is won, its
-    rank among the won positions by the decider's nodes (fewer first), weighed
-    ``m * p(rank)`` with ``p`` geometric of ratio ``rho`` over the ``m`` won positions
-    (mean one over a uniform rank, which it is given the verdicts: exchangeability);
+    """``season_rank.py``'s rows (research, docs/research/): the verdict's factor times,
+    when the truth is won, its rank among the won positions by the decider's nodes (fewer
+    first), weighed ``m * p(rank)`` with ``p`` geometric of ratio ``rho`` over the ``m`` won
+    positions (mean one over a uniform rank, which it is given the verdicts: exchangeability);
     ``reverse``: more nodes first."""
 
     def factors(row: dict) -> list[float]:
@@ -243,7 +246,7 @@ def growth(rows: list[dict]) -> None:
 
 
 def _verdicts(s: int, one: bool) -> Callable[[dict], list[float]]:
-    """``season_rank.py``'s rows: the verdict's factor alone."""
+    """``season_rank.py``'s rows (a research script, docs/research/): the verdict's factor alone."""
 
     def factors(row: dict) -> list[float]:
         return [

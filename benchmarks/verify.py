@@ -83,7 +83,7 @@ from benchmarks.engine import play_policy  # noqa: E402
 from games import services  # noqa: E402
 from games.engine import GameState  # noqa: E402
 from games.models import Action, Deal, Game, User  # noqa: E402
-from games.realtime.live import engine_for  # noqa: E402
+from games.runtime.live import engine_for  # noqa: E402
 from leaderboards.boards import board_for  # noqa: E402
 from leaderboards.models import Result  # noqa: E402
 from leaderboards.services import result_verify  # noqa: E402
@@ -269,7 +269,7 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
         if engine.is_won() or engine.is_stuck():
             log = log[:-1]  # stop one move short: the resign below is the finishing move
         for move in log:
-            services.game_play(user=user, game_id=str(game.pk), move=move)
+            services.game_act(kind="move", user=user, game_id=str(game.pk), move=move)
         games.append((user, game))
     log = Path(f"/tmp/ft-bench-worker-{os.getpid()}.log")
     worker = start_worker(log)
@@ -277,7 +277,8 @@ def bench_end_to_end(count: int, interval: float, warmup: int = 3) -> None:
         latencies, commits, lost = [], [], []
         for n, (user, game) in enumerate(games):
             t0 = time.perf_counter()
-            services.game_resign(user=user, game_id=str(game.pk))  # commit, then enqueue
+            # The resign's commit enqueues the verification.
+            services.game_act(kind="resign", user=user, game_id=str(game.pk))
             commits.append(time.perf_counter() - t0)
             result, board = None, None
             while True:

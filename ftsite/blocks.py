@@ -1,12 +1,15 @@
 """The larger blocks of ``ftsite/settings.py``, built from the values it reads (the
 environment is read there alone, through ``ftsite.env``): the channel layer and the cache
 (Redis when ``REDIS_URL`` is set, the process's memory otherwise), the
-Content-Security-Policy, the database, the templates and the logging."""
+Content-Security-Policy, the database (and its connection pool), the templates and the
+logging."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
 
 
 def channel_layers(redis_url: str | None) -> dict[str, Any]:
@@ -105,10 +108,19 @@ def logging_config(*, level: str) -> dict[str, Any]:
 
 
 def databases(
-    database_url: str | None, *, sqlite_path: Path, conn_max_age: int, lock_timeout_ms: int
+    database_url: str | None,
+    *,
+    sqlite_path: Path,
+    conn_max_age: int,
+    lock_timeout_ms: int,
+    pool: dict[str, Any] | None = None,
+    application_name: str | None = None,
 ) -> dict[str, Any]:
-    """The database: ``database_url`` (PostgreSQL in production) when set, each connection
-    kept ``conn_max_age`` seconds; SQLite at ``sqlite_path`` otherwise (``make run``)."""
+    """The database: ``database_url`` (PostgreSQL in production) when set, SQLite at
+    ``sqlite_path`` otherwise (``make run``). On PostgreSQL with ``pool`` (psycopg_pool's
+    options, :func:`pool_options`) a thread borrows a connection for its work and
+    gives it back (``ftsite.dbpool``); without, each thread keeps its own ``conn_max_age``
+    seconds. ``application_name`` names the process's connections in ``pg_stat_activity``."""
     if database_url is None:
         return {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}}
     import dj_database_url
@@ -116,11 +128,57 @@ def databases(
     default: dict[str, Any] = dict(
         dj_database_url.parse(database_url, conn_max_age=conn_max_age, conn_health_checks=True)
     )
-    if default["ENGINE"] == "django.db.backends.postgresql":
-        # No request or task waits on a row lock for ever: past this, PostgreSQL
-        # refuses with an error (a task is then retried by the verification sweep).
-        default.setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={lock_timeout_ms}"
+    if default["ENGINE"] != "django.db.backends.postgresql":
+        return {"default": default}
+    options = default.setdefault("OPTIONS", {})
+    # No request or task waits on a row lock for ever: past this, PostgreSQL
+    # refuses with an error (a task is then retried by the verification sweep).
+    options["options"] = f"-c lock_timeout={lock_timeout_ms}"
+    if application_name:
+        options["application_name"] = application_name
+    if pool is not None:
+        if conn_max_age != 0:
+            raise ImproperlyConfigured(
+                f"DJANGO_CONN_MAX_AGE={conn_max_age} keeps a connection with each thread,"
+                " which the pool replaces: leave it unset (or 0), or set DJANGO_DB_POOL=false"
+            )
+        options["pool"] = pool
+        # The pool's connections are checked by a poll of their socket as they leave it
+        # (ftsite.postgresql), not by Django's round trip on every request and action.
+        default["ENGINE"] = "ftsite.postgresql"
+        default["CONN_HEALTH_CHECKS"] = False
     return {"default": default}
+
+
+def pool_options(
+    *, min_size: int, max_size: int, timeout: float, max_idle: float, name: str | None
+) -> dict[str, Any]:
+    """psycopg_pool's options for Django's ``OPTIONS["pool"]``, checked: at least one
+    connection, no more kept than allowed, a wait that ends, an idle time that ends."""
+    if max_size < 1:
+        raise ImproperlyConfigured(f"DJANGO_DB_POOL_MAX={max_size} must be at least 1")
+    if not 0 <= min_size <= max_size:
+        raise ImproperlyConfigured(
+            f"DJANGO_DB_POOL_MIN={min_size} must be from 0 to DJANGO_DB_POOL_MAX={max_size}"
+        )
+    if timeout <= 0:
+        raise ImproperlyConfigured(
+            f"DJANGO_DB_POOL_TIMEOUT={timeout:g} must be above 0 (seconds a thread waits"
+            " for a connection before its request is answered 503)"
+        )
+    if max_idle < 1:
+        # psycopg's pool closes at most one unused connection per this interval: below a
+        # second it would close connections a steady load is about to use again.
+        raise ImproperlyConfigured(f"DJANGO_DB_POOL_MAX_IDLE={max_idle:g} must be at least 1")
+    options: dict[str, Any] = {
+        "min_size": min_size,
+        "max_size": max_size,
+        "timeout": timeout,
+        "max_idle": max_idle,
+    }
+    if name:
+        options["name"] = name  # in the pool's log lines
+    return options
 
 
 def templates(directory: Path) -> list[dict[str, Any]]:

@@ -17,7 +17,8 @@ app.autodiscover_tasks()
 @signals.task_postrun.connect
 def _close_old_connections(*, task=None, **_: object) -> None:
     """Treat each task like a web request: drop a database connection that is broken or
-    older than ``CONN_MAX_AGE``, keep a healthy one.
+    older than ``CONN_MAX_AGE``, keep a healthy one (with the pool, ``CONN_MAX_AGE`` is 0:
+    the connection goes back to the process's pool after each task, ``ftsite.dbpool``).
 
     Celery's own Django fixup closes every connection around every task unless
     ``CELERY_DB_REUSE_MAX`` is set (it is, in settings); opening a PostgreSQL connection

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import re
 from typing import overload
 
 from django.core.exceptions import ImproperlyConfigured
@@ -109,17 +108,6 @@ def env_seconds(name: str, default: float, *, maximum: float = 600.0) -> float:
     if not 0 <= number <= maximum:
         raise ImproperlyConfigured(f"{name}={value!r} is out of range; use 0 to {maximum:g}")
     return number
-
-
-def env_rate(name: str, default: str) -> str:
-    """Read a rate limit written count/period (``100/20s``, ``30/min``, ``5/h``)."""
-    value = _raw(name) or default
-    if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?(s|sec|m|min|h|hour|d)", value):
-        raise ImproperlyConfigured(
-            f"{name}={value!r} is not a rate: write count/period, e.g. 100/20s"
-            " or 30/min (periods s, min, h, d)"
-        )
-    return value
 
 
 def env_networks(

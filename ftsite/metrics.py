@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from django.conf import settings
 from prometheus_client import REGISTRY, start_http_server
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 logger = logging.getLogger(__name__)
@@ -60,6 +60,41 @@ class QueueCollector(Collector):
         yield depth
 
 
+class PoolCollector(Collector):
+    """``ft_db_pool_*``: this process's database connection pool (``ftsite.dbpool``), as
+    psycopg's pool counts it when Prometheus scrapes: connections open and idle against
+    the ceiling, threads waiting for one, and since the start the waits that timed out
+    (each a busy 503, or a socket's ``server_error``) and the time spent waiting."""
+
+    def describe(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        yield from self._families({})
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        from django.db import connections
+
+        pool = getattr(connections["default"], "pool", None)
+        yield from self._families(pool.get_stats() if pool is not None else {})
+
+    def _families(self, stats: dict[str, int]) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        def gauge(name: str, text: str, key: str) -> GaugeMetricFamily:
+            return GaugeMetricFamily(name, text, value=stats.get(key, 0))
+
+        yield gauge("ft_db_pool_max", "The most connections this process may hold", "pool_max")
+        yield gauge("ft_db_pool_open", "Database connections this process holds", "pool_size")
+        yield gauge("ft_db_pool_idle", "Of those, idle in the pool", "pool_available")
+        yield gauge("ft_db_pool_waiting", "Threads waiting for a connection", "requests_waiting")
+        yield CounterMetricFamily(
+            "ft_db_pool_timeouts",
+            "Waits for a connection that timed out (busy 503s)",
+            value=stats.get("requests_errors", 0),
+        )
+        yield CounterMetricFamily(
+            "ft_db_pool_wait_seconds",
+            "Time threads spent waiting for a connection",
+            value=stats.get("requests_wait_ms", 0) / 1000,
+        )
+
+
 def celery_queues() -> list[str]:
     """Every queue a task is routed to, and the default one (``celery``)."""
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
@@ -80,6 +115,8 @@ def metrics_serve() -> int | None:
             if settings.CELERY_BROKER_URL.startswith("redis"):
                 REGISTRY.register(QueueCollector())
             REGISTRY.register(VerificationCollector())
+            if settings.DATABASES["default"]["OPTIONS"].get("pool"):
+                REGISTRY.register(PoolCollector())
             _started = start_http_server(port, addr=settings.FT_METRICS_ADDRESS)
             logger.info("metrics on %s:%s", settings.FT_METRICS_ADDRESS, port)
     return port

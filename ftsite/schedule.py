@@ -7,9 +7,10 @@ from __future__ import annotations
 from celery.schedules import crontab
 
 # Queues by urgency, each with a worker of its own in compose.yaml, so slow work never
-# delays a verification: "celery" (verification, ranking, the day's open and close, the
-# sweep); "solver" (rating practice deals and certifying the next days' deals, seconds of
-# solver work each, queued by anyone who starts a practice game: worker-solver); and
+# delays a verification: "celery" (verification, ranking, the day's close, the
+# sweep); "solver" (the day's and the week's open, which certify the seed; rating practice
+# deals and certifying the next days' deals, seconds of solver work each, queued by anyone
+# who starts a practice game: worker-solver); and
 # "fairplay" (the foresight analysis of ranked wins, up to FT_FORESIGHT_SECONDS each:
 # worker-fairplay); and "analysis" (the post-game analysis a player asks for on a replay, up
 # to FT_ANALYSIS_SECONDS each: worker-analysis).
@@ -29,8 +30,12 @@ TASK_ROUTES: dict[str, dict[str, str]] = {
     # Each verified ranked game steps its player's sequential test (docs/fairplay.md).
     "leaderboards.step_evidence": {"queue": "fairplay"},
     "games.analyse_game": {"queue": "analysis"},
+    # The duels' reserve of fresh certified deals (a daily's certification per deal).
+    "games.fill_duel_reserve": {"queue": "solver"},
     # A big closed day's file (seconds of reading the day's logs): never on verification's.
     "leaderboards.build_day_file": {"queue": "solver"},
+    # A closed day's rating (seconds for a big day: 100,000 results): off verification's.
+    "leaderboards.rate_deals": {"queue": "solver"},
 }
 
 
@@ -56,6 +61,11 @@ BEAT_SCHEDULE: dict[str, dict] = {
         "task": "games.close_due_deals",
         "schedule": crontab(minute="*"),
     },
+    # The skill rating of each closed deal once its results are final (docs/ratings.md).
+    "rate-closed-deals": {
+        "task": "leaderboards.rate_deals",
+        "schedule": crontab(minute="*"),
+    },
     # Certify the next days' deals well ahead (each day's candidates may take minutes).
     "certify-upcoming-deals": {
         "task": "games.certify_upcoming",
@@ -77,6 +87,17 @@ BEAT_SCHEDULE: dict[str, dict] = {
     "purge-guests-daily": {
         "task": "games.purge_guests",
         "schedule": crontab(hour="3", minute="50"),
+    },
+    # Duels: flags, leavers past the grace period, lapsed challenges and queue entries
+    # (the duel sockets' own timers do it on time; this catches what no socket saw).
+    "duel-sweep": {
+        "task": "games.duel_sweep",
+        "schedule": 15.0,
+    },
+    # Keep FT_DUEL_RESERVE fresh certified deals ready, so a duel never waits on the solver.
+    "fill-duel-reserve": {
+        "task": "games.fill_duel_reserve",
+        "schedule": crontab(minute="*/2"),
     },
     "prune-sightings-daily": {
         "task": "games.prune_sightings",

@@ -10,7 +10,7 @@ the same conditions (the key, not expired), with SQL compiled once
 included. A session deleted (signed out) or expired is no row here either.
 
 A game socket's connect reads its session's row in the same query as its game
-(``games.realtime.session_user.session_user_and_game``) and hands the row's data to
+(``games.socket.session_user.session_user_and_game``) and hands the row's data to
 :meth:`SessionStore.load_read`: the same row, by the same conditions, one round trip.
 """
 
@@ -37,7 +37,9 @@ SESSION_ROW = PreparedRow(
 
 
 class SessionStore(DatabaseSessionStore):
-    """Django's database session store, its row read with SQL compiled once."""
+    """Django's database session store, its row read with SQL compiled once. Its hook
+    (``_get_session_from_db``) and attributes (``_session_cache``, ``_session_key``) are
+    Django's private ones, checked with the other library internals (ftsite.patches)."""
 
     def _get_session_from_db(self) -> Any:
         # As Django's: the session by its key, unless expired; a bad key (Django raises

@@ -16,7 +16,15 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from ftsite.blocks import CSP, caches, channel_layers, databases, logging_config, templates
+from ftsite.blocks import (
+    CSP,
+    caches,
+    channel_layers,
+    databases,
+    logging_config,
+    pool_options,
+    templates,
+)
 from ftsite.env import (
     env_bool,
     env_int,
@@ -102,7 +110,7 @@ FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
 # Hints: the solver's budget per hint, in seconds (a decimal such as 0.5 is allowed).
-# Processes of each server process's solver pool (games.realtime.solver_pool): hints are solved
+# Processes of each server process's solver pool (games.runtime.solver_pool): hints are solved
 # there, away from the thread that serves moves. 0: a worker thread instead (tests, make run).
 FT_SOLVER_PROCESSES = env_int("FT_SOLVER_PROCESSES", 0 if REDIS_URL is None else 1, minimum=0)
 FT_HINT_SECONDS = env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
@@ -115,16 +123,16 @@ FT_SOLVER_NICE = env_int("FT_SOLVER_NICE", 10, minimum=0, maximum=19)
 FT_DEAD_END_NODES = env_int("FT_DEAD_END_NODES", 20_000, minimum=0)
 FT_DEAD_END_MS = env_int("FT_DEAD_END_MS", 300, minimum=0)
 FT_DEAD_END_WAITING = env_int("FT_DEAD_END_WAITING", 64, minimum=0)
-# Games whose engines a server process keeps between actions (games.realtime.live): about 10 KB
+# Games whose engines a server process keeps between actions (games.runtime.live): about 10 KB
 # each with a practice game's take-back history; the least recently used are dropped.
 FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
-# Threads per server process applying the sockets' actions (games.realtime.move_threads), each with
+# Threads per server process applying the sockets' actions (games.runtime.move_threads), each with
 # its own database connection: concurrent commits share their disk flushes. SQLite has one
 # writer at a time: one thread there.
 FT_MOVE_THREADS = env_int(
     "FT_MOVE_THREADS", 1 if DATABASE_URL is None else 8, minimum=1, maximum=64
 )
-# Threads per server process opening game sockets (games.realtime.connect_threads): a reconnect
+# Threads per server process opening game sockets (games.socket.connect_threads): a reconnect
 # storm's session, access and state reads side by side, each thread with its connection.
 FT_CONNECT_THREADS = env_int(
     "FT_CONNECT_THREADS", 1 if DATABASE_URL is None else 4, minimum=1, maximum=64
@@ -162,6 +170,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in account's own language wins (games/accounts/language.py).
+    "games.accounts.language.AccountLanguageMiddleware",
     # The ft_device cookie and fair-play sightings of signed-in users (games/privacy/middleware.py).
     "games.privacy.middleware.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -210,11 +220,32 @@ ASGI_APPLICATION = "ftsite.asgi.application"
 # Database
 # ---------------------------------------------------------------------------
 
+# On PostgreSQL each process borrows its connections from a pool of its own (ftsite.dbpool):
+# never more than DJANGO_DB_POOL_MAX at once, whatever the number of requests, sockets and
+# threads; a thread past the ceiling waits up to DJANGO_DB_POOL_TIMEOUT seconds, then its
+# request is answered 503 with Retry-After. DJANGO_DB_POOL_MIN stay open when idle; above
+# them one unused connection is closed every DJANGO_DB_POOL_MAX_IDLE seconds (from the
+# ceiling back to the minimum in (max - min) x that: 54 s by default). Size it so that the
+# processes' ceilings, the workers' and a margin for people fit PostgreSQL's
+# max_connections (docs/operations.md, "Database connections"). DJANGO_DB_POOL=false: a
+# connection per thread instead, kept DJANGO_CONN_MAX_AGE seconds (behind PgBouncer, say).
+# DJANGO_DB_APPLICATION_NAME names the process's connections in pg_stat_activity.
+DB_POOL = env_bool("DJANGO_DB_POOL", True)
 DATABASES = databases(
     DATABASE_URL,
     sqlite_path=BASE_DIR / "db.sqlite3",
-    conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60, minimum=0),
+    conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 0 if DB_POOL else 60, minimum=0),
     lock_timeout_ms=env_int("DJANGO_DB_LOCK_TIMEOUT_MS", 10_000, minimum=0),
+    pool=pool_options(
+        min_size=env_int("DJANGO_DB_POOL_MIN", 2, minimum=0),
+        max_size=env_int("DJANGO_DB_POOL_MAX", 20, minimum=1),
+        timeout=env_seconds("DJANGO_DB_POOL_TIMEOUT", 10.0, maximum=300.0),
+        max_idle=env_seconds("DJANGO_DB_POOL_MAX_IDLE", 3.0, maximum=3600.0),
+        name=env_str("DJANGO_DB_APPLICATION_NAME"),
+    )
+    if DB_POOL
+    else None,
+    application_name=env_str("DJANGO_DB_APPLICATION_NAME"),
 )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -268,6 +299,8 @@ LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGES = [
     ("en", "English"),
     ("it", "Italiano"),
+    ("nl", "Nederlands"),
+    ("fi", "Suomi"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
@@ -310,7 +343,8 @@ if DEBUG:
 CACHES = caches(REDIS_URL)
 
 # Rate limits: every FT_RATE_* limit (count/period), its default and what it counts are in
-# ftsite/rates.py; each is the setting of its variable's name.
+# ftsite/rates.py; each is parsed there once, now, into the Rate (count, seconds) that is the
+# setting of its variable's name: no request parses one.
 _RATES = rate_limits()
 FT_RATE_SOCKET_MESSAGES = _RATES["FT_RATE_SOCKET_MESSAGES"]
 FT_RATE_SOCKET_PACE = _RATES["FT_RATE_SOCKET_PACE"]
@@ -330,6 +364,8 @@ FT_RATE_TABLE_RESTARTS = _RATES["FT_RATE_TABLE_RESTARTS"]
 FT_RATE_LEAGUE_ACTIONS = _RATES["FT_RATE_LEAGUE_ACTIONS"]
 FT_RATE_DAY_FILES = _RATES["FT_RATE_DAY_FILES"]
 FT_RATE_TABLE_SETTINGS = _RATES["FT_RATE_TABLE_SETTINGS"]
+FT_RATE_DUELS = _RATES["FT_RATE_DUELS"]
+FT_RATE_DUEL_QUEUE = _RATES["FT_RATE_DUEL_QUEUE"]
 
 # A guest with no start, move or sign-in for this many days is deleted with its games
 # (beat: games.purge_guests; the privacy page says so).
@@ -345,6 +381,17 @@ FT_POOL_TARGET = env_int("FT_POOL_TARGET", 50, minimum=0)
 # the database, which this bound keeps cheap.
 FT_LEAGUES_PER_PLAYER = env_int("FT_LEAGUES_PER_PLAYER", 10, minimum=1, maximum=100)
 FT_LEAGUE_MEMBERS = env_int("FT_LEAGUE_MEMBERS", 50, minimum=2, maximum=500)
+
+# Duels (docs/duels.md): the seconds between the pairing and the clock's start (both
+# pages load the table), the grace a player whose every duel socket closed has before
+# losing, how long a challenge link stays open (minutes), how many certified fresh deals
+# the solver queue keeps ready per variant, and how long a queue entry lives without its
+# page asking (seconds).
+FT_DUEL_COUNTDOWN_SECONDS = env_int("FT_DUEL_COUNTDOWN_SECONDS", 5, minimum=0, maximum=60)
+FT_DUEL_GRACE_SECONDS = env_int("FT_DUEL_GRACE_SECONDS", 60, minimum=5, maximum=600)
+FT_DUEL_CHALLENGE_MINUTES = env_int("FT_DUEL_CHALLENGE_MINUTES", 30, minimum=1, maximum=1440)
+FT_DUEL_RESERVE = env_int("FT_DUEL_RESERVE", 20, minimum=0, maximum=1000)
+FT_DUEL_QUEUE_SECONDS = env_int("FT_DUEL_QUEUE_SECONDS", 30, minimum=5, maximum=600)
 
 # ---------------------------------------------------------------------------
 # Channels

@@ -6,12 +6,19 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from games.accounts.language import language_set
+
+# A request that waited too long for a database connection gets 503 with Retry-After
+# (ftsite.dbpool); any other failure Django's own 500.
+handler500 = "ftsite.dbpool.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's set_language, and a signed-in account keeps the choice.
+    path("i18n/setlang/", language_set, name="set_language"),
     # The "djangojs" catalog (locale/*/LC_MESSAGES/djangojs.po) as window.gettext & co.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("api/v1/", include("games.api", namespace="api")),
+    path("api/v1/", include("ftsite.api", namespace="api")),
     path("", include("leaderboards.urls")),
     path("", include("games.urls")),
 ]

@@ -55,7 +55,7 @@ def access_game_role_read(
 ) -> GameAccess:
     """:func:`access_game_role` for a game the caller read itself as :data:`GAME_ROWS`
     reads it (``None``: no such game). A socket's connect reads it in the same query as
-    its session (``games.realtime.session_user``); the rules are the funnel's."""
+    its session (``games.socket.session_user``); the rules are the funnel's."""
     if game is None:
         raise NotFound("there is no such game")
     check_game_access(user=user, game=game, purpose=purpose)
@@ -113,7 +113,7 @@ def access_game(
 
 def check_game_access(*, user: User | AnonymousUser | None, game: Game, purpose: Purpose) -> Game:
     """The rules of :func:`access_game` for a game already read (the move path holds its
-    games in memory, ``games.realtime.live``); returns ``game`` or raises the refusal."""
+    games in memory, ``games.runtime.live``); returns ``game`` or raises the refusal."""
     if user is None:
         user = AnonymousUser()
     if purpose == "play":

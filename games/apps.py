@@ -11,6 +11,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        from ftsite.patches import patches_apply_on_ready
+
+        # The library internals every process leans on, checked against their versions.
+        patches_apply_on_ready()
+
         from games.accounts.receivers import revoke_tokens_on_password_change
         from games.models import User
 

@@ -53,6 +53,42 @@ class DayClosed(Conflict):
     code = "day_closed"
 
 
+class TimeUp(Conflict):
+    """A move in a duel's game from the flag on (the duel's clock, on the server)."""
+
+    code = "time_up"
+
+
+class DuelNotStarted(Conflict):
+    """A move in a duel's game before the duel's start (both start at one instant)."""
+
+    code = "duel_not_started"
+
+
+class OwnChallenge(Conflict):
+    """A duel challenge accepted by the player who made it."""
+
+    code = "own_challenge"
+
+
+class ChallengeTaken(Conflict):
+    """A duel challenge someone else accepted first (a duel has two seats)."""
+
+    code = "challenge_taken"
+
+
+class ChallengeExpired(Conflict):
+    """A duel challenge past its time (``FT_DUEL_CHALLENGE_MINUTES``), or withdrawn."""
+
+    code, status = "challenge_expired", 410
+
+
+class InDuel(Conflict):
+    """A player already in a running duel asked to start another."""
+
+    code = "in_duel"
+
+
 class DayNotClosed(Conflict):
     """An archive game of a daily deal whose day has not closed yet (it is still ranked)."""
 

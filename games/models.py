@@ -33,6 +33,12 @@ class User(AbstractUser):
     is_guest = models.BooleanField(
         _("guest"), default=False, help_text=_("played without an account (no ranked play)")
     )
+    # The footer picker's choice, applied wherever it signs in (games.accounts.language).
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
+
+    # What public_name reads: a query that lists players loads these (``.only(...)``), or
+    # each name costs a query of its own (a 100,000-player board made 100,000; issue 37).
+    PUBLIC_NAME_FIELDS = ("username", "display_name", "is_guest")
 
     def __str__(self) -> str:
         return self.public_name
@@ -41,9 +47,17 @@ class User(AbstractUser):
     def public_name(self) -> str:
         """The name shown to other players: the display name, else the username; a guest's
         generated username is never shown ("Guest")."""
-        if self.is_guest:
+        return self.public_name_of(
+            username=self.get_username(), display_name=self.display_name, is_guest=self.is_guest
+        )
+
+    @staticmethod
+    def public_name_of(*, username: str, display_name: str, is_guest: bool) -> str:
+        """:attr:`public_name` from the :data:`PUBLIC_NAME_FIELDS` read as values, for a
+        list that loads no model instances."""
+        if is_guest:
             return str(_("Guest"))
-        return self.display_name or self.get_username()
+        return display_name or username
 
 
 class Deal(models.Model):
@@ -59,6 +73,8 @@ class Deal(models.Model):
         DAILY = "daily", _("daily")
         PRACTICE = "practice", _("practice")
         WEEKLY = "weekly", _("weekly")
+        # Freshly dealt for one duel (games.services.duels): secret until the duel ends.
+        DUEL = "duel", _("duel")
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     variant = models.CharField(max_length=60)
@@ -120,10 +136,6 @@ class Deal(models.Model):
         return int(self.seed_hex, 16)
 
     @property
-    def is_daily(self) -> bool:
-        return self.kind == self.Kind.DAILY
-
-    @property
     def is_weekly(self) -> bool:
         return self.kind == self.Kind.WEEKLY
 
@@ -142,10 +154,15 @@ class Deal(models.Model):
         return self.kind in (self.Kind.DAILY, self.Kind.WEEKLY)
 
     @property
+    def is_duel(self) -> bool:
+        return self.kind == self.Kind.DUEL
+
+    @property
     def is_revealed(self) -> bool:
         """Whether the code may be shown: always for practice, after the close for a daily
-        or weekly deal."""
-        return not self.is_competition or self.revealed_at is not None
+        or weekly deal, after the end for a duel's."""
+        secret = self.is_competition or self.kind == self.Kind.DUEL
+        return not secret or self.revealed_at is not None
 
     @property
     def is_rated(self) -> bool:
@@ -215,7 +232,7 @@ class PracticePoolDeal(models.Model):
 
 class Game(models.Model):
     """One player's play of one deal: its deal and its log of actions are the game (the
-    position is the deal replayed through the log, ``games.realtime.live``); the rest is a summary
+    position is the deal replayed through the log, ``games.runtime.live``); the rest is a summary
     kept by each action's write."""
 
     class Mode(models.TextChoices):
@@ -224,6 +241,8 @@ class Game(models.Model):
         # A closed daily deal played again from the archive: unranked, with undo and hints
         # like practice (the deal is revealed), marked "archive" on the scorecard.
         ARCHIVE = "archive", _("archive")
+        # One player's game of a duel (games.duels): no undo, no hints, one clock.
+        DUEL = "duel", _("duel")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -274,13 +293,18 @@ class Game(models.Model):
         return self.status != self.Status.ACTIVE
 
     @property
+    def is_strict(self) -> bool:
+        """A ranked or a duel game: no undo, no hints, no restart (one attempt)."""
+        return self.mode in (self.Mode.RANKED, self.Mode.DUEL)
+
+    @property
     def undo_limit(self) -> int:
         """How deep the engine's take-back history is: none in a ranked game."""
         return self.undo_limit_for(self.mode)
 
     @classmethod
     def undo_limit_for(cls, mode: str) -> int:
-        return 0 if mode == cls.Mode.RANKED else PRACTICE_UNDO
+        return 0 if mode in (cls.Mode.RANKED, cls.Mode.DUEL) else PRACTICE_UNDO
 
     @property
     def duration(self) -> timedelta | None:
@@ -493,3 +517,7 @@ class DealCompletions(models.Model):
 
     def tail_orders(self) -> dict[int, list[int]]:
         return {int(count): order for count, order in self.tails.items()}
+
+
+# The duel's models live in their room (games/duels/models.py), registered here.
+from games.duels.models import Duel, DuelQueueEntry, DuelSeat  # noqa: E402, F401

@@ -48,6 +48,17 @@ class ActOutcome:
     # Set when the new position may be a dead end: the interface that answered the action
     # has the solver decide it afterwards (never on the move path).
     dead_end_check: DeadEndCheck | None = None
+    # A duel's game: the counts the opponent and the watchers see (cards home, stock
+    # left), never a card (games.services.duels.duel_progress).
+    progress: DuelCounts | None = None
+
+
+@dataclass(frozen=True)
+class DuelCounts:
+    """What a duel game's position shows the other side: counts only."""
+
+    home: int
+    stock: int
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,12 @@ leaves the server; every payload here starts from ``Game.view()``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from games.engine import GameState
+from games.messages import AcceptedMessage, ActionMessage, GameStatus
 from games.models import Game
-from games.realtime.live import engine_for, live_position, live_position_keep
+from games.runtime.live import engine_for, live_position, live_position_keep
 
 if TYPE_CHECKING:
     from games.outcomes import ActOutcome
@@ -36,7 +37,7 @@ def game_payload(game: Game, engine: GameState | None = None) -> dict[str, Any]:
         "hints": game.hints,
         # Hints and the dead-end notice: practice only, and on a daily deal only once its
         # day has closed (services.game_hint refuses them with day_open until then).
-        "solver_help": game.mode != Game.Mode.RANKED and deal.solver_help_open,
+        "solver_help": not game.is_strict and deal.solver_help_open,
         # True only when the solver proved no win is left (see services._act).
         "dead_end": bool(game.dead_end) and not finished,
         "started_at": _iso(game.created_at),
@@ -52,7 +53,7 @@ def _position(game: Game) -> dict[str, Any]:
     same games' positions were made again for each socket, the engine's copy, view,
     legal moves and finishing check, a third of a connect thread's work (py-spy,
     docs/benchmarks.md "Session 9"). Kept on the game's live entry
-    (``games.realtime.live``) with the version and status it is of, so a move (a new
+    (``games.runtime.live``) with the version and status it is of, so a move (a new
     version) can never leave an older one to be served. Its lists are shared by the
     payloads that carry it, which are only ever serialised, never changed."""
     held = live_position(game)
@@ -68,7 +69,7 @@ def _position_of(game: Game, engine: GameState) -> dict[str, Any]:
     return {
         "board": engine.view(),
         "legal_moves": [] if finished else engine.legal_moves(),
-        "can_undo": game.mode != Game.Mode.RANKED and not finished and engine.can_undo,
+        "can_undo": not game.is_strict and not finished and engine.can_undo,
         # Every card left can go home with no choice to make: the board offers to finish.
         "can_finish": not finished and bool(engine.finishing_moves()),
     }
@@ -117,23 +118,23 @@ def board_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
     return changes
 
 
-def action_message(result: ActOutcome) -> dict[str, Any]:
+def action_message(result: ActOutcome) -> ActionMessage:
     """An accepted action as everyone connected to the game sees it (no client id)."""
-    return {
-        "type": "action",
-        "version": result.version,
-        "action": result.action,
+    return ActionMessage(
+        type="action",
+        version=result.version,
+        action=result.action,
         # The server's safe home moves after it (its take-backs before an undo): the
         # version moves on by one for each, and a replay shows them.
-        "automatic": list(result.automatic),
-        "changes": result.changes,
-        "score": result.score,
-        "moves": result.moves,
-        "status": result.status,
-    }
+        automatic=list(result.automatic),
+        changes=result.changes,
+        score=result.score,
+        moves=result.moves,
+        status=cast(GameStatus, result.status),  # a Game.Status value
+    )
 
 
-def accepted_message(result: ActOutcome, client_id: str | None) -> dict[str, Any]:
+def accepted_message(result: ActOutcome, client_id: str | None) -> AcceptedMessage:
     """The sender's acknowledgement, the same on the socket and in the API."""
     return {
         **action_message(result),

@@ -4,12 +4,12 @@ Django builds and compiles a queryset's SQL anew on every evaluation. For a game
 connect (the game with its deal and player, ``games.access.access_game``) that was most of
 the time the process's one core spent on it: py-spy put the ORM's SQL compiler at about a
 quarter of a connect's work in a reconnect storm (docs/benchmarks.md); the session and the
-user every socket reads were the next (``ftsite.sessions``, ``games.realtime.session_user``).
+user every socket reads were the next (``ftsite.sessions``, ``games.socket.session_user``).
 A :class:`PreparedRow` (and :class:`RowByPk`) compiles its queryset once (per database
 alias), then runs the same SQL with each new key and builds the instances (select_related
 included) exactly as ``QuerySet`` does, through the compiler's own converters and related
 populators. A queryset may carry annotations (a subquery's column beside the row's: a
-socket's session, ``games.realtime.session_user``), set on the instance as ``QuerySet``
+socket's session, ``games.socket.session_user``), set on the instance as ``QuerySet``
 sets them.
 """
 
@@ -24,8 +24,9 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections
 from django.db.models import Field, Model, QuerySet
-from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
+
+from ftsite.patches import sql_row_plan
 
 M = TypeVar("M", bound=Model)
 
@@ -87,7 +88,7 @@ class PreparedRow(Generic[M]):
         On PostgreSQL the statements go in one round trip (:func:`statement_rows_many`:
         psycopg's pipeline, Django's client-side binding as :meth:`get` has it). A connect thread
         that takes a reconnect storm's waiting connects together
-        (``games.realtime.connect_threads``) reads them this way: one wait for PostgreSQL
+        (``games.socket.connect_threads``) reads them this way: one wait for PostgreSQL
         and one hand-off of the interpreter's lock a batch, not one a socket
         (docs/benchmarks.md, "Session 13"). Elsewhere (SQLite) one statement each."""
         if not lookups:
@@ -154,28 +155,19 @@ class PreparedRow(Generic[M]):
                 if len(found) != 1:
                     raise ValueError(f"{lookup} is not one parameter of {sql!r}: {params!r}")
                 key_index[lookup] = found[0]
-            klass_info = compiler.klass_info
-            assert klass_info is not None
-            select_fields = klass_info["select_fields"]
-            start, end = select_fields[0], select_fields[-1] + 1
+            # How QuerySet builds the instances from a row: Django's internals
+            # (ftsite.patches.sql_row_plan, guarded there).
+            plan = sql_row_plan(compiler, using)
             compiled = _Compiled(
                 sql=sql,
                 params=tuple(params),
                 key_index=key_index,
                 compiler=compiler,
-                fields=(start, end),
-                init_list=[f[0].target.attname for f in compiler.select[start:end]],
-                # Django 5.2's signature (the stubs already have a later one's).
-                populators=get_related_populators(  # type: ignore[call-arg]
-                    klass_info, compiler.select, using
-                ),
-                annotations=dict(compiler.annotation_col_map or {}),
-                converters=[
-                    (index, converters, expression)
-                    for index, (converters, expression) in compiler.get_converters(
-                        [column[0] for column in compiler.select[: compiler.col_count]]
-                    ).items()
-                ],
+                fields=plan.fields,
+                init_list=plan.init_list,
+                populators=plan.populators,
+                annotations=plan.annotations,
+                converters=plan.converters,
             )
             self._compiled[using] = compiled
             return compiled

@@ -35,3 +35,32 @@ account_deleting = Signal()
 #: Sent while a person's data is gathered for download, with ``user_id``: each receiver
 #: returns a dict of sections (its own app's data) that join the export.
 account_exporting = Signal()
+
+#: Sent once a duel is decided and committed, with ``duel_id`` (text): leaderboards
+#: rates it once both games' results are verified (docs/duels.md). Robust, like
+#: ``game_finished``; the rating's sweep catches a duel a receiver missed.
+duel_finished = Signal()
+
+#: Sent to read duel ratings (games never imports leaderboards), with ``user_ids``: each
+#: receiver returns ``{user_id: shown rating}``; a player no receiver knows counts as
+#: :data:`DUEL_RATING_NEW`.
+duel_ratings_wanted = Signal()
+DUEL_RATING_NEW = 1000
+
+
+def announce_duel_finished(duel_id: str) -> None:
+    """Send ``duel_finished``; a failing receiver is logged, the others still run."""
+    for receiver, outcome in duel_finished.send_robust(sender=None, duel_id=duel_id):
+        if isinstance(outcome, Exception):
+            logger.error(
+                "a duel_finished receiver (%r) failed for %s", receiver, duel_id, exc_info=outcome
+            )
+
+
+def duel_ratings(user_ids: list[int]) -> dict[int, int]:
+    """The shown duel rating of each of ``user_ids`` (``DUEL_RATING_NEW`` when unknown)."""
+    ratings = dict.fromkeys(user_ids, DUEL_RATING_NEW)
+    for _receiver, answer in duel_ratings_wanted.send(sender=None, user_ids=user_ids):
+        if isinstance(answer, dict):
+            ratings.update({k: int(v) for k, v in answer.items() if k in ratings})
+    return ratings

@@ -150,7 +150,8 @@ def practice(request: HttpRequest) -> HttpResponse:
     except RateLimited as err:
         return _guest_refused(request, err, form=form)
     except PoolEmpty as err:
-        form.add_error("winnable", err.reason)
+        # The page says it once, in the reader's language (the template's notice below
+        # the form); err.reason is the API's English wording of the same.
         context = {"form": form, "pool_empty": True, "variant": data["variant"]}
         return render(request, "games/practice.html", context, status=err.status)
     except ServiceError as err:

@@ -1,11 +1,14 @@
-"""The table's settings: card size, card back and "send safe cards home" (pure: no Django).
+"""The table's settings: card size, card back, "send safe cards home" and what a tap on a
+card does (pure: no Django).
 
 The browser keeps them for everyone (``localStorage``, static/js/board/settings-state.js,
 which holds the same choices); a signed-in player's are kept on the account too
 (``User.table_settings``, written by ``services.table_settings.table_settings_save``), so
 they follow the player to another browser. ``auto_home`` is read once, when a game starts,
 and fixed on the game (``Game.auto_home``): a game is played under one rule from its first
-move to its last, and the audit judges its log by it.
+move to its last, and the audit judges its log by it. ``tap`` is the board's alone
+(static/js/board/place.js): ``best`` sends a tapped card home, else to the best column that
+takes it; ``home`` only home (a double-tap places it anywhere), as the table first did.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 
 SIZES = ("small", "medium", "large")
 BACKS = ("blue", "red", "green", "lattice")
-DEFAULTS: dict[str, Any] = {"size": "medium", "back": "blue", "auto_home": False}
+TAPS = ("best", "home")
+DEFAULTS: dict[str, Any] = {"size": "medium", "back": "blue", "auto_home": False, "tap": "best"}
 
 
 class SettingsProblem(ValueError):
@@ -26,14 +30,14 @@ def settings_clean(data: object) -> dict[str, Any]:
     :class:`SettingsProblem` names the first field that is wrong and what it expects.
 
     >>> settings_clean({"size": "large"})
-    {'size': 'large', 'back': 'blue', 'auto_home': False}
+    {'size': 'large', 'back': 'blue', 'auto_home': False, 'tap': 'best'}
     >>> settings_clean({"size": "huge"})
     Traceback (most recent call last):
     ...
     games.table_settings.SettingsProblem: size: 'huge' is not a card size; one of small, ...
     """
     if not isinstance(data, dict):
-        raise SettingsProblem("the settings are an object with size, back and auto_home")
+        raise SettingsProblem("the settings are an object with size, back, auto_home and tap")
     unknown = sorted(str(key) for key in data if key not in DEFAULTS)
     if unknown:
         raise SettingsProblem(f"{unknown[0]}: not a setting; known: {', '.join(DEFAULTS)}")
@@ -48,6 +52,8 @@ def settings_clean(data: object) -> dict[str, Any]:
         )
     if not isinstance(clean["auto_home"], bool):
         raise SettingsProblem(f"auto_home: {clean['auto_home']!r} is not true or false")
+    if clean["tap"] not in TAPS:
+        raise SettingsProblem(f"tap: {clean['tap']!r} is not a tap; one of {', '.join(TAPS)}")
     return clean
 
 

@@ -212,6 +212,18 @@ def fill_practice_pool(variant: str | None = None, count: int | None = None) -> 
     return [vars(fill) for fill in fills]
 
 
+@shared_task(name="games.duel_sweep")
+def duel_sweep() -> int:
+    """Tick every duel the clock has business with (docs/duels.md); every 15 s from beat."""
+    return services.duel_sweep()
+
+
+@shared_task(name="games.fill_duel_reserve", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT)
+def fill_duel_reserve(variant: str = "forty-thieves") -> int:
+    """Top up the duels' reserve of fresh certified deals (``solver`` queue)."""
+    return services.duel_reserve_fill(variant=variant)
+
+
 @shared_task(name="games.purge_guests")
 def purge_guests() -> int:
     """Delete guests idle for ``FT_GUEST_DAYS`` with their games; returns how many. Daily

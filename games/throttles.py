@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
-from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
 
+from ftsite.patches import redis_cache_client
+from ftsite.rates import Rate as Rate  # the rates' one grammar, parsed with the settings
 from games.errors import ServiceError
 from games.privacy.sightings import device_digest, device_token_valid, request_address
 
@@ -33,37 +34,6 @@ class RateLimited(ServiceError):
     def __init__(self, reason: str, *, retry_after: int) -> None:
         super().__init__(reason, retry_after=retry_after)
         self.retry_after = retry_after
-
-
-@dataclass(frozen=True)
-class Rate:
-    """``count`` requests per ``seconds``, parsed from text such as ``"100/20s"`` or
-    ``"30/min"``.
-
-    >>> Rate.parse("100/20s"), Rate.parse("30/min"), Rate.parse("5/h")
-    (Rate(count=100, seconds=20), Rate(count=30, seconds=60), Rate(count=5, seconds=3600))
-    """
-
-    count: int
-    seconds: int
-
-    @classmethod
-    def parse(cls, text: str) -> Rate:
-        count, slash, period = text.partition("/")
-        units = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400}
-        number = "".join(c for c in period if c.isdigit()) or "1"
-        unit = period[len(number) :] if period[: len(number)] == number else period
-        try:
-            rate = cls(int(count), int(number) * units[unit or "s"])
-            if not slash:
-                raise ValueError(text)
-        except (KeyError, ValueError):
-            raise ImproperlyConfigured(
-                f"{text!r} is not a rate: write it as count/period, e.g. 100/20s or 30/min"
-            ) from None
-        if rate.count < 1 or rate.seconds < 1:
-            raise ImproperlyConfigured(f"{text!r}: a rate needs a count and a period of 1 or more")
-        return rate
 
 
 def who(*, user_id: int | None = None, address: str | None = None) -> str:
@@ -165,11 +135,14 @@ def _count_add(key: str, amount: int, *, timeout: int) -> int:
     instead of Django's three (SET NX; EXISTS, INCRBY): every socket refills its allowance
     on its first message, so a process's first second after a start made 300 sockets' worth
     of them at once. In a transaction the counter cannot expire between the two, so it
-    never lives on without its expiry. Any other cache: its own add and incr."""
+    never lives on without its expiry. Any other cache (or Django's Redis client out of
+    reach: ``ftsite.patches.apply_redis_cache_client``): its own add and incr."""
     backend = caches["default"]
+    client, full = None, key
     if isinstance(backend, RedisCache):
         full = backend.make_and_validate_key(key)
-        client = backend._cache.get_client(full, write=True)
+        client = redis_cache_client(backend, full)
+    if client is not None:
         pipe = client.pipeline(transaction=True)
         pipe.set(full, 0, ex=timeout, nx=True)
         pipe.incrby(full, amount)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import start_views, views
+from . import duel_views, start_views, views
 from .accounts import views as account_views
 
 # Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
@@ -73,5 +73,12 @@ urlpatterns = [
     path("games/<uuid:game_id>/act/", views.game_act, name="game_act"),
     path("games/<uuid:game_id>/restart/", start_views.table_restart, name="game_restart"),
     path("games/<uuid:game_id>/new/", start_views.table_new_deal, name="game_new_deal"),
+    path("duels/", duel_views.duels, name="duels"),
+    path("duels/challenge/", duel_views.duel_challenge, name="duel_challenge"),
+    path("duels/join/<str:token>/", duel_views.duel_join, name="duel_join"),
+    path("duels/queue/", duel_views.duel_queue, name="duel_queue"),
+    path("duels/queue/ask/", duel_views.duel_queue_ask, name="duel_queue_ask"),
+    path("duels/<uuid:duel_id>/", duel_views.duel, name="duel"),
+    path("duels/<uuid:duel_id>/rematch/", duel_views.duel_rematch, name="duel_rematch"),
     *account_patterns,
 ]

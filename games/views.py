@@ -40,7 +40,9 @@ from games.errors import NotAuthenticated, NotFound, ServiceError
 from games.forms import ActForm
 from games.models import Game, User
 from games.privacy.middleware import DEVICE_COOKIE_MAX_AGE
+from games.refusal_words import refusal_sentence
 from games.responses import refusal_page
+from games.rules_pictures import rules_pictures
 from games.table_settings import settings_of
 
 if TYPE_CHECKING:
@@ -74,9 +76,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "closes_at": closes_at,
             # Marked up so static/js/countdown.js can tick it; the words around it
             # stay in the translated sentence.
-            "countdown": format_html(
-                '<span class="countdown" data-countdown>{}</span>', _countdown(closes_at, now)
-            ),
+            "countdown": _countdown_html(closes_at, now),
             **_home_weekly(request, now),
         },
     )
@@ -85,6 +85,11 @@ def home(request: HttpRequest) -> HttpResponse:
 def _home_weekly(request: HttpRequest, now: datetime) -> dict[str, Any]:
     """The home page's weekly challenge entry (``games/_home_weekly.html``)."""
     return {"weekly": selectors.weekly_summary(user=_user(request), now=now)}
+
+
+def _countdown_html(until: datetime, now: datetime) -> str:
+    """The time left, marked up for static/js/countdown.js (home and the ranked table)."""
+    return format_html('<span class="countdown" data-countdown>{}</span>', _countdown(until, now))
 
 
 def _countdown(until: datetime, now: datetime) -> str:
@@ -217,6 +222,7 @@ def rules(request: HttpRequest) -> HttpResponse:
         "options": _option_rows(),
         "analysis_seconds": f"{settings.FT_ANALYSIS_SECONDS:g}",
         "analysis_position_seconds": f"{settings.FT_ANALYSIS_POSITION_SECONDS:g}",
+        "pictures": rules_pictures(),
     }
     return render(request, "rules.html", context)
 
@@ -295,6 +301,12 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     except ServiceError as err:
         return refusal_page(request, err)
+    return render(request, "games/game.html", game_page_context(request, state))
+
+
+def game_page_context(request: HttpRequest, state: dict[str, Any]) -> dict[str, Any]:
+    """What the board page's template needs for a game's ``state`` (the duel page shows
+    the same board: ``games.duel_views``)."""
     # The funnel gave the viewer's role with the state: only the player may play.
     may_play = state["status"] == "active" and state["role"] == "player"
     form = ActForm(initial={"version": state["version"], "client_id": uuid.uuid4().hex})
@@ -304,22 +316,31 @@ def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         if code
         else None
     )
-    return render(
-        request,
-        "games/game.html",
-        {
-            "state": state,
-            "state_json": json.dumps(state, indent=2, ensure_ascii=False),
-            "deal": state["deal"],
-            "may_play": may_play,
-            "form": form,
-            "board_config": {**_board_config(state, practice_link), **_table_config(request)},
-            "practice_link": practice_link,
-            # The raw state and the one-move form are for staff and developers (?dev=1);
-            # players without JavaScript get the form in a <noscript>.
-            "show_dev": request.user.is_staff or request.GET.get("dev") == "1",
-        },
-    )
+    return {
+        "state": state,
+        "state_json": json.dumps(state, indent=2, ensure_ascii=False),
+        "deal": state["deal"],
+        "may_play": may_play,
+        "form": form,
+        "board_config": {**_board_config(state, practice_link), **_table_config(request)},
+        "practice_link": practice_link,
+        "closes_in": _ranked_countdown(state, timezone.now()),
+        # The raw state and the one-move form are for staff and developers (?dev=1);
+        # players without JavaScript get the form in a <noscript>.
+        "show_dev": request.user.is_staff or request.GET.get("dev") == "1",
+    }
+
+
+def _ranked_countdown(state: dict[str, Any], now: datetime) -> str | None:
+    """The time left on the player's own ranked table, marked up for countdown.js (the
+    table says it is ranked, one attempt and when it closes: issue 36); else ``None``."""
+    closes_at = state["deal"].get("closes_at")
+    if state["mode"] != "ranked" or state["role"] != "player" or not closes_at:
+        return None
+    if state["status"] != "active":
+        return None
+    until = datetime.fromisoformat(closes_at)
+    return _countdown_html(until, now)
 
 
 def _table_config(request: HttpRequest) -> dict[str, Any]:
@@ -345,18 +366,19 @@ def _board_config(state: dict[str, Any], practice_link: str | None = None) -> di
     """
     game_id = state["id"]
     try:
-        share_url = reverse("leaderboards:share", args=[game_id])
-    except NoReverseMatch:  # the share page belongs to another app; the board copes
-        share_url = f"/games/{game_id}/share/"
+        story_url = reverse("leaderboards:story", args=[game_id])
+    except NoReverseMatch:  # the story belongs to another app; the board copes
+        story_url = f"/games/{game_id}/story/"
     try:
         daily_board_url = reverse("leaderboards:daily_today")
     except NoReverseMatch:
         daily_board_url = "/boards/daily/"
     return {
         "socket_path": f"/ws/games/{game_id}/",
-        # Share texts are about a ranked daily result, never an archive game of its deal.
-        "share_url": share_url
-        if state["mode"] == Game.Mode.RANKED and state["deal"]["kind"] == "daily"
+        # The result's story (its place, the day's spread, the streak, the share text) is
+        # a ranked daily or weekly result's, never an archive game's of its deal.
+        "story_url": story_url
+        if state["mode"] == Game.Mode.RANKED and state["deal"]["kind"] in ("daily", "weekly")
         else None,
         "daily_board_url": daily_board_url,
         "server_now": timezone.now().isoformat(),
@@ -395,8 +417,9 @@ def game_act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except NotFound as err:
         return refusal_page(request, err)
     except ServiceError as err:
-        # A refused move, undo in a ranked game, a stale page, a finished game...
-        messages.error(request, err.reason)
+        # A refused move, undo in a ranked game, a stale page, a finished game... in the
+        # player's language, as the board's script would say it.
+        messages.error(request, refusal_sentence(err=err))
         return redirect("game", game_id=game_id)
     if result.duplicate:
         messages.info(request, _("That action was already applied."))

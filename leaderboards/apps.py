@@ -16,6 +16,13 @@ class LeaderboardsConfig(AppConfig):
         from leaderboards.receivers import verify_when_finished
 
         game_finished.connect(verify_when_finished, dispatch_uid="leaderboards.verify")
+        # A decided duel is rated once its games are verified; the queue reads the ratings.
+        from games.signals import duel_finished, duel_ratings_wanted
+        from leaderboards.rating.duels import duel_ratings_shown
+        from leaderboards.receivers import rate_when_duel_finished
+
+        duel_finished.connect(rate_when_duel_finished, dispatch_uid="leaderboards.rate_duel")
+        duel_ratings_wanted.connect(duel_ratings_shown, dispatch_uid="leaderboards.duel_ratings")
         # A deleted account's results leave the boards; a download includes them.
         account_deleting.connect(results_leave_boards, dispatch_uid="leaderboards.delete")
         account_exporting.connect(results_for_export, dispatch_uid="leaderboards.export")

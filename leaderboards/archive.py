@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import calendar as pycalendar
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.db.models import Count
 from django.utils import timezone
@@ -19,7 +19,7 @@ from games.daily import utc_today
 from games.models import Deal, Game, User
 from games.services import DAILY_VARIANT
 from leaderboards.models import Result
-from leaderboards.placement import OFF_BOARD
+from leaderboards.placement import daily_results_on_board
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,17 @@ class ArchiveMonth:
     def days(self) -> list[ArchiveDay]:
         return [d for week in self.weeks for d in week if d is not None]
 
+    @property
+    def weekdays(self) -> list[date]:
+        """Monday to Sunday of the month's first week: the calendar's column heads (the
+        template names them in the reader's language)."""
+        monday = self.month - timedelta(days=self.month.weekday())
+        return [monday + timedelta(days=n) for n in range(7)]
+
+    @property
+    def any_closed(self) -> bool:
+        return any(d.closed for d in self.days)
+
 
 def archive_month(*, month: date, user: User | None, now: datetime | None = None) -> ArchiveMonth:
     """The calendar of ``month`` (any day of it) up to today: per day the closed daily deal,
@@ -65,17 +76,11 @@ def archive_month(*, month: date, user: User | None, now: datetime | None = None
             kind=Deal.Kind.DAILY, variant=DAILY_VARIANT, day__gte=first, day__lte=last
         )
     }
+    # The ``archive_winners`` index holds exactly these wins, so the count reads the
+    # month's winners, never every result of history.
     board = (
-        Result.objects.filter(
-            deal__kind=Deal.Kind.DAILY,
-            variant=DAILY_VARIANT,
-            day__gte=first,
-            day__lte=last,
-            ranked=True,
-            status=Result.Status.VERIFIED,
-            won=True,
-        )
-        .exclude(review__in=OFF_BOARD)
+        daily_results_on_board(variant=DAILY_VARIANT)
+        .filter(day__gte=first, day__lte=last, won=True)
         .values("day")
         .annotate(n=Count("id"))
     )

@@ -118,7 +118,9 @@ class DatabaseBoard:
 
     def page(self, start: int, count: int) -> list[Entry]:
         rows = list(self._rows().values_list("id", "sort_key")[start : start + count])
-        first = self._above(rows[0][1]) + 1 if rows and start else None
+        # Counted on the first page too (0 above the top): a page's queries never depend on
+        # where the viewer's neighbours stand (tests/leaderboards/test_page_queries.py).
+        first = self._above(rows[0][1]) + 1 if rows else None
         ranks = competition_ranks([tie_floor(k) for _, k in rows], start=start, first=first)
         return [Entry(pk, rank) for (pk, _), rank in zip(rows, ranks, strict=True)]
 
@@ -166,7 +168,7 @@ class RedisBoard:
     def page(self, start: int, count: int) -> list[Entry]:
         rows = self.redis.zrevrange(self.key, start, start + count - 1, withscores=True)
         keys = [int(score) for _, score in rows]
-        first = self._above(keys[0]) + 1 if rows and start else None
+        first = self._above(keys[0]) + 1 if rows else None  # as the database board's
         ranks = competition_ranks([tie_floor(k) for k in keys], start=start, first=first)
         return [
             Entry(result_id_of(name), rank) for (name, _), rank in zip(rows, ranks, strict=True)

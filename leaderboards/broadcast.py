@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.realtime.broadcast import group_nudge
+from ftsite.group_send import group_nudge
 from leaderboards.leagues.broadcast import member_result_changed
+from leaderboards.messages import BoardMessage
 
 if TYPE_CHECKING:
     from leaderboards.models import Result
@@ -22,7 +23,7 @@ def board_changed(result: Result) -> None:
         return
     group_nudge(
         board_group(result.day.isoformat(), result.variant, result.weekly),
-        {"type": "board.changed", "message": {"type": "board", "result_id": result.pk}},
+        {"type": "board.changed", "message": BoardMessage(type="board", result_id=result.pk)},
     )
     # The player's league boards are the same board filtered to members: they change too.
     member_result_changed(result)

@@ -10,6 +10,7 @@ Won and lost points differ in shape as well as colour, for colour-blind readers.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -18,7 +19,7 @@ from datetime import date
 WIDTH, HEIGHT = 400, 240
 FONT_SIZE = 13
 # Room for the axis labels and tick labels around the plot area.
-LEFT, RIGHT, TOP, BOTTOM = 50, 12, 24, 46
+LEFT, RIGHT, TOP, BOTTOM = 50, 20, 24, 46
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,23 @@ def _text(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _nice_max(value: int, step: int = 100) -> int:
-    """The axis top: ``value`` rounded up to ``step``, never 0.
+def nice_ticks(top: float, *, most: int = 5) -> list[int]:
+    """Round, evenly spaced axis ticks from 0 to at least ``top``: the step is 1, 2 or 5
+    times a power of ten, the smallest that needs at most ``most`` intervals.
 
-    >>> _nice_max(0), _nice_max(100), _nice_max(1185)
-    (100, 100, 1200)
+    >>> nice_ticks(1359), nice_ticks(300), nice_ticks(7), nice_ticks(0)
+    ([0, 500, 1000, 1500], [0, 100, 200, 300], [0, 2, 4, 6, 8], [0, 1])
     """
-    return max(step, -(-value // step) * step)
+    if top <= 0:
+        return [0, 1]
+    magnitude = 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * magnitude
+            intervals = -(-int(math.ceil(top)) // step)
+            if intervals <= most:
+                return [i * step for i in range(intervals + 1)]
+        magnitude *= 10
 
 
 def _open(chart_id: str, labels: Labels) -> list[str]:
@@ -68,9 +79,11 @@ def _open(chart_id: str, labels: Labels) -> list[str]:
     ]
 
 
-def _axes(labels: Labels, y_max: int) -> list[str]:
-    """The two axes, their labels and three y ticks (0, half, top)."""
+def _axes(labels: Labels, ticks: list[int]) -> list[str]:
+    """The two axes, their labels, and the y axis's ticks (``nice_ticks``) with a faint
+    line across the plot at each."""
     x0, x1, y0, y1 = LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP
+    y_max = ticks[-1]
     parts = [
         f'<g class="chart__axes" stroke="currentColor" stroke-width="1">'
         f'<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}"/>'
@@ -81,7 +94,7 @@ def _axes(labels: Labels, y_max: int) -> list[str]:
         f'fill="currentColor" transform="rotate(-90 11 {(y0 + y1) / 2:.1f})">'
         f"{_text(labels.y_axis)}</text>",
     ]
-    for tick in sorted({0, y_max // 2, y_max}):
+    for tick in ticks:
         y = _y(tick, y_max)
         parts.append(
             f'<text class="chart__tick" x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" '
@@ -116,7 +129,8 @@ def results_chart(points: Sequence[Point], *, labels: Labels, chart_id: str = "r
     ordered = sorted(points, key=lambda p: p.day)
     first, last = ordered[0].day, ordered[-1].day
     span = max((last - first).days, 1)
-    y_max = _nice_max(max(p.score for p in ordered))
+    ticks = nice_ticks(max(p.score for p in ordered))
+    y_max = ticks[-1]
     x0, x1 = LEFT + 8, WIDTH - RIGHT - 8
 
     def x_of(day: date) -> float:
@@ -124,7 +138,7 @@ def results_chart(points: Sequence[Point], *, labels: Labels, chart_id: str = "r
             return (x0 + x1) / 2
         return x0 + (x1 - x0) * (day - first).days / span
 
-    parts = [*_open(chart_id, labels), *_axes(labels, y_max)]
+    parts = [*_open(chart_id, labels), *_axes(labels, ticks)]
     # The line joins the games in order: the trend matters more than the gaps.
     path = " ".join(f"{x_of(p.day):.1f},{_y(p.score, y_max):.1f}" for p in ordered)
     parts.append(
@@ -174,16 +188,19 @@ def _legend(labels: Labels) -> str:
     )
 
 
-def histogram_bins(scores: Sequence[int], *, width: int = 100) -> list[tuple[int, int, int]]:
-    """``(low, high, count)`` per bin of ``width`` from 0 to the top score, inclusive
-    of ``low`` and exclusive of ``high``; empty bins are kept (they are information).
+def histogram_bins(
+    scores: Sequence[int], *, width: int = 100, upto: int = 0
+) -> list[tuple[int, int, int]]:
+    """``(low, high, count)`` per bin of ``width`` from 0 to the top score (or to ``upto``
+    if that is higher), inclusive of ``low`` and exclusive of ``high``; empty bins are
+    kept (they are information).
 
     >>> histogram_bins([0, 99, 100, 250])
     [(0, 100, 2), (100, 200, 1), (200, 300, 1)]
     """
     if not scores:
         return []
-    count = max(scores) // width + 1
+    count = max(max(scores) // width + 1, -(-upto // width))
     bins = [0] * count
     for score in scores:
         bins[score // width] += 1
@@ -193,15 +210,18 @@ def histogram_bins(scores: Sequence[int], *, width: int = 100) -> list[tuple[int
 def score_histogram(
     scores: Sequence[int], *, labels: Labels, chart_id: str = "scores", width: int = 100
 ) -> str:
-    """How many games scored in each band of ``width`` points."""
-    bins = histogram_bins(scores, width=width)
-    if not bins:
+    """How many games scored in each band of ``width`` points. The score axis runs to a
+    round number of bands and is labelled in even steps of them (``nice_ticks``), at the
+    bands' edges: 0, 200, 400 ... rather than the first, middle and last band."""
+    if not scores:
         return _empty(chart_id, labels)
-    top = max(n for _, _, n in bins)
-    y_max = max(1, top) if top < 10 else _nice_max(top, 10)
+    x_ticks = nice_ticks(max(scores) // width + 1, most=6)
+    bins = histogram_bins(scores, width=width, upto=x_ticks[-1] * width)
+    ticks = nice_ticks(max(n for _, _, n in bins))
+    y_max = ticks[-1]
     plot_w = WIDTH - LEFT - RIGHT
     bar_w = plot_w / len(bins)
-    parts = [*_open(chart_id, labels), *_axes(labels, y_max)]
+    parts = [*_open(chart_id, labels), *_axes(labels, ticks)]
     for i, (low, high, n) in enumerate(bins):
         x = LEFT + i * bar_w
         y = _y(n, y_max)
@@ -209,12 +229,14 @@ def score_histogram(
             f'<rect class="chart__bar" x="{x + 1:.1f}" y="{y:.1f}" width="{max(bar_w - 2, 1):.1f}" '
             f'height="{HEIGHT - BOTTOM - y:.1f}"><title>{low}–{high - 1}: {n}</title></rect>'
         )
-    # Label the first, middle and last bands only: all of them would collide at 360 px.
-    for i in sorted({0, len(bins) // 2, len(bins) - 1}):
-        x = LEFT + (i + 0.5) * bar_w
+    base = HEIGHT - BOTTOM
+    for edge in x_ticks:
+        x = LEFT + edge * bar_w
         parts.append(
-            f'<text class="chart__tick" x="{x:.1f}" y="{HEIGHT - BOTTOM + 18}" '
-            f'text-anchor="middle" fill="currentColor">{bins[i][0]}</text>'
+            f'<line class="chart__mark" x1="{x:.1f}" y1="{base}" x2="{x:.1f}" y2="{base + 4}" '
+            f'stroke="currentColor"/>'
+            f'<text class="chart__tick" x="{x:.1f}" y="{base + 18}" '
+            f'text-anchor="middle" fill="currentColor">{edge * width}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)

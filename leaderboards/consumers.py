@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import dates
 from games.daily import utc_today
+from games.messages import PongMessage
 from games.services import DAILY_VARIANT
 from games.weekly import week_label
 from leaderboards.broadcast import board_group
@@ -30,14 +31,16 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         text = self.scope["url_route"]["kwargs"]["day"]
-        # Accept first and close with a code: a refused handshake shows browsers no code.
-        await self.accept()
         day = dates.parse_day(text, today=utc_today(timezone.now()))
         if day is None:
+            # Accept, then close with a code: a refused handshake shows browsers no code.
+            await self.accept()
             await self.close(CLOSE_NOT_FOUND)
             return
+        # In the group before the page hears "open": a change in between is never missed.
         self.group = board_group(day.isoformat(), DAILY_VARIANT)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
@@ -51,7 +54,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             and len(text_data) <= MAX_FRAME_BYTES
             and text_data.replace(" ", "") == '{"type":"ping"}'
         ):
-            await self.send_json({"type": "pong"})
+            await self.send_json(PongMessage(type="pong"))
 
     async def board_changed(self, event: dict[str, Any]) -> None:
         """From the group: ``{"type": "board", "result_id": ...}``."""
@@ -63,10 +66,11 @@ class WeeklyBoardConsumer(BoardConsumer):
 
     async def connect(self) -> None:
         text = self.scope["url_route"]["kwargs"]["week"]
-        await self.accept()
         monday = dates.parse_week(text, today=utc_today(timezone.now()))
         if monday is None or week_label(monday) != text:
+            await self.accept()  # then close with a code, as above
             await self.close(CLOSE_NOT_FOUND)
             return
         self.group = board_group(monday.isoformat(), "", weekly=True)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()

@@ -9,7 +9,8 @@ whose close has been revealed has a file.
 
 A file is built from the database and kept in the cache (Redis in production, so every
 server process shares it) under a key naming what it was built from: how many results are
-on the board, the latest verification and the latest review decision. A change to any of
+on the board, the latest verification, the latest review decision and the deal's rating (a
+rating pass or a replay after the file was built). A change to any of
 those (a late verification, a hold decided) makes a new key. A small day's file is built on
 the request that finds it missing; a big one's (more than ``INLINE_GAMES`` results: seconds
 of reading) by the ``leaderboards.build_day_file`` task on the ``solver`` queue, which the
@@ -38,6 +39,8 @@ from games.engine.ranking import competition_ranks, tie_floor
 from games.models import Action, Deal
 from leaderboards.boards import ranked_results
 from leaderboards.models import Result, ReviewDecision
+from leaderboards.rating.maths import Rating, display_value
+from leaderboards.rating.models import RatedMatch, RatingHistory
 
 CACHE_SECONDS = 24 * 3600
 #: Up to this many results, a missing file is built on the request itself (about a second
@@ -164,8 +167,9 @@ def day_file_data(*, deal: Deal) -> dict[str, Any]:
     board = ranked_results(deal.day, deal.variant, deal.is_weekly).select_related("player", "game")
     disqualified = _results(deal).filter(review=Result.Review.DISQUALIFIED).order_by("id")
     games: list[dict[str, Any]] = []
+    ratings = _ratings_after(deal)
     for rank, result, actions in _with_logs(board, ranked=True):
-        games.append(_game(result, actions, rank=rank))
+        games.append(_game(result, actions, rank=rank, rating=ratings.get(result.player_id)))
     for _, result, actions in _with_logs(
         disqualified.select_related("player", "game"), ranked=False
     ):
@@ -187,17 +191,37 @@ def day_file_data(*, deal: Deal) -> dict[str, Any]:
     }
 
 
+def _ratings_after(deal: Deal) -> dict[int, dict[str, Any]]:
+    """Each player's rating after this deal, if the deal is rated (one query: the deal's
+    history rows; a replay rewrites them, and :func:`_freshness` notices)."""
+    rows = RatingHistory.objects.filter(deal=deal).values_list("user_id", "mu", "sigma")
+    return {
+        user_id: {"value": display_value(Rating(mu, sigma)), "mu": mu, "sigma": sigma}
+        for user_id, mu, sigma in rows.iterator(chunk_size=5000)
+    }
+
+
 def _results(deal: Deal) -> QuerySet[Result]:
     return Result.objects.filter(deal=deal, ranked=True, status=Result.Status.VERIFIED)
 
 
 def _freshness(deal: Deal) -> str:
-    """What the file depends on, in two aggregate reads (see the module's docstring)."""
+    """What the file depends on, in three reads (see the module's docstring)."""
     results = _results(deal).aggregate(n=Count("id"), last=Max("verified_at"), top=Max("id"))
     decisions = ReviewDecision.objects.filter(result__deal=deal).aggregate(
         n=Count("id"), last=Max("id")
     )
-    parts = (results["n"], results["top"], results["last"], decisions["n"], decisions["last"])
+    # The rating pass comes after the close (once every result is decided), and a replay
+    # re-rates the deal: the match's id and time name the ratings the file carries.
+    rated = RatedMatch.objects.filter(deal=deal).values_list("pk", "rated_at").first()
+    parts = (
+        results["n"],
+        results["top"],
+        results["last"],
+        decisions["n"],
+        decisions["last"],
+        rated,
+    )
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
@@ -257,7 +281,13 @@ def _log_rows(game_ids: list[Any]) -> Iterator[tuple[Any, str, int, bool]]:
         yield game_id, move, (at - _EPOCH) // _MS, by_system
 
 
-def _game(result: Result, actions: list[tuple], *, rank: int | None) -> dict[str, Any]:
+def _game(
+    result: Result,
+    actions: list[tuple],
+    *,
+    rank: int | None,
+    rating: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     first = actions[0][1] if actions else (result.finished_at - _EPOCH) // _MS
     started = _EPOCH + first * _MS
     log = []
@@ -276,6 +306,8 @@ def _game(result: Result, actions: list[tuple], *, rank: int | None) -> dict[str
         "started_at": iso(started),
         "finished_at": iso(result.finished_at),
         "review": result.review,
+        # The player's skill rating after this deal (docs/ratings.md), null until rated.
+        "rating": rating,
         # Played with safe cards sent home: its "server" moves are the engine's safe ones.
         "auto_home": result.game.auto_home,
         "actions": log,

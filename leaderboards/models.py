@@ -77,6 +77,12 @@ class Result(models.Model):
                 name="daily_board_order",
                 condition=models.Q(ranked=True, status="verified"),
             ),
+            # The archive's winners a day (leaderboards.archive): the daily wins alone.
+            models.Index(
+                fields=["day", "variant"],
+                name="archive_winners",
+                condition=models.Q(ranked=True, status="verified", won=True, weekly=False),
+            ),
             models.Index(fields=["player", "day"], name="player_days"),
             models.Index(fields=["status", "created_at"], name="pending_sweep"),
         ]
@@ -119,13 +125,27 @@ from leaderboards.fairplay.models import (  # noqa: E402
     ScoutingPattern,
 )
 from leaderboards.leagues.models import League, Membership  # noqa: E402
+from leaderboards.rating.models import (  # noqa: E402
+    DuelRating,
+    PlayerRating,
+    RatedDuel,
+    RatedMatch,
+    RatingHistory,
+)
+from leaderboards.standings.models import PeriodStanding  # noqa: E402
 
 __all__ = [
+    "DuelRating",
+    "RatedDuel",
     "EvidenceStep",
     "FairPlayCheck",
     "League",
     "Membership",
+    "PeriodStanding",
     "PlayerEvidence",
+    "PlayerRating",
+    "RatedMatch",
+    "RatingHistory",
     "Result",
     "ReviewDecision",
     "ScoutingPattern",

@@ -1,10 +1,13 @@
 """A verified result on its board and off it: the one place the verdict
 (``leaderboards.services``) and fair play (``leaderboards.fairplay.services``: a hold, a
-clearance) both go through, so neither needs the other to move a result."""
+clearance) both go through, so neither needs the other to move a result. Each move also
+refreshes the player's period standings (``leaderboards.standings``), which the week,
+month and all-time boards read."""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from leaderboards import broadcast
@@ -13,6 +16,16 @@ from leaderboards.models import Result
 
 #: Reviews that keep a verified result off every board.
 OFF_BOARD = (Result.Review.HELD, Result.Review.DISQUALIFIED)
+
+
+def daily_results_on_board(*, variant: str) -> QuerySet[Result]:
+    """The daily deals' results that stand on their boards: ranked, verified, neither held
+    nor disqualified. ``weekly=False`` names the daily results without joining the deals
+    (a ranked result's flag is its deal's kind). Callers narrow it (a day, a month, a
+    player, the wins)."""
+    return Result.objects.filter(
+        weekly=False, variant=variant, ranked=True, status=Result.Status.VERIFIED
+    ).exclude(review__in=OFF_BOARD)
 
 
 def result_rank(*, result_id: int) -> bool:
@@ -36,6 +49,8 @@ def board_place(result: Result) -> bool:
         added = Result.objects.filter(pk=result.pk, ranked_at__isnull=True).update(
             ranked_at=timezone.now()
         )
+        # With the stamp, or neither: a result the sweep ranks again is refreshed again.
+        _standings(result)
         if added:
             transaction.on_commit(lambda: broadcast.board_changed(result))
     return bool(added)
@@ -44,6 +59,7 @@ def board_place(result: Result) -> bool:
 def board_leave(result: Result) -> None:
     """Take a result off its board (a hold, a disqualification) and tell the pages."""
     board_of(result).remove(result)
+    _standings(result)
     broadcast.board_changed(result)
 
 
@@ -54,7 +70,15 @@ def board_return(result: Result) -> None:
         result_rank(result_id=result.pk)
         return
     board_of(result).add(result)
+    _standings(result)
     broadcast.board_changed(result)
+
+
+def _standings(result: Result) -> None:
+    # Here, not at the top: the standings' service reads this module's definitions.
+    from leaderboards.standings.services import result_standings_refresh
+
+    result_standings_refresh(result=result)
 
 
 def skip_commit_flush() -> None:

@@ -1,5 +1,5 @@
-"""Thin pages for scorecards and share text: parse, call a selector, render (replays and
-their analysis: ``leaderboards.replays.views``).
+"""Thin pages for scorecards, share text and a result's story: parse, call a selector,
+render (replays and their analysis: ``leaderboards.replays.views``).
 
 A :class:`~games.errors.ServiceError` is never a server error here: it becomes
 its status page (or, for the plain-text share, its status with the reason).
@@ -20,6 +20,7 @@ from games.responses import refusal_page
 from leaderboards.scorecards import scorecard as scorecard_data
 from leaderboards.selectors import rank_of_game
 from leaderboards.share import share_text_for_game
+from leaderboards.story import result_story
 
 
 def _site_url(request: HttpRequest) -> str:
@@ -77,3 +78,16 @@ def share(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             "review": review,
         }
     )
+
+
+@never_cache
+@require_GET
+def story(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """The story of the player's own ranked daily or weekly result, as JSON for the
+    board's result dialog (leaderboards.story.result_story); a refusal is
+    ``{"code", "reason"}`` with its status (409 while the result is being verified)."""
+    try:
+        data = result_story(user=request.user, game_id=game_id, site_url=_site_url(request))
+    except ServiceError as err:
+        return JsonResponse({"code": err.code, "reason": err.reason}, status=err.status)
+    return JsonResponse(data)

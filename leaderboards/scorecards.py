@@ -29,6 +29,8 @@ from games.weekly import week_label
 from leaderboards import charts
 from leaderboards.fairplay.selectors import held_explanation
 from leaderboards.models import Result
+from leaderboards.rating.chart import rating_chart
+from leaderboards.rating.selectors import rating_history
 from leaderboards.share import share_text
 from leaderboards.streaks import day_outcomes, streaks
 
@@ -92,11 +94,28 @@ def scorecard(
             "best_streak": best,
         },
         "calendar": calendar(day_outcomes(days), today=today),
-        "history": history(verified, page=page, share_for_owner=is_owner, site_url=site_url),
+        "history": history(verified, page=page, for_owner=is_owner, site_url=site_url),
         "charts": _charts(ranked),
         "weekly_badges": weekly_badges(verified),
         "variants": variant_stats(verified),
+        "rating": rating_card(user_id=player.pk),
     }
+
+
+def rating_card(*, user_id: int) -> dict[str, Any] | None:
+    """The skill rating as the scorecard shows it, with its chart; ``None`` before the
+    player's first rated deal (docs/ratings.md)."""
+    shown, points = rating_history(user_id=user_id)
+    if shown is None:
+        return None
+    labels = charts.Labels(
+        title=_("Rating over time"),
+        description=_("The rating after each of the last %(n)s rated deals.") % {"n": len(points)},
+        x_axis=_("Deal"),
+        y_axis=_("Rating"),
+        empty=_("No rated deals yet"),
+    )
+    return {"shown": shown, "chart": mark_safe(rating_chart(points, labels=labels))}
 
 
 def weekly_badges(verified: Any) -> list[dict[str, Any]]:
@@ -173,13 +192,16 @@ def history(
     verified: Any,
     *,
     page: int | str = 1,
-    share_for_owner: bool = False,
+    for_owner: bool = False,
     site_url: str = "",
 ) -> dict[str, Any]:
-    """The player's verified games, ranked and practice, newest first, 20 a page.
+    """The player's verified games, ranked and practice, newest first, 20 a page;
+    ``for_owner``: the page is the player's own (share texts, review notes).
 
     A replay link is offered for a daily deal's game only once the day has
-    closed: before that, a public page must not lead anyone to the deal's cards.
+    closed: before that, a public page must not lead anyone to the deal's cards. Its
+    owner has it at once (their own cards: games.access.access_replay lets them), as
+    the result dialog does.
     """
     results = verified.select_related("deal", "game").order_by("-finished_at", "-pk")
     paginator = Paginator(results, HISTORY_PER_PAGE)
@@ -187,7 +209,7 @@ def history(
     items = []
     for result in current.object_list:
         deal = result.deal
-        replayable = not deal.is_competition or deal.is_revealed
+        replayable = not deal.is_competition or deal.is_revealed or for_owner
         items.append(
             {
                 "game_id": str(result.game_id),
@@ -203,7 +225,7 @@ def history(
                 "review": result.review,
                 "review_label": result.get_review_display() if result.review else "",
                 # Its player is told why it is held and what happens next.
-                "review_note": held_explanation(result=result) if share_for_owner else None,
+                "review_note": held_explanation(result=result) if for_owner else None,
                 "score": result.score,
                 "moves": result.moves,
                 "time": format_duration(result.duration_ms),
@@ -213,7 +235,7 @@ def history(
                 ),
                 "share": (
                     share_text(result, site_url=site_url)
-                    if share_for_owner and result.ranked and not result.weekly and result.on_board
+                    if for_owner and result.ranked and not result.weekly and result.on_board
                     else None
                 ),
             }

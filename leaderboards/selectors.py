@@ -3,23 +3,21 @@
 The daily board's order lives in :mod:`leaderboards.boards` (a Redis sorted set when
 ``REDIS_URL`` is set, else the database); these functions only ask it for ranks and
 pages and then load the rows those ids name, so the page and the set never disagree.
-Period boards (week, month, all time) are computed from the database on each request.
+Period boards (week, month, all time) are read from the standings table
+(:mod:`leaderboards.standings`); their names are re-exported here for the pages.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
-from django.db.models import Count, Min, Q
+from django.db.models import Count, Min
 
-from games.dates import FIRST_DAY
 from games.display import format_duration
-from games.engine.ranking import competition_ranks
 from games.models import Deal, Game, User
 from games.selectors import deal_daily_for_day, deal_weekly_for_week
 from games.services import DAILY_VARIANT
@@ -27,17 +25,47 @@ from games.weekly import weekly_variant
 from leaderboards.boards import Entry, board_for
 from leaderboards.fairplay.selectors import held_explanation, under_review_count
 from leaderboards.models import Result
+
+# The period boards' names, as the pages and leagues read them from here.
+from leaderboards.periods import (
+    BOARD_LIMIT as BOARD_LIMIT,
+)
+from leaderboards.periods import (
+    MIN_GAMES_FOR_RATE as MIN_GAMES_FOR_RATE,
+)
+from leaderboards.periods import (
+    PERIOD_KINDS as PERIOD_KINDS,
+)
+from leaderboards.periods import (
+    SORTS as SORTS,
+)
+from leaderboards.periods import (
+    Period as Period,
+)
+from leaderboards.periods import (
+    PeriodBoard as PeriodBoard,
+)
+from leaderboards.periods import (
+    PeriodKind as PeriodKind,
+)
+from leaderboards.periods import (
+    PlayerStats as PlayerStats,
+)
+from leaderboards.periods import (
+    SortBy as SortBy,
+)
+from leaderboards.periods import (
+    best_streak as best_streak,
+)
+from leaderboards.periods import (
+    period_of as period_of,
+)
 from leaderboards.placement import OFF_BOARD
+from leaderboards.rating.selectors import JOIN, ShownRating, rating_of_loaded
+from leaderboards.standings.selectors import period_board as period_board
+from leaderboards.standings.selectors import period_board_size as period_board_size
 
-BOARD_LIMIT = 100
-# Fewer games than this say little about a player's win rate: shown as "–" and ranked last.
-MIN_GAMES_FOR_RATE = 5
 NEIGHBOURS = 2  # rows shown above and below the player's own in "Your position"
-
-PeriodKind = Literal["week", "month", "all"]
-SortBy = Literal["wins", "rate", "streak"]
-PERIOD_KINDS: tuple[PeriodKind, ...] = ("week", "month", "all")
-SORTS: tuple[SortBy, ...] = ("wins", "rate", "streak")
 
 
 # Daily boards ----------------------------------------------------------------------------
@@ -57,6 +85,7 @@ class Row:
     moves: int
     duration_ms: int
     is_me: bool = False
+    rating: ShownRating | None = None  # the player's skill rating now (None: unrated)
 
     @classmethod
     def of(cls, result: Result, *, rank: int, me: int | None) -> Row:
@@ -72,6 +101,7 @@ class Row:
             moves=result.moves,
             duration_ms=result.duration_ms,
             is_me=me is not None and result.player_id == me,
+            rating=rating_of_loaded(result.player),
         )
 
     @property
@@ -121,10 +151,13 @@ def _rows(entries: Iterable[Entry], *, me: int | None) -> list[Row]:
     """Board entries (ids and ranks) to rows, in one query.
 
     An id the board names but the database no longer holds (a result deleted in the
-    admin, before Redis is rebuilt) is skipped rather than shown blank.
+    admin, before Redis is rebuilt) is skipped rather than shown blank. The players'
+    ratings come in the same query (a join), so the rating column costs no query.
     """
     entries = list(entries)
-    results = Result.objects.filter(pk__in=[e.result_id for e in entries]).select_related("player")
+    results = Result.objects.filter(pk__in=[e.result_id for e in entries]).select_related(
+        "player", f"player__{JOIN}"
+    )
     by_id = {r.pk: r for r in results}
     return [
         Row.of(by_id[entry.result_id], rank=entry.rank, me=me)
@@ -241,170 +274,6 @@ def rank_of_game(*, user: User, game_id: uuid.UUID | str) -> Position | None:
     if result is None or result.day is None:
         return None
     return board_rank_of(day=result.day, variant=result.variant, user=user, weekly=result.weekly)
-
-
-# Period boards ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Period:
-    kind: PeriodKind
-    start: date | None  # None: all time
-    end: date | None  # exclusive
-
-    def previous(self) -> Period | None:
-        """The period before, unless it starts before the site's first day."""
-        if self.start is None or self.start <= FIRST_DAY:
-            return None
-        return period_of(kind=self.kind, day=self.start - timedelta(days=1))
-
-    def following(self, *, today: date) -> Period | None:
-        """The next period, unless it has not started yet."""
-        if self.end is None or self.end > today:
-            return None
-        return period_of(kind=self.kind, day=self.end)
-
-
-def period_of(*, kind: PeriodKind, day: date) -> Period:
-    """The ISO week (Monday first) or calendar month holding ``day``; or all time.
-
-    >>> period_of(kind="week", day=date(2026, 1, 1))
-    Period(kind='week', start=datetime.date(2025, 12, 29), end=datetime.date(2026, 1, 5))
-    >>> period_of(kind="month", day=date(2025, 12, 31)).end
-    datetime.date(2026, 1, 1)
-    """
-    if kind == "week":
-        start = day - timedelta(days=day.weekday())
-        return Period(kind, start, start + timedelta(days=7))
-    if kind == "month":
-        start = day.replace(day=1)
-        end = date(start.year + start.month // 12, start.month % 12 + 1, 1)
-        return Period(kind, start, end)
-    if kind == "all":
-        return Period(kind, None, None)
-    raise ValueError(f"unknown period kind {kind!r}")
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    player_id: int
-    player_name: str
-    games: int
-    wins: int
-    best_streak: int
-    rank: int = 0
-
-    @property
-    def rate(self) -> float | None:
-        """Wins per game, or ``None`` below :data:`MIN_GAMES_FOR_RATE` games."""
-        if self.games < MIN_GAMES_FOR_RATE:
-            return None
-        return self.wins / self.games
-
-    @property
-    def rate_percent(self) -> str | None:
-        rate = self.rate
-        return None if rate is None else f"{rate * 100:.0f}%"
-
-
-@dataclass(frozen=True)
-class PeriodBoard:
-    period: Period
-    by: SortBy
-    rows: list[PlayerStats]
-    players: int  # all players with a result in the period, not only the rows shown
-
-
-def best_streak(days: Iterable[date]) -> int:
-    """The longest run of consecutive days in ``days`` (the days a player won).
-
-    A missed day or a lost day is simply absent, so either breaks the run.
-
-    >>> best_streak([date(2025, 12, 30), date(2025, 12, 31), date(2026, 1, 1), date(2026, 1, 3)])
-    3
-    >>> best_streak([])
-    0
-    """
-    best = run = 0
-    previous: date | None = None
-    for day in sorted(set(days)):
-        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    return best
-
-
-# Sort keys, best first. Ties on the whole key share a rank; the name only orders the display.
-_SORT_KEYS: dict[SortBy, Callable[[PlayerStats], tuple]] = {
-    "wins": lambda s: (-s.wins, -(s.rate if s.rate is not None else -1.0), -s.best_streak),
-    # Players without enough games for a rate come after every player with one.
-    "rate": lambda s: (s.rate is None, -(s.rate or 0.0), -s.wins, -s.best_streak),
-    "streak": lambda s: (-s.best_streak, -s.wins, -(s.rate if s.rate is not None else -1.0)),
-}
-
-
-def period_board(
-    *,
-    kind: PeriodKind,
-    start: date | None,
-    by: SortBy = "wins",
-    variant: str = DAILY_VARIANT,
-    limit: int = BOARD_LIMIT,
-    players: Collection[int] | None = None,
-) -> PeriodBoard:
-    """Players' daily wins, win rate and best winning streak over a period.
-
-    ``start`` is any day of the period (``None`` only for ``all``). Counts come from one
-    aggregate query; streaks need the order of days, so a second query reads each player's
-    won days and a Python pass finds the runs. That reads one row per won daily in the
-    period: fine up to some 100k rows (a busy month); beyond that, keep per-day win flags
-    in a summary table (or a window-function query on PostgreSQL). ``players``, when
-    given, keeps only those players (a league's board).
-    """
-    if kind != "all" and start is None:
-        raise ValueError(f"a {kind} board needs a start day")
-    period = period_of(kind=kind, day=start or date.min)
-    # As on the daily boards: nothing held for fair-play review or disqualified counts.
-    results = Result.objects.filter(
-        ranked=True, status=Result.Status.VERIFIED, variant=variant, weekly=False
-    ).exclude(review__in=(Result.Review.HELD, Result.Review.DISQUALIFIED))
-    if period.start is not None and period.end is not None:
-        results = results.filter(day__gte=period.start, day__lt=period.end)
-    if players is not None:
-        results = results.filter(player_id__in=list(players))
-
-    counts = results.values("player_id").annotate(
-        games=Count("id"), wins=Count("id", filter=Q(won=True))
-    )
-    won_days: dict[int, list[date]] = defaultdict(list)
-    for player_id, day in results.filter(won=True).values_list("player_id", "day").iterator():
-        if day is not None:  # a ranked result has its day
-            won_days[player_id].append(day)
-    names = {
-        u.pk: u.public_name
-        for u in User.objects.filter(pk__in=[c["player_id"] for c in counts]).only(
-            "username", "display_name"
-        )
-    }
-    stats = [
-        PlayerStats(
-            player_id=c["player_id"],
-            player_name=names.get(c["player_id"], "?"),
-            games=c["games"],
-            wins=c["wins"],
-            best_streak=best_streak(won_days.get(c["player_id"], ())),
-        )
-        for c in counts
-    ]
-    key = _SORT_KEYS[by]
-    stats.sort(key=lambda s: (key(s), s.player_name.casefold(), s.player_id))
-    shown = stats[:limit]
-    ranks = competition_ranks([key(row) for row in shown])
-    rows = [
-        PlayerStats(**{**row.__dict__, "rank": rank})
-        for row, rank in zip(shown, ranks, strict=True)
-    ]
-    return PeriodBoard(period=period, by=by, rows=rows, players=len(stats))
 
 
 # The pipeline's pace, for the operator (leaderboards.metrics) ------------------------------

@@ -75,6 +75,9 @@ def result_verify(*, game_id: object) -> Result | None:
                 )
             if result.status == Result.Status.VERIFIED and result.ranked:
                 _screen_and_rank(result, game, [(m, a) for _, m, _, a, by in rows if not by])
+            if game.mode == Game.Mode.DUEL:  # the duel's rating waits for this verdict
+                key = str(game.pk)
+                transaction.on_commit(lambda: _enqueue_duel_rating(key), robust=True)
     except IntegrityError:
         # Another delivery decided while this one waited for the lock: the join above read
         # the tables as they were before the wait, so its result only showed at the insert.
@@ -95,6 +98,12 @@ def _screen_and_rank(result: Result, game: Game, log: list[tuple]) -> None:
     if settings.FT_EVIDENCE:  # every ranked game, won or lost, steps the sequential test
         step_id = result.pk
         transaction.on_commit(lambda: _enqueue_evidence(step_id), robust=True)
+
+
+def _enqueue_duel_rating(game_id: str) -> None:
+    from leaderboards.tasks import rate_duel_of_game
+
+    rate_duel_of_game.delay(game_id)
 
 
 def _enqueue_foresight(result_id: int) -> None:
@@ -192,12 +201,18 @@ def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
     its close-of-day resign (:func:`games.engine.audit.close_violation`). The play service
     refuses late actions; this catches any that got into the log some other way."""
     deal = game.deal
-    if game.mode != Game.Mode.RANKED or not deal.is_competition or deal.closes_at is None:
+    if deal.closes_at is None:
         return None
+    duel = game.mode == Game.Mode.DUEL
+    if not duel and (game.mode != Game.Mode.RANKED or not deal.is_competition):
+        return None
+    # A duel's game: its deal closes at the flag; the server's resign of a player who left
+    # is stamped when it happens, before it (games.services.duels).
     return close_violation(
         (Stamped(seq, move, at, by_system) for seq, move, _, at, by_system in rows),
         closes_at=deal.closes_at,
         auto_home=game.auto_home,
+        early_resign=duel,
     )
 
 
@@ -212,7 +227,7 @@ def _logged_rows(game: Game) -> list[tuple]:
     # A ranked game needs every stamp (the close check, the pace); any other only its first
     # and last (the result's time): parsing a few hundred timestamps is most of the cost
     # of the read. by_system is read for every game: it costs nothing to parse.
-    ranked = game.mode == Game.Mode.RANKED
+    ranked = game.mode in (Game.Mode.RANKED, Game.Mode.DUEL)
     if ranked:
         stamp, params = "created_at", [game_pk]
     else:

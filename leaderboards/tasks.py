@@ -14,6 +14,8 @@ from django.conf import settings
 from leaderboards import dayfiles, services
 from leaderboards.fairplay.sequential import result_step_evidence
 from leaderboards.fairplay.services import result_analyse_foresight
+from leaderboards.rating.duels import duel_rate, duel_rate_of_game, duels_needing_rating
+from leaderboards.rating.services import ratings_apply
 
 
 @shared_task(
@@ -71,10 +73,37 @@ def sweep() -> dict[str, int]:
     deals = dayfiles.day_files_due()
     for deal_id in deals:
         build_day_file.delay(deal_id)
-    return {"games": len(games), "results": len(results), "day_files": len(deals)}
+    duels = duels_needing_rating()
+    for duel_id in duels:
+        rate_duel.delay(duel_id)
+    return {
+        "games": len(games),
+        "results": len(results),
+        "day_files": len(deals),
+        "duels": len(duels),
+    }
+
+
+@shared_task(name="leaderboards.rate_duel", ignore_result=True)
+def rate_duel(duel_id: str) -> bool:
+    """Rate a decided duel once both its results are verified (docs/ratings.md)."""
+    return duel_rate(duel_id=duel_id)
+
+
+@shared_task(name="leaderboards.rate_duel_of_game", ignore_result=True)
+def rate_duel_of_game(game_id: str) -> bool:
+    """A duel's game was verified: rate its duel if that was the last verdict it waited for."""
+    return duel_rate_of_game(game_id=game_id)
 
 
 @shared_task(name="leaderboards.build_day_file", ignore_result=True)
 def build_day_file(deal_id: int) -> bool:
     """A closed deal's day file, built into the cache (see leaderboards.dayfiles)."""
     return dayfiles.day_file_build(deal_id=deal_id)
+
+
+@shared_task(name="leaderboards.rate_deals", ignore_result=True)
+def rate_deals() -> int:
+    """Rate the closed deals whose results are final, in deal order (every minute from
+    beat; idempotent: a deal is rated once, and a stale one replayed; docs/ratings.md)."""
+    return ratings_apply()

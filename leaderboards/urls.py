@@ -1,6 +1,7 @@
 """Every page of the leaderboards app, mounted at the site root: daily and period boards
-(``/boards/``), scorecards, share texts, replays and solutions, the fair-play page and the
-staff's review of held results (``/staff/reviews/``), and the leagues (``/leagues/``)."""
+(``/boards/``), scorecards, share texts and result stories, replays and solutions, the
+fair-play page and the staff's review of held results (``/staff/reviews/``), and the
+leagues (``/leagues/``)."""
 
 from __future__ import annotations
 
@@ -32,13 +33,16 @@ urlpatterns: list[URLPattern] = [
     path("boards/week/", views.period, {"kind": "week"}, name="week"),
     path("boards/month/", views.period, {"kind": "month"}, name="month"),
     path("boards/all/", views.period, {"kind": "all"}, name="all"),
+    path("boards/rating/", views.rating, name="rating"),
     # The archive: closed daily deals played again, unranked.
     path("archive/", views.archive, name="archive"),
     path("archive/<str:month>/", views.archive, name="archive_month"),
     # Scorecards, share texts, replays, solutions.
     path("players/<str:username>/", scorecard_views.scorecard, name="scorecard"),
     path("games/<uuid:game_id>/share/", scorecard_views.share, name="share"),
+    path("games/<uuid:game_id>/story/", scorecard_views.story, name="story"),
     path("games/<uuid:game_id>/replay/", replay_views.replay, name="replay"),
+    path("duels/<uuid:duel_id>/replay/", replay_views.duel_replay, name="duel_replay"),
     path("games/<uuid:game_id>/analysis/", replay_views.analysis, name="analysis"),
     path("deals/<int:deal_id>/solution/", replay_views.deal_solution, name="deal_solution"),
     # Fair play: how it works, and the staff's review of held results.

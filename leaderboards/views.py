@@ -21,11 +21,12 @@ from games.privacy.sightings import request_address
 from games.responses import with_retry_after
 from games.selectors import deal_daily_for_day
 from games.services import DAILY_VARIANT
-from games.throttles import Rate, RateLimited, throttle_check, who
+from games.throttles import RateLimited, throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors
 from leaderboards.archive import archive_month
 from leaderboards.dayfiles import day_file_of
+from leaderboards.rating.board import rating_board_page
 
 
 def _today() -> date:
@@ -193,7 +194,7 @@ def _day_file(request: HttpRequest, deal: Deal | None) -> HttpResponse:
     try:
         throttle_check(
             name="day_files",
-            rate=Rate.parse(settings.FT_RATE_DAY_FILES),
+            rate=settings.FT_RATE_DAY_FILES,
             ident=who(address=request_address(request=request)),
             what="day file downloads",
         )
@@ -269,3 +270,23 @@ def period(request: HttpRequest, kind: selectors.PeriodKind) -> HttpResponse:
             "is_current": board.period.end is None or board.period.end > today,
         },
     )
+
+
+# The rating board -----------------------------------------------------------------------
+
+
+def page_number(request: HttpRequest) -> int:
+    """``?page=`` as a number from 1; anything else is a 404 (as a page past the last)."""
+    text = request.GET.get("page", "1")
+    if not text.isdigit() or len(text) > 6:
+        raise Http404("no such page")
+    return int(text)
+
+
+@require_GET
+def rating(request: HttpRequest) -> HttpResponse:
+    """Every rated player, best first, a hundred a page, and the viewer's own place."""
+    board = rating_board_page(page=page_number(request), user=_user(request))
+    if board is None:
+        raise Http404("no such page")
+    return render(request, "leaderboards/rating.html", {"board": board})

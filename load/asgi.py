@@ -16,16 +16,15 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ftsite.settings")
 
 # Importing the site's application first initialises Django (as ftsite.asgi does).
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-
 from ftsite.asgi import application as site_application  # noqa: E402
+from ftsite.origins import SameOriginValidator  # noqa: E402
 from load.echo import EchoConsumer  # noqa: E402
 
 ECHO_PATH = "/ws/echo/"
 
 # The same origin check as the game sockets, but no session lookup: the baseline is the
 # websocket stack alone, without a database call.
-echo_application = AllowedHostsOriginValidator(EchoConsumer.as_asgi())
+echo_application = SameOriginValidator(EchoConsumer.as_asgi())
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -176,7 +176,7 @@ class Player:
             self.anomaly(
                 f"{where} refused {action.token} (acknowledged at {version}) as stale_version:"
                 f" its live entry is at {answer['version']}, the log at {shown}"
-                " (stale live entry, games.realtime.live)"
+                " (stale live entry, games.runtime.live)"
             )
         elif not answer.get("duplicate") or int(answer.get("version", -1)) != version:
             self.anomaly(f"{where} answered {action.token} (acknowledged at {version}): {answer}")

@@ -104,8 +104,8 @@ def summarise(path: Path, top: int = 12) -> dict[str, Any]:
 def _short(path: str) -> str:
     """A frame's file without the machine's prefixes.
 
-    >>> _short("/tmp/x/games/realtime/live.py"), _short("/usr/lib/python3.11/asyncio/events.py")
-    ('games/realtime/live.py', 'asyncio/events.py')
+    >>> _short("/tmp/x/games/runtime/live.py"), _short("/usr/lib/python3.11/asyncio/events.py")
+    ('games/runtime/live.py', 'asyncio/events.py')
     """
     if "site-packages/" in path:
         return path.split("site-packages/", 1)[1]

@@ -53,7 +53,7 @@ def _ranked_games(count: int) -> list[tuple[Any, Any]]:
         user = User.objects.create_user(username=f"q{tag}{i}", password=None)
         game = services.game_start_daily(user=user)
         for move in ("s", "s", "s"):
-            services.game_play(user=user, game_id=game.pk, move=move)
+            services.game_act(kind="move", user=user, game_id=game.pk, move=move)
         players.append((user, game))
     return players
 
@@ -86,7 +86,7 @@ def _verification_waits(players: list[tuple[Any, Any]]) -> list[float]:
     waits = []
     for user, game in players:
         start = time.perf_counter()
-        services.game_resign(user=user, game_id=game.pk)
+        services.game_act(kind="resign", user=user, game_id=game.pk)
         while True:
             status = Result.objects.filter(game_id=game.pk).values_list("status", flat=True)
             if status and status[0] != Result.Status.PENDING:

@@ -9,7 +9,7 @@ each phase measured the same way:
   after another (a socket answers its next message after the hint), and ``--api-clients``
   clients each ask ``POST /api/v1/games/<id>/hint`` in a loop, each with an API token.
 
-Every hint runs in the server's solver pool (``games.realtime.solver_pool``), never on the threads
+Every hint runs in the server's solver pool (``games.runtime.solver_pool``), never on the threads
 or the loop that serve moves; the pool's processes run at a lower priority
 (``FT_SOLVER_NICE``), so on a machine with few cores the moves still come first.
 

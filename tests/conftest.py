@@ -3,22 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, time
+from datetime import datetime
 
 import pytest
+import time_machine
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
+from hypothesis import settings as hypothesis_settings
 
+from ftsite.rates import Rate
 from games.models import User
-from tests.support.clock import pin_throttle_clock
+from tests.support.clock import PINNED_AT
 from tests.support.communicators import patient_communicators
+from tests.support.messages import checked_communicators
+
+# No test fails by the clock (issue 38): Hypothesis's per-example deadline is wall time, and
+# on a loaded machine an example of a few ms took 557 ms once. Speed lives in benchmarks/.
+hypothesis_settings.register_profile("no-deadline", deadline=None)
+hypothesis_settings.load_profile("no-deadline")
+
+
+@pytest.fixture(autouse=True)
+def site_language_first() -> Iterator[None]:
+    """Each test starts in the site's default language. A request through LocaleMiddleware
+    leaves its language active on the thread (Django resets it only at the next request),
+    so a Dutch page test made a later share-text test on the same worker speak Dutch (CI,
+    session 19)."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session", autouse=True)
 def patient_sockets() -> Iterator[None]:
     """Tests' sockets wait up to 10 s for a message they expect, not channels' 1 s
-    (tests/support/communicators.py)."""
+    (tests/support/communicators.py), and check every message they receive against its
+    schema (tests/support/messages.py)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         patient_communicators(monkeypatch)
+        checked_communicators(monkeypatch)
         yield
 
 
@@ -50,34 +74,35 @@ def generous_rate_limits(settings) -> None:
 
     cache.clear()
     sightings_forget_recent()  # the markers this process keeps besides the cache's
-    settings.FT_RATE_SOCKET_MESSAGES = "100000/min"
-    settings.FT_RATE_SOCKET_PACE = "100000/s"
-    settings.FT_RATE_HINTS = "100000/min"
-    settings.FT_RATE_PRACTICE_STARTS = "100000/min"
-    settings.FT_RATE_API_USER = "100000/min"
-    settings.FT_RATE_API_ANONYMOUS = "100000/min"
-    settings.FT_RATE_SIGNUPS_ADDRESS = "100000/h"
-    settings.FT_RATE_SIGNUPS_DEVICE = "100000/h"
-    settings.FT_RATE_TABLE_SETTINGS = "100000/h"
-    settings.FT_RATE_GUESTS_ADDRESS = "100000/h"
-    settings.FT_RATE_GUESTS_DEVICE = "100000/h"
-    settings.FT_RATE_TABLE_RESTARTS = "100000/h"
+    settings.FT_RATE_SOCKET_MESSAGES = Rate.parse("100000/min")
+    settings.FT_RATE_SOCKET_PACE = Rate.parse("100000/s")
+    settings.FT_RATE_HINTS = Rate.parse("100000/min")
+    settings.FT_RATE_PRACTICE_STARTS = Rate.parse("100000/min")
+    settings.FT_RATE_API_USER = Rate.parse("100000/min")
+    settings.FT_RATE_API_ANONYMOUS = Rate.parse("100000/min")
+    settings.FT_RATE_SIGNUPS_ADDRESS = Rate.parse("100000/h")
+    settings.FT_RATE_SIGNUPS_DEVICE = Rate.parse("100000/h")
+    settings.FT_RATE_TABLE_SETTINGS = Rate.parse("100000/h")
+    settings.FT_RATE_GUESTS_ADDRESS = Rate.parse("100000/h")
+    settings.FT_RATE_GUESTS_DEVICE = Rate.parse("100000/h")
+    settings.FT_RATE_TABLE_RESTARTS = Rate.parse("100000/h")
 
 
 @pytest.fixture(autouse=True)
-def pinned_throttle_clock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rate limits count in fixed windows of the clock, so a test that makes a limit's
-    N requests and expects the next one refused would pass if its requests straddled two
-    windows (seen: a "2/min" test failing on a busy machine). The limits' clock is pinned
-    for the whole test (``pin_throttle_clock``). Tests of windows that roll over
-    (``real_throttle_clock``) and the browser and integration tiers, whose servers read the
-    clock in other threads or processes, keep the real one."""
-    if any(
-        request.node.get_closest_marker(m)
-        for m in ("real_throttle_clock", "browser", "integration")
-    ):
+def wall_clock(request: pytest.FixtureRequest) -> Iterator[time_machine.Traveller | None]:
+    """The wall clock of the whole process starts at ``PINNED_AT`` (noon UTC of a
+    Wednesday, the start of a minute) in every test and runs on (tests/support/clock.py):
+    a day's deal is open and a rate limit's window fresh whatever the real time, so a test
+    that makes a limit's N requests and expects the next one refused cannot straddle two
+    windows (seen: a "2/min" test failing on a busy machine under the real clock). A test
+    moves it with ``wall_clock.move_to(...)`` or ``wall_clock.shift(...)``. The browser
+    and integration tiers, whose servers read the clock in other processes, keep the
+    real one (``None`` here)."""
+    if any(request.node.get_closest_marker(m) for m in ("browser", "integration")):
+        yield None
         return
-    pin_throttle_clock(monkeypatch)
+    with time_machine.travel(PINNED_AT, tick=True) as traveller:
+        yield traveller
 
 
 @pytest.fixture(autouse=True)
@@ -105,16 +130,17 @@ def bob(db: None) -> User:
 
 @pytest.fixture
 def now() -> datetime:
-    """Noon (UTC) of the real today: the middle of a day whose deal is still open by the
-    real clock, which the play service checks (a ranked move after the close is refused)."""
-    return datetime.combine(datetime.now(UTC).date(), time(12), tzinfo=UTC)
+    """Where the unit tier's clock starts (``wall_clock``): noon UTC, the middle of a day
+    whose deal is still open by that clock, which the play service checks (a ranked move
+    after the close is refused)."""
+    return PINNED_AT
 
 
 @pytest.fixture(autouse=True)
 def _fresh_live_games() -> Iterator[None]:
-    """Each test starts with no game engines held in memory (``games.realtime.live``): a test's
+    """Each test starts with no game engines held in memory (``games.runtime.live``): a test's
     rolled-back games must not linger in the next one's process cache."""
-    from games.realtime.live import live_clear
+    from games.runtime.live import live_clear
 
     live_clear()
     yield
@@ -224,6 +250,27 @@ def make_weekly_deal(db: None):
             solver_verdict="win",
             solution="s",
             difficulty=1,
+        )
+
+    return make
+
+
+@pytest.fixture
+def reserve_deal(db: None, classic_win: tuple[int, list[str]]):  # noqa: ANN201 - Callable
+    """``reserve_deal()``: an unopened duel deal of the classic seed whose winning line is
+    ``classic_win``'s, as the reserve holds them (the next duel draws it)."""
+    from games.engine import format_code, parse_variant
+    from games.models import Deal
+
+    def make() -> Deal:
+        seed, _ = classic_win
+        return Deal.objects.create(
+            kind=Deal.Kind.DUEL,
+            variant="forty-thieves",
+            seed_hex=f"{seed:032x}",
+            code=f"{format_code(parse_variant('forty-thieves'), seed)}-duel-{Deal.objects.count()}",
+            commitment="c" * 64,
+            solver_verdict="win",
         )
 
     return make

@@ -1,8 +1,10 @@
 """Dependencies point one way, as the import contracts in pyproject.toml say
 (``[tool.importlinter]``): games never imports leaderboards; the engine and the solver
-import no Django; the threads, pools and live games never call up into the services;
-fair play never imports the verdict's services. ``make typecheck`` runs the contracts in
-CI; this test runs them in the unit tier too, so a violation fails there first.
+import no Django; the realtime path is layered, socket > services > runtime > solver >
+engine, and the socket's machinery calls no service; leaderboards reaches games' runtime
+only through its services; fair play never imports the verdict's services. ``make
+typecheck`` runs the contracts in CI; this test runs them in the unit tier too, so a
+violation fails there first.
 
 Games announces (``games.signals``); leaderboards listens.
 """

@@ -1,9 +1,10 @@
-"""English and Italian: the pages, the board's words, the language picker and the catalogs.
+"""English, Italian, Dutch, Finnish: the pages, the board's words, the picker, the catalogs.
 
 The browser's Accept-Language picks the language (LocaleMiddleware); the picker in the
-footer posts to ``set_language``, whose cookie then wins over the browser. The catalogs
-live in ``locale/it/LC_MESSAGES``; their compiled ``.mo`` files are committed, so these
-tests also check that they match the ``.po`` sources and that nothing is left untranslated.
+footer posts to ``set_language``, whose cookie then wins over the browser. Each language
+but English has its catalogs in ``locale/<lang>/LC_MESSAGES``; their compiled ``.mo`` files
+are committed, so these tests also check that they match the ``.po`` sources and that
+nothing is left untranslated.
 """
 
 from __future__ import annotations
@@ -26,10 +27,15 @@ from django.urls import reverse
 
 from games import services
 from games.models import User
+from tests.support.games import game_play
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALE_DIR = ROOT / "locale" / "it" / "LC_MESSAGES"
+LOCALE_ROOT = ROOT / "locale"
 CATALOGS = ["django", "djangojs"]
+# Every language but English (the source) has its catalogs: a new one is a line in
+# settings.LANGUAGES, its two .po files and its glossary, and these tests check it as is.
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
+CATALOG_FILES = [(lang, domain) for lang in TRANSLATED for domain in CATALOGS]
 PRACTICE_CODE = "FT1-N-0000007"
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%%")
 
@@ -75,8 +81,12 @@ def read_po(path: Path) -> list[dict]:
     return entries
 
 
-def po_entries(domain: str) -> list[dict]:
-    return [e for e in read_po(LOCALE_DIR / f"{domain}.po") if e.get("msgid")]
+def catalog_dir(lang: str) -> Path:
+    return LOCALE_ROOT / lang / "LC_MESSAGES"
+
+
+def po_entries(domain: str, lang: str = "it") -> list[dict]:
+    return [e for e in read_po(catalog_dir(lang) / f"{domain}.po") if e.get("msgid")]
 
 
 def translations(entry: dict) -> list[str]:
@@ -113,17 +123,17 @@ def english(client: Client, url: str) -> str:
 # The catalogs ----------------------------------------------------------------------------
 
 
-def test_the_site_offers_english_and_italian() -> None:
-    assert [code for code, _name in settings.LANGUAGES] == ["en", "it"]
+def test_the_site_offers_english_italian_dutch_and_finnish() -> None:
+    assert [code for code, _name in settings.LANGUAGES] == ["en", "it", "nl", "fi"]
     assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
     assert ROOT / "locale" in [Path(p) for p in settings.LOCALE_PATHS]
 
 
-@pytest.mark.parametrize("domain", CATALOGS)
-def test_every_entry_is_translated_and_none_is_fuzzy_or_obsolete(domain: str) -> None:
-    entries = read_po(LOCALE_DIR / f"{domain}.po")
+@pytest.mark.parametrize(("lang", "domain"), CATALOG_FILES)
+def test_every_entry_is_translated_and_none_is_fuzzy_or_obsolete(lang: str, domain: str) -> None:
+    entries = read_po(catalog_dir(lang) / f"{domain}.po")
     header = next(e for e in entries if e.get("msgid") == "")
-    assert "Language: it\n" in header["msgstr"]
+    assert f"Language: {lang}\n" in header["msgstr"]
     assert "nplurals=2; plural=(n != 1);" in header["msgstr"]
     assert not [e for e in entries if e.get("obsolete")], "obsolete (#~) entries left over"
     fuzzy = [e.get("msgid") for e in entries if "fuzzy" in e.get("flags", set())]
@@ -141,8 +151,9 @@ def test_every_entry_is_translated_and_none_is_fuzzy_or_obsolete(domain: str) ->
     shutil.which("xgettext") is None and not os.environ.get("CI"),
     reason="GNU gettext (xgettext) not installed",
 )
-def test_every_string_in_the_sources_has_its_italian_translation(
-    tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_string_in_the_sources_has_its_translation(
+    lang: str, tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What ``make messages`` would extract now (Python and templates) is in the committed
     catalog, translated: a string added or reworded in the code without its Italian fails
@@ -158,8 +169,8 @@ def test_every_string_in_the_sources_has_its_italian_translation(
             (tmp_path / source.name).symlink_to(source)
     settings.LOCALE_PATHS = [str(tmp_path / "locale")]
     monkeypatch.chdir(tmp_path)
-    call_command("makemessages", locale=["it"], symlinks=True, verbosity=0)
-    extracted = read_po(tmp_path / "locale" / "it" / "LC_MESSAGES" / "django.po")
+    call_command("makemessages", locale=[lang], symlinks=True, verbosity=0)
+    extracted = read_po(tmp_path / "locale" / lang / "LC_MESSAGES" / "django.po")
     missing = [
         e["msgid"]
         for e in extracted
@@ -167,12 +178,12 @@ def test_every_string_in_the_sources_has_its_italian_translation(
         and not e.get("obsolete")
         and ("fuzzy" in e.get("flags", set()) or not all(t.strip() for t in translations(e)))
     ]
-    assert extracted and not missing, f"strings with no Italian (run make messages): {missing}"
+    assert extracted and not missing, f"strings with no {lang} translation: {missing}"
 
 
-@pytest.mark.parametrize("domain", CATALOGS)
-def test_translations_keep_every_placeholder(domain: str) -> None:
-    for e in po_entries(domain):
+@pytest.mark.parametrize(("lang", "domain"), CATALOG_FILES)
+def test_translations_keep_every_placeholder(lang: str, domain: str) -> None:
+    for e in po_entries(domain, lang):
         sources = [e["msgid"], e["msgid_plural"]] if "msgid_plural" in e else [e["msgid"]]
         for index, text in enumerate(translations(e)):
             source = sources[min(index, len(sources) - 1)]
@@ -188,53 +199,72 @@ def test_translations_keep_every_placeholder(domain: str) -> None:
             assert tags.count("<strong>") == tags.count("</strong>") <= 1, text
 
 
-@pytest.mark.parametrize("domain", CATALOGS)
-def test_the_committed_mo_file_matches_its_po_file(domain: str) -> None:
+@pytest.mark.parametrize(("lang", "domain"), CATALOG_FILES)
+def test_the_committed_mo_file_matches_its_po_file(lang: str, domain: str) -> None:
     """A fresh clone needs no gettext: the .mo files are committed, and must be current."""
-    mo = LOCALE_DIR / f"{domain}.mo"
+    mo = catalog_dir(lang) / f"{domain}.mo"
     assert mo.exists(), f"{mo} is missing: run `make messages`"
     compiled = load_mo(mo)
     # Without msgfmt, compare with the .po as read here.
     expected: dict = {}
-    for e in po_entries(domain):
+    for e in po_entries(domain, lang):
+        # gettext keys an entry with a context as "context\x04msgid".
+        msgid = f"{e['msgctxt']}\x04{e['msgid']}" if "msgctxt" in e else e["msgid"]
         if "msgid_plural" in e:
             for index, text in enumerate(translations(e)):
-                expected[(e["msgid"], index)] = text
+                expected[(msgid, index)] = text
         else:
-            expected[e["msgid"]] = e["msgstr"]
+            expected[msgid] = e["msgstr"]
     actual = {k: v for k, v in compiled.items() if k != ""}
     assert actual == expected, f"{mo.name} is stale: run `make messages`"
 
 
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext (msgfmt) not installed")
-@pytest.mark.parametrize("domain", CATALOGS)
-def test_msgfmt_compiles_the_po_file_to_the_committed_catalog(domain: str, tmp_path) -> None:
-    po, mo = LOCALE_DIR / f"{domain}.po", LOCALE_DIR / f"{domain}.mo"
+@pytest.mark.parametrize(("lang", "domain"), CATALOG_FILES)
+def test_msgfmt_compiles_the_po_file_to_the_committed_catalog(
+    lang: str, domain: str, tmp_path: Path
+) -> None:
+    po, mo = catalog_dir(lang) / f"{domain}.po", catalog_dir(lang) / f"{domain}.mo"
     fresh = tmp_path / f"{domain}.mo"
     # --check also validates the python-format placeholders and the header.
     subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(po)], check=True)
     assert load_mo(fresh) == load_mo(mo), f"{mo.name} is stale: run `make messages`"
 
 
-def test_the_javascript_catalog_covers_every_string_of_the_board_scripts() -> None:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_javascript_catalog_covers_every_string_of_the_board_scripts(lang: str) -> None:
     """Every ``t("...")`` in static/js is in djangojs.po (makemessages runs with
-    --keyword=t), and ``t`` is only ever called with a literal: a string looked up by a
-    variable would never reach the catalog. The board's words come from nowhere else."""
-    js_ids = {e["msgid"] for e in po_entries("djangojs")}
-    literal, variable = set(), []
+    --keyword=t), every ``tn("one", "many", n)`` is there with its plural (--keyword=tn:1,2),
+    and both are only ever called with literals: a string looked up by a variable would
+    never reach the catalog. The board's words come from nowhere else."""
+    entries = po_entries("djangojs", lang)
+    js_ids = {e["msgid"] for e in entries}
+    plurals = {(e["msgid"], e["msgid_plural"]) for e in entries if "msgid_plural" in e}
+    literal, plural, variable = set(), set(), []
+    quoted = r'"((?:[^"\\]|\\.)*)"'
     for path in (ROOT / "static" / "js").rglob("*.js"):
         # Comments may name t() itself; whole-line comments are dropped first.
         text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
-        for match in re.finditer(r'\bt\("((?:[^"\\]|\\.)*)"', text):
+        for match in re.finditer(rf"\bt\({quoted}", text):
             literal.add(match.group(1))
+        for match in re.finditer(rf"\btn\(\s*{quoted},\s*{quoted}", text):
+            plural.add((match.group(1), match.group(2)))
         variable += [f"{path.name}: {m.group(0)}" for m in re.finditer(r"\bt\((?!\")[^)]*", text)]
-    assert literal, "no t(...) calls found"
+        variable += [
+            f"{path.name}: {m.group(0)}" for m in re.finditer(r"\btn\((?!\s*\")[^)]*", text)
+        ]
+    assert literal and plural, "no t(...) or tn(...) calls found"
     assert literal <= js_ids, f"not in djangojs.po: {sorted(literal - js_ids)}"
-    # The one exception is t's own definition.
-    assert variable == ["i18n.js: t(msgid, vars"], f"t() called without a literal: {variable}"
-    catalog = {e["msgid"]: translations(e)[0] for e in po_entries("djangojs")}
-    for word, italian_word in [("spades", "picche"), ("Stock", "Tallone"), ("king", "re")]:
-        assert catalog[word] == italian_word
+    assert plural <= plurals, f"plurals not in djangojs.po: {sorted(plural - plurals)}"
+    # The exceptions are t's and tn's own definitions.
+    assert variable == [
+        "i18n.js: t(msgid, vars",
+        "i18n.js: tn(singular, plural, count, vars",
+    ], f"t() or tn() called without a literal: {variable}"
+    catalog = {e["msgid"]: translations(e)[0] for e in po_entries("djangojs", lang)}
+    if lang == "it":
+        for word, italian_word in [("spades", "picche"), ("Stock", "Tallone"), ("king", "re")]:
+            assert catalog[word] == italian_word
     for word in ("Connecting…", "Connected", "Reconnecting…", "Offline"):
         assert catalog[word] and catalog[word] != word
 
@@ -326,7 +356,7 @@ def test_the_board_page_in_italian(client: Client, user: User) -> None:
     # the board's module; the page hands it no list of its own.
     assert "strings" not in board_config(html)
     catalog = html.index(f'src="{reverse("javascript-catalog")}"')
-    assert catalog < html.index("js/board/main.js")
+    assert catalog < html.index("dist/table.js")
 
     html = english(client, url)
     assert "Game board" in html
@@ -349,7 +379,7 @@ def test_the_plain_move_form_reports_in_italian(client: Client, user: User) -> N
 @pytest.mark.django_db
 def test_my_games_and_the_scorecard_in_italian(client: Client, user: User) -> None:
     played = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    services.game_play(user=user, game_id=played.pk, move="s")
+    game_play(user=user, game_id=played.pk, move="s")
     services.game_start_practice(user=user, code=PRACTICE_CODE)  # no move: not started
     client.force_login(user)
     html = italian(client, reverse("my_games"))

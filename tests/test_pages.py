@@ -25,7 +25,8 @@ def test_the_home_page_introduces_the_platform(client: Client) -> None:
     html = response.content.decode()
     assert _title(html) == "Forty Thieves"
     assert reverse("rules") in html
-    assert "css/site.css" in html
+    # One bundled sheet (issue 36): tokens, base, components and pages in one request.
+    assert "dist/site.css" in html
 
 
 def test_the_rules_page_renders(client: Client) -> None:
@@ -67,14 +68,15 @@ def test_every_page_links_the_site_icon_and_favicon_ico_finds_it(client: Client)
     assert response["Location"].endswith("favicon.svg")
 
 
-def test_variants_show_by_the_engines_names_and_a_resignation_as_a_loss() -> None:
+def test_variants_show_by_the_engines_names_and_a_resignation_by_its_name() -> None:
     from games.templatetags.games_tags import outcome, variant_title  # the filters
 
     assert variant_title("josephine") == "Josephine"
     assert variant_title("forty-thieves") == "Forty Thieves"
     assert variant_title("little-forty+redeal1") == "Little Forty"
     assert variant_title("no-such-variant") == "no-such-variant"
-    assert outcome("resigned") == outcome("lost") == "lost"
+    # Restart, New game and Resign all confirm "resign?": the lists then say "resigned".
+    assert outcome("resigned") == "resigned" and outcome("lost") == "lost"
     assert outcome("won") == "won" and outcome("active") == "active"
 
 
@@ -96,3 +98,25 @@ def test_the_menu_marks_exactly_one_section_as_the_current_page(
     menu = re.search(r'<nav class="site-nav".*?</nav>', response.content.decode(), re.DOTALL)
     assert menu is not None
     assert re.findall(r'aria-current="page">([^<]+)</a>', menu.group(0)) == [current]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/rules/",
+        "/privacy/",
+        "/fair-play/",
+        "/practice/",
+        "/boards/all/",
+        "/archive/",
+        "/accounts/login/",
+        "/accounts/signup/",
+    ],
+)
+def test_every_tab_is_titled_page_then_site(client: Client, url: str) -> None:
+    # A tab says which page and which site (issue 36: "Rules", "Privacy" had no site name).
+    response = client.get(url, follow=True)
+    assert response.status_code == 200
+    title = _title(response.content.decode())
+    page, _, site = title.rpartition(" · ")
+    assert page and site == "Forty Thieves", title

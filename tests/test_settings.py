@@ -118,14 +118,14 @@ def test_it_serves_static_files_without_collectstatic() -> None:
 
 
 def test_it_reads_every_rate_limit_or_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ftsite.rates import RATE_DEFAULTS, rate_limits
+    from ftsite.rates import RATE_DEFAULTS, Rate, rate_limits
 
     for name in RATE_DEFAULTS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FT_RATE_HINTS", "5/min")
     limits = rate_limits()
-    assert limits["FT_RATE_HINTS"] == "5/min"
-    assert limits["FT_RATE_SOCKET_PACE"] == "40/5s"
+    assert limits["FT_RATE_HINTS"] == Rate(count=5, seconds=60)
+    assert limits["FT_RATE_SOCKET_PACE"] == Rate(count=40, seconds=5)
     assert set(limits) == set(RATE_DEFAULTS)
 
 

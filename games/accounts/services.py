@@ -1,4 +1,5 @@
-"""Accounts people manage themselves: deleting one, and gathering its data to download.
+"""Accounts people manage themselves: making one, deleting one, and gathering its data to
+download.
 
 Deleting removes the person's rows (games and their move logs, fair-play sightings, API
 tokens; leaderboards' results by cascade) and never a deal: ``Game.deal`` is PROTECT, and
@@ -8,17 +9,19 @@ other players' games of the same deal stay as they are. What lives outside the d
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.errors import BadRequest
+from games.errors import BadRequest, Conflict
 from games.models import Action, Deal, Game, User
 from games.privacy.identity import deleted_account_keep, deletion_keeps
-from games.realtime.live import live_forget
+from games.runtime.live import live_forget
 from games.signals import account_deleting, account_exporting
 
 EXPORT_FORMAT = 1
@@ -26,6 +29,33 @@ EXPORT_FORMAT = 1
 
 class WrongPassword(BadRequest):
     code = "wrong_password"
+
+
+class UsernameTaken(Conflict):
+    """A sign-up whose username another sign-up took after the form checked it (people
+    racing for one new name, on any process): answered with the form's own "name taken"."""
+
+    code = "username_taken"
+
+
+def username_taken_message() -> str:
+    """What the sign-up form says of a taken name (the model field's ``unique`` message,
+    in Django's own translations), so a lost race reads as the form's check does."""
+    return str(User._meta.get_field("username").error_messages["unique"])
+
+
+def account_create(*, username: str, display_name: str, email: str, password: str) -> User:
+    """A new account from the sign-up form's cleaned data (as ``SignUpForm.save`` makes
+    it). The form's check of the name ran before this; the unique index decides a race:
+    :class:`UsernameTaken` for the sign-ups that lost it, never a server error."""
+    user = User(username=username, display_name=display_name, email=email)
+    user.set_password(password)
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction stays usable
+            user.save()
+    except IntegrityError:
+        raise UsernameTaken(username_taken_message(), field="username") from None
+    return user
 
 
 def account_delete(*, user: User, password: str) -> None:
@@ -38,7 +68,7 @@ def account_delete(*, user: User, password: str) -> None:
         # Fair play keeps keyed hashes while an open competition deal needs them (identity).
         deleted_account_keep(user=user)
         user.delete()
-        # This process's engines of those games go too (games.realtime.live).
+        # This process's engines of those games go too (games.runtime.live).
         transaction.on_commit(lambda: _forget(game_ids), robust=True)
 
 
@@ -57,6 +87,7 @@ def account_export(*, user: User) -> dict[str, Any]:
             "username": user.get_username(),
             "display_name": user.display_name,
             "email": user.email,
+            "language": user.language,
             "date_joined": user.date_joined.isoformat(),
             "last_login": user.last_login.isoformat() if user.last_login else None,
         },
@@ -120,5 +151,20 @@ def account_password_reset_mail(*, email: str, domain: str, use_https: bool, lan
     form = PasswordResetForm(data={"email": email})
     if not form.is_valid():
         return
+    # The mail says how long the link works, in whole hours rounded up (the setting is in
+    # seconds; never "0 hours").
+    # (Typed Any: the stubs want str values, the template's plural needs the number.)
+    extra: dict[str, Any] = {"hours": max(1, math.ceil(settings.PASSWORD_RESET_TIMEOUT / 3600))}
     with translation.override(language):
-        form.save(domain_override=domain, use_https=use_https)
+        form.save(domain_override=domain, use_https=use_https, extra_email_context=extra)
+
+
+def account_language_save(*, user: User, language: str) -> bool:
+    """Keep ``language`` (a code of settings.LANGUAGES) as the account's language, the one
+    it is shown in on every browser it signs in on. An unknown code changes nothing;
+    whether it was kept is the answer."""
+    if language not in dict(settings.LANGUAGES) or user.language == language:
+        return language == user.language
+    user.language = language
+    user.save(update_fields=["language"])
+    return True

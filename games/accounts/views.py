@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -33,10 +34,11 @@ from games import services, tasks
 from games.access import account_view, is_guest, signed_in
 from games.accounts.forms import AccountDeleteForm, ProfileForm, SignUpForm
 from games.errors import ServiceError
+from games.models import User
 from games.privacy.middleware import DEVICE_COOKIE
 from games.privacy.sightings import device_digest, device_token_valid, request_address
 from games.responses import refusal_page, with_retry_after
-from games.throttles import Rate, RateLimited, throttle_check, who
+from games.throttles import RateLimited, throttle_check, who
 
 
 def _refusal(err: RateLimited) -> str:
@@ -65,7 +67,7 @@ def signup_count(*, request: HttpRequest) -> None:
     address = request_address(request=request)
     throttle_check(
         name="signup_address",
-        rate=Rate.parse(settings.FT_RATE_SIGNUPS_ADDRESS),
+        rate=settings.FT_RATE_SIGNUPS_ADDRESS,
         ident=who(address=address),
         what="sign-ups from this network",
     )
@@ -73,7 +75,7 @@ def signup_count(*, request: HttpRequest) -> None:
     if token and device_token_valid(token=token):
         throttle_check(
             name="signup_device",
-            rate=Rate.parse(settings.FT_RATE_SIGNUPS_DEVICE),
+            rate=settings.FT_RATE_SIGNUPS_DEVICE,
             ident=who(address=f"device:{device_digest(token=token)}"),
             what="sign-ups from this browser",
         )
@@ -116,7 +118,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         try:
             throttle_check(
                 name="password_change",
-                rate=Rate.parse(settings.FT_RATE_PASSWORD_CHANGES),
+                rate=settings.FT_RATE_PASSWORD_CHANGES,
                 ident=who(user_id=request.user.pk),
                 what="password changes",
             )
@@ -128,7 +130,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 def _count_account_form(request: HttpRequest, what: str) -> None:
     throttle_check(
         name=f"account_{what}",
-        rate=Rate.parse(settings.FT_RATE_ACCOUNT_FORMS),
+        rate=settings.FT_RATE_ACCOUNT_FORMS,
         ident=who(user_id=request.user.pk),
         what=f"account {what} requests",
     )
@@ -160,7 +162,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     template_name = "registration/password_reset_form.html"
 
     def form_valid(self, form: BaseForm) -> HttpResponse:
-        rate = Rate.parse(settings.FT_RATE_PASSWORD_RESETS)
+        rate = settings.FT_RATE_PASSWORD_RESETS
         email = form.cleaned_data["email"].strip().lower()
         address = request_address(request=self.request)
         try:
@@ -246,23 +248,32 @@ def signup(request: HttpRequest) -> HttpResponse:
         except RateLimited as err:
             return limited(request, form, err, "registration/signup.html", next=next_url)
     if request.method == "POST" and form.is_valid():
-        if guest is None:
-            user = form.save()
-        else:
-            data = form.cleaned_data
-            try:
-                user = services.guest_convert(
-                    user=guest,
-                    username=data["username"],
-                    display_name=data.get("display_name") or "",
-                    password=data["password1"],
-                )
-            except ServiceError as err:
-                return refusal_page(request, err)
+        try:
+            user = _signup_save(form.cleaned_data, guest)
+        except services.UsernameTaken as err:  # lost a race for the name: the form says so
+            form.add_error("username", err.reason)
+            return render(request, "registration/signup.html", {"form": form, "next": next_url})
+        except ServiceError as err:
+            return refusal_page(request, err)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s.") % {"name": user.public_name})
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.public_name})
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def _signup_save(data: dict[str, Any], guest: User | None) -> User:
+    """The sign-up form's account: a new one, or the session's guest turned into it."""
+    display_name = data.get("display_name") or ""
+    if guest is None:
+        return services.account_create(
+            username=data["username"],
+            display_name=display_name,
+            email=data.get("email") or "",
+            password=data["password1"],
+        )
+    return services.guest_convert(
+        user=guest, username=data["username"], display_name=display_name, password=data["password1"]
+    )
 
 
 def _next_url(request: HttpRequest) -> str | None:

@@ -1,8 +1,9 @@
 """The JSON API (django-ninja): endpoints, schemas, throttles.
 
-``ftsite/urls.py`` includes this package: its URL patterns are the endpoints' ``api.urls``.
+``ftsite/api.py`` builds the URLs of this package's ``api`` once the leaderboards' router is
+added to it (``ftsite/urls.py`` includes those).
 """
 
-from games.api.endpoints import api, app_name, urlpatterns
+from games.api.endpoints import api
 
-__all__ = ["api", "app_name", "urlpatterns"]
+__all__ = ["api"]

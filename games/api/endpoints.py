@@ -50,7 +50,9 @@ from games.api.schemas import (
 )
 from games.api.throttles import ApiThrottle
 from games.errors import ServiceError
+from games.messages import AcceptedMessage, HintMessage
 from games.payloads import accepted_message
+from games.refusal_words import refusal_sentence
 from games.responses import retry_after_of, with_retry_after
 
 DESCRIPTION = """\
@@ -105,7 +107,10 @@ def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
 
 @api.exception_handler(ServiceError)
 def _service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
-    response = _error(request, exc.status, exc.code, exc.reason, **exc.extra)
+    # `message`: the refusal as the site says it, in the request's language (Accept-Language
+    # or the account's); `reason` stays the English sentence scripts and logs read.
+    message = refusal_sentence(err=exc)
+    response = _error(request, exc.status, exc.code, exc.reason, message=message, **exc.extra)
     # A rate limit of the services (hints, practice starts) names its wait.
     return with_retry_after(response, retry_after_of(exc))
 
@@ -297,7 +302,7 @@ def game_detail(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
         "`forbidden` (not your game, or undo in a ranked game)."
     ),
 )
-def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> dict[str, Any]:
+def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> AcceptedMessage:
     result = services.game_act(
         user=api_user(request),
         game_id=game_id,
@@ -321,7 +326,7 @@ def game_act(request: HttpRequest, game_id: UUID, payload: ActionIn) -> dict[str
 )
 def game_resign(
     request: HttpRequest, game_id: UUID, payload: ResignOnlyIn | None = None
-) -> dict[str, Any]:
+) -> AcceptedMessage:
     client_id = payload.id if payload else ""
     result = services.game_act(
         user=api_user(request),
@@ -346,15 +351,11 @@ def game_resign(
         "deal whose day has not closed), 409 `game_over`."
     ),
 )
-def game_hint(request: HttpRequest, game_id: UUID) -> dict[str, Any]:
+def game_hint(request: HttpRequest, game_id: UUID) -> HintMessage:
     result = services.game_hint(user=api_user(request), game_id=game_id)
-    return {
-        "type": "hint",
-        "id": None,
-        "move": result.move,
-        "hints": result.hints,
-        "version": result.version,
-    }
+    return HintMessage(
+        type="hint", id=None, move=result.move, hints=result.hints, version=result.version
+    )
 
 
 # Tokens -----------------------------------------------------------------------------------
@@ -403,5 +404,5 @@ def token_revoke(request: HttpRequest, token_id: Annotated[int, Path(ge=1, le=MA
 # GET/PUT /settings: the table settings (games/api/table_settings.py).
 api.add_router("", table_settings.router)
 
-# For ``include("games.api", namespace="api")`` in ftsite/urls.py (what ``api.urls`` holds).
-urlpatterns, app_name, _namespace = api.urls
+# The URLs are built by ftsite.api, once the other apps' routers are added (ninja takes
+# no router after that).

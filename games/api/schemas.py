@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Schema
 from ninja.parser import Parser
-from pydantic import ConfigDict, model_validator
+from pydantic import ConfigDict, StrictBool, model_validator
 
 from games.input_guard import json_problem
 
@@ -27,7 +27,9 @@ DateText = Annotated[str, Field(json_schema_extra={"format": "date"})]
 
 
 class StrictIn(Schema):
-    """Inputs refuse unknown fields: a typo ("cod") should not be silently ignored."""
+    """Inputs refuse unknown fields: a typo ("cod") should not be silently ignored. Their
+    booleans are ``StrictBool``: only JSON ``true`` and ``false`` (pydantic's default took
+    ``"yes"``, ``"on"``, ``1`` for true), else 422 ``bad_field``."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -53,7 +55,16 @@ class ErrorOut(Schema):
         ),
         examples=["illegal_move"],
     )
-    reason: str = Field(description="For people; may change.")
+    reason: str = Field(description="For people, in English; may change.")
+    message: str | None = Field(
+        None,
+        description="With a refusal of the game's services: the same refusal as the site "
+        "words it, in the request's language (Accept-Language, or the signed-in account's); "
+        "the English `reason` where the site has no sentence of its own for it.",
+        examples=[
+            "De klaverenheer kan niet op de ruiten 5: een kolom bouwt aflopend in dezelfde kleur."
+        ],
+    )
     version: int | None = Field(None, description="With `stale_version`: the server's version.")
     rule: str | None = Field(
         None,
@@ -214,7 +225,7 @@ class PracticeStartIn(StrictIn):
     deal_id: int | None = Field(
         None, ge=1, le=MAX_ID, description="A daily deal you finished, or one that closed."
     )
-    winnable: bool = Field(
+    winnable: StrictBool = Field(
         False, description="A random deal the solver proved winnable (practice pool)."
     )
     stars: int | None = Field(
@@ -299,13 +310,18 @@ class AcceptedOut(Schema):
 
 
 class TableSettingsIn(StrictIn):
-    """Any of the three; the others keep their stored values."""
+    """Any of the four; the others keep their stored values."""
 
     size: Literal["small", "medium", "large"] | None = Field(None, description="Card size.")
     back: Literal["blue", "red", "green", "lattice"] | None = Field(None, description="Card back.")
-    auto_home: bool | None = Field(
+    auto_home: StrictBool | None = Field(
         None,
         description="Send safe cards home after each move, in games started from now on.",
+    )
+    tap: Literal["best", "home"] | None = Field(
+        None,
+        description="What a tap on a card does on the site's table: `best`, home if it can go "
+        "home, else the best column that takes it; `home`, home only (a double-tap places it).",
     )
 
 
@@ -313,6 +329,7 @@ class TableSettingsOut(Schema):
     size: Literal["small", "medium", "large"]
     back: Literal["blue", "red", "green", "lattice"]
     auto_home: bool
+    tap: Literal["best", "home"]
 
 
 class HintOut(Schema):

@@ -1,5 +1,5 @@
 """The table settings' operations of the JSON API (``GET``/``PUT /settings``): card size,
-card back and "send safe cards home", as the site's table saves them. Added to
+card back, "send safe cards home" and what a tap does, as the site's table saves them. Added to
 ``games.api.endpoints.api`` with the API's authentication and throttle; the operation ids
 are those the operations had before they moved here, so clients keep them."""
 
@@ -23,7 +23,8 @@ router = Router(tags=["settings"])
     response={200: TableSettingsOut, **ERRORS},
     operation_id="games_api_endpoints_table_settings_get",
     summary="Your table settings",
-    description="Card size, card back and whether new games send safe cards home.",
+    description="Card size, card back, whether new games send safe cards home, and what a tap "
+    "on a card does.",
 )
 def table_settings_get(request: HttpRequest) -> dict[str, Any]:
     return settings_of(api_user(request).table_settings)
@@ -35,7 +36,7 @@ def table_settings_get(request: HttpRequest) -> dict[str, Any]:
     operation_id="games_api_endpoints_table_settings_put",
     summary="Change your table settings",
     description=(
-        "Any of size, back, auto_home; the rest keep their values. `auto_home` applies to "
+        "Any of size, back, auto_home, tap; the rest keep their values. `auto_home` applies to "
         "games started from now on (a game keeps the option it started with). Limited by "
         "FT_RATE_TABLE_SETTINGS per user (429 `rate_limited`)."
     ),

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from ninja.throttling import BaseThrottle
 
 from games.privacy.sightings import request_address, signed_in_user
-from games.throttles import Rate, RateLimited, throttle_check, who
+from games.throttles import RateLimited, throttle_check, who
 
 
 class ApiThrottle(BaseThrottle):
@@ -33,7 +33,7 @@ class ApiThrottle(BaseThrottle):
             address = request_address(request=request)
             rate, ident, name = settings.FT_RATE_API_ANONYMOUS, who(address=address), "api-anon"
         try:
-            throttle_check(name=name, rate=Rate.parse(rate), ident=ident, what="API calls")
+            throttle_check(name=name, rate=rate, ident=ident, what="API calls")
         except RateLimited as limited:
             self._local.wait = limited.retry_after
             return False

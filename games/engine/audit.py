@@ -219,7 +219,11 @@ def duration_ms(first: datetime, finish: datetime) -> int:
 
 
 def close_violation(
-    actions: Iterable[Stamped], *, closes_at: datetime, auto_home: bool = False
+    actions: Iterable[Stamped],
+    *,
+    closes_at: datetime,
+    auto_home: bool = False,
+    early_resign: bool = False,
 ) -> str | None:
     """Why a ranked game's log breaks the close of its deal, or ``None``.
 
@@ -232,6 +236,9 @@ def close_violation(
     engine's next safe home move). An action marked as the server's that is anything else,
     or stamped at any other time, is not the server's (nothing a client sends can ever be
     taken for one).
+
+    ``early_resign``: a duel's game, where the server also resigns the game of a player who
+    left past the grace period, stamped when it does, so at or before the close (the flag).
     """
     for seq, move, at, by_system in actions:
         if by_system and (move == RESIGN or not auto_home):
@@ -240,6 +247,8 @@ def close_violation(
                     f"action {seq} ({move!r}) is marked as the server's own, but the server"
                     " only ever writes the resign at the close"
                 )
+            if early_resign and at <= closes_at:
+                continue
             if at != closes_at:
                 return (
                     f"action {seq} ({move!r}) is marked as the server's close-of-day resign"

@@ -38,6 +38,7 @@ from .notation import (
     parse_move,
 )
 from .rules import CLASSIC, RuleSet, parse_variant
+from .view import SearchView
 
 UNDO_LIMIT = 100
 #: How a move log writes an undo (the notation itself has no undo).
@@ -46,25 +47,13 @@ UNDO = "undo"
 RESIGN = "resign"
 
 
-class GameState:
+class GameState(SearchView):
     """A position and its history. Build one with :meth:`from_seed`,
-    :meth:`from_code`, :meth:`from_layout` or :meth:`load`."""
+    :meth:`from_code`, :meth:`from_layout` or :meth:`load`. The position's state
+    (``piles``, ``stock``, ``found``...) is :class:`~.view.SearchView`'s: searchers
+    read it there."""
 
-    __slots__ = (
-        "rules",
-        "seed",
-        "_piles",
-        "_down",
-        "_stock",
-        "_found",
-        "_fsuit",
-        "_table",
-        "_home",
-        "_score",
-        "_moves",
-        "_redeals_left",
-        "_history",
-    )
+    __slots__ = ("rules", "seed", "_table", "_moves", "_history")
 
     def __init__(
         self,
@@ -76,26 +65,30 @@ class GameState:
         foundations: list[int] | None = None,
         down: list[int] | None = None,
         undo_limit: int = UNDO_LIMIT,
+        redeals_left: int | None = None,
+        score: int = 0,
     ) -> None:
         """Prefer the ``from_*`` constructors: this one takes cards as ints,
-        ``stock`` with its first-turned card first and ``foundations`` as ranks."""
+        ``stock`` with its first-turned card first and ``foundations`` as ranks;
+        ``redeals_left`` (all the rules' when not given) and ``score`` for a position
+        met in play (the solver's private copies, a player's seen position)."""
         self.rules = rules
         self.seed: int | None = None
         # piles[0] is the waste, piles[1..N] the columns, each bottom to top.
-        self._piles: list[list[int]] = [list(waste)] + [list(c) for c in columns]
+        self.piles = [list(waste)] + [list(c) for c in columns]
         if down is None:
             down = [min(rules.face_down, max(len(c) - 1, 0)) for c in columns]
-        self._down: list[int] = [0, *down]
-        self._stock: list[int] = list(reversed(stock))  # top of the stock is the end
+        self.down = [0, *down]
+        self.stock = list(reversed(stock))  # top of the stock is the end
         if foundations is None:
             foundations = [1 if rules.aces_out else 0] * rules.foundations
-        self._found: list[int] = list(foundations)
-        self._fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
+        self.found = list(foundations)
+        self.fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
         self._table = rules.build_table
-        self._home = sum(self._found)
-        self._score = 0
+        self.home = sum(self.found)
+        self.score = score
         self._moves = 0
-        self._redeals_left = rules.redeals
+        self.redeals_left = rules.redeals if redeals_left is None else redeals_left
         self._history: deque[_moves.Record] | None = (
             deque(maxlen=undo_limit) if undo_limit else None
         )
@@ -183,33 +176,25 @@ class GameState:
         return None if self.seed is None else format_code(self.rules, self.seed)
 
     @property
-    def score(self) -> int:
-        return self._score
-
-    @property
     def moves(self) -> int:
         """Actions taken, undos included; never decreases."""
         return self._moves
 
     @property
     def stock_count(self) -> int:
-        return len(self._stock)
-
-    @property
-    def redeals_left(self) -> int:
-        return self._redeals_left
+        return len(self.stock)
 
     @property
     def face_down(self) -> int:
         """How many cards in the columns are still face down."""
-        return sum(self._down)
+        return sum(self.down)
 
     @property
     def can_undo(self) -> bool:
         return bool(self._history)
 
     def is_won(self) -> bool:
-        return self._home == self.rules.deck_size
+        return self.home == self.rules.deck_size
 
     def is_stuck(self) -> bool:
         """Not won, the stock is empty, no useful redeal is left and no card can move."""
@@ -235,10 +220,10 @@ class GameState:
         >>> GameState.from_seed(7).finishing_moves()
         []
         """
-        if self._stock or any(self._down) or self.is_won():
+        if self.stock or any(self.down) or self.is_won():
             return []
-        piles = [list(pile) for pile in self._piles]
-        found, fsuit = list(self._found), self._fsuit
+        piles = [list(pile) for pile in self.piles]
+        found, fsuit = list(self.found), self.fsuit
         # The card each foundation takes next -> the foundations that take it (two decks:
         # two foundations of a suit may wait for the same card).
         wanted: dict[int, list[int]] = {}
@@ -270,8 +255,8 @@ class GameState:
 
     def column(self, number: int) -> list[str]:
         """Column ``number`` (1-based), bottom to top, face-down cards as ``??``."""
-        pile = self._piles[number]
-        hidden = self._down[number]
+        pile = self.piles[number]
+        hidden = self.down[number]
         return ["??"] * hidden + [format_card(c) for c in pile[hidden:]]
 
     # Playing ----------------------------------------------------------------
@@ -285,7 +270,7 @@ class GameState:
         try:
             record = _moves.apply(self, move)
         except IndexError:
-            raise InvalidMove(_out_of_range(self, move)) from None
+            raise _out_of_range(self, move) from None
         self._moves += 1
         if self._history is not None:
             self._history.append(record)
@@ -322,7 +307,7 @@ class GameState:
                 if record_to is not None:
                     record_to(record)
         except IndexError:
-            error = InvalidMove(_out_of_range(self, parse_move(text)))
+            error = _out_of_range(self, parse_move(text))
             error.index = index
             raise error from None
         except TypeError:  # an unhashable entry in the log
@@ -355,17 +340,17 @@ class GameState:
         return {
             "variant": self.rules.spec,
             "columns": [
-                {"down": self._down[i], "cards": [format_card(c) for c in pile[self._down[i] :]]}
-                for i, pile in enumerate(self._piles[1:], start=1)
+                {"down": self.down[i], "cards": [format_card(c) for c in pile[self.down[i] :]]}
+                for i, pile in enumerate(self.piles[1:], start=1)
             ],
             "foundations": [
-                {"suit": "SHDC"[self._fsuit[k]], "count": rank, "top": _top(self, k)}
-                for k, rank in enumerate(self._found)
+                {"suit": "SHDC"[self.fsuit[k]], "count": rank, "top": _top(self, k)}
+                for k, rank in enumerate(self.found)
             ],
-            "waste": [format_card(c) for c in self._piles[WASTE]],
-            "stock": len(self._stock),
-            "redeals_left": self._redeals_left,
-            "score": self._score,
+            "waste": [format_card(c) for c in self.piles[WASTE]],
+            "stock": len(self.stock),
+            "redeals_left": self.redeals_left,
+            "score": self.score,
             "moves": self._moves,
             "won": self.is_won(),
             "stuck": self.is_stuck(),
@@ -378,13 +363,13 @@ class GameState:
         >>> GameState.from_seed(7).describe().splitlines()[1]
         'Column 1: 6 of spades, 6 of hearts, king of spades, king of clubs.'
         """
-        lines = [f"Stock: {len(self._stock)} cards. Waste: {_words(self._piles[WASTE][-1:])}."]
-        for i, pile in enumerate(self._piles[1:], start=1):
-            hidden = self._down[i]
+        lines = [f"Stock: {len(self.stock)} cards. Waste: {_words(self.piles[WASTE][-1:])}."]
+        for i, pile in enumerate(self.piles[1:], start=1):
+            hidden = self.down[i]
             shown = _words(pile[hidden:])
             prefix = f"{hidden} face down, " if hidden else ""
             lines.append(f"Column {i}: {prefix}{shown}.")
-        tops = [_top(self, k) for k in range(len(self._found))]
+        tops = [_top(self, k) for k in range(len(self.found))]
         found = ", ".join(
             f"{k + 1} {describe_card(parse_card(t)) if t else 'empty'}" for k, t in enumerate(tops)
         )
@@ -421,7 +406,7 @@ class GameState:
         return copy(self)
 
     def __repr__(self) -> str:
-        return f"<GameState {self.rules.spec} score={self._score} moves={self._moves}>"
+        return f"<GameState {self.rules.spec} score={self.score} moves={self._moves}>"
 
 
 @lru_cache(maxsize=64)
@@ -438,17 +423,18 @@ def _words(cards: list[int]) -> str:
 
 
 def _top(game: GameState, k: int) -> str | None:
-    rank = game._found[k]
-    return format_card((rank << 2) | game._fsuit[k]) if rank else None
+    rank = game.found[k]
+    return format_card((rank << 2) | game.fsuit[k]) if rank else None
 
 
-def _out_of_range(game: GameState, move: Move) -> str:
+def _out_of_range(game: GameState, move: Move) -> InvalidMove:
     text = format_move(move)
     columns, foundations = game.rules.columns, game.rules.foundations
-    return (
+    reason = (
         f"{text!r} names a pile this layout lacks: columns are t1 to t{columns},"
         f" foundations f1 to f{foundations}"
     )
+    return InvalidMove(reason, "no_such_pile", text=text, columns=columns, foundations=foundations)
 
 
 __all__ = [

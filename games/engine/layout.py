@@ -33,16 +33,16 @@ def _sorted_deck(decks: int) -> list[int]:
 def check_layout(game: GameState) -> None:
     """Every card of the variant's deck is somewhere, each copy exactly once."""
     rules = game.rules
-    if len(game._found) != rules.foundations:
+    if len(game.found) != rules.foundations:
         raise InvalidLayout(f"{rules.name} has {rules.foundations} foundations")
-    if any(not 0 <= r <= KING for r in game._found):
+    if any(not 0 <= r <= KING for r in game.found):
         raise InvalidLayout("a foundation holds from 0 to 13 cards")
-    if len(game._piles) != rules.columns + 1:
+    if len(game.piles) != rules.columns + 1:
         raise InvalidLayout(f"{rules.name} has {rules.columns} columns")
-    cards = [c for pile in game._piles for c in pile]
-    cards += game._stock
-    for k, rank in enumerate(game._found):
-        cards.extend((r << 2) | game._fsuit[k] for r in range(1, rank + 1))
+    cards = [c for pile in game.piles for c in pile]
+    cards += game.stock
+    for k, rank in enumerate(game.found):
+        cards.extend((r << 2) | game.fsuit[k] for r in range(1, rank + 1))
     # Sorted lists, not Counters, when the layout is right: every deal (a socket's first
     # hello after a start replays its game) checks its layout.
     cards.sort()
@@ -56,6 +56,6 @@ def check_layout(game: GameState) -> None:
         if extra:
             parts.append("too many " + " ".join(format_card(c) for c in extra[:8]))
         raise InvalidLayout(f"the cards do not make {rules.decks} full decks: {'; '.join(parts)}")
-    for i, pile in enumerate(game._piles[1:], start=1):
-        if not 0 <= game._down[i] <= max(len(pile) - 1, 0):
+    for i, pile in enumerate(game.piles[1:], start=1):
+        if not 0 <= game.down[i] <= max(len(pile) - 1, 0):
             raise InvalidLayout(f"column {i}: its top card must be face up")

@@ -38,18 +38,18 @@ Record = tuple[Move, int, int]
 def apply(game: GameState, move: Move) -> Record:
     """Play ``move`` on ``game`` or raise :class:`IllegalMove`; returns the undo record."""
     kind, src, dst, count = move
-    piles = game._piles
-    score = game._score
+    piles = game.piles
+    score = game.score
     if kind == TO_FOUNDATION:
         pile = piles[src]
-        found = game._found
+        found = game.found
         rank = found[dst] + 1
-        if not pile or count != 1 or pile[-1] != (rank << 2) | game._fsuit[dst]:
+        if not pile or count != 1 or pile[-1] != (rank << 2) | game.fsuit[dst]:
             raise _foundation_refusal(game, move)
         pile.pop()
         found[dst] = rank
-        game._home += 1
-        game._score = score + 10
+        game.home += 1
+        game.score = score + 10
     elif kind == TO_COLUMN:
         pile = piles[src]
         target = piles[dst]
@@ -70,9 +70,9 @@ def apply(game: GameState, move: Move) -> Record:
             target.extend(pile[-count:])
             del pile[-count:]
         if src == WASTE:
-            game._score = score + 5
+            game.score = score + 5
     elif kind == DRAW:
-        stock = game._stock
+        stock = game.stock
         if not stock:
             raise _draw_refusal(game)
         waste = piles[WASTE]
@@ -86,28 +86,28 @@ def apply(game: GameState, move: Move) -> Record:
         return (move, score, count)
     elif kind == FROM_FOUNDATION:
         _check_takeback(game, move)
-        rank = game._found[src]
-        piles[dst].append((rank << 2) | game._fsuit[src])
-        game._found[src] = rank - 1
-        game._home -= 1
-        game._score = score - 15 if score > 15 else 0
+        rank = game.found[src]
+        piles[dst].append((rank << 2) | game.fsuit[src])
+        game.found[src] = rank - 1
+        game.home -= 1
+        game.score = score - 15 if score > 15 else 0
         return (move, score, 0)
     elif kind == REDEAL:
-        if game._stock or not game._redeals_left or not piles[WASTE]:
+        if game.stock or not game.redeals_left or not piles[WASTE]:
             raise _redeal_refusal(game)
-        game._stock = piles[WASTE][::-1]
+        game.stock = piles[WASTE][::-1]
         piles[WASTE] = []
-        game._redeals_left -= 1
+        game.redeals_left -= 1
         return (move, score, 0)
     else:
-        game._found[src], game._found[dst]  # a foundation the layout lacks: IndexError
+        game.found[src], game.found[dst]  # a foundation the layout lacks: IndexError
         raise IllegalMove(
             "a card taken back from a foundation may only go to a column", "takeback_to_column"
         )
     # A card left a pile: a face-down card that is now on top turns face up.
-    down = game._down[src]
+    down = game.down[src]
     if down and len(pile) == down:
-        game._down[src] = down - 1
+        game.down[src] = down - 1
         return (move, score, 1)
     return (move, score, 0)
 
@@ -116,38 +116,38 @@ def revert(game: GameState, record: Record) -> None:
     """Undo the move ``record`` describes (it must be the last one played)."""
     move, score, detail = record
     kind, src, dst, count = move
-    piles = game._piles
+    piles = game.piles
     if kind == DRAW:
-        waste, stock = piles[WASTE], game._stock
+        waste, stock = piles[WASTE], game.stock
         for _ in range(detail):
             stock.append(waste.pop())
     elif kind == REDEAL:
-        piles[WASTE] = game._stock[::-1]
-        game._stock = []
-        game._redeals_left += 1
+        piles[WASTE] = game.stock[::-1]
+        game.stock = []
+        game.redeals_left += 1
     elif kind == FROM_FOUNDATION:
         piles[dst].pop()
-        game._found[src] += 1
-        game._home += 1
+        game.found[src] += 1
+        game.home += 1
     else:
         if detail:
-            game._down[src] += 1
+            game.down[src] += 1
         if kind == TO_FOUNDATION:
-            rank = game._found[dst]
-            game._found[dst] = rank - 1
-            game._home -= 1
-            piles[src].append((rank << 2) | game._fsuit[dst])
+            rank = game.found[dst]
+            game.found[dst] = rank - 1
+            game.home -= 1
+            piles[src].append((rank << 2) | game.fsuit[dst])
         else:
             target = piles[dst]
             piles[src].extend(target[-count:])
             del target[-count:]
-    game._score = score
+    game.score = score
 
 
 def _check_run(game: GameState, move: Move) -> None:
     """Everything :func:`apply` checks for a column move, with the reason it fails."""
     _, src, dst, count = move
-    pile, target = game._piles[src], game._piles[dst]
+    pile, target = game.piles[src], game.piles[dst]
     if src == dst:
         raise IllegalMove("a card cannot move onto its own column", "own_column", pile=_pile(src))
     if count > 1:
@@ -159,7 +159,7 @@ def _check_run(game: GameState, move: Move) -> None:
                 "no_runs",
                 variant=game.rules.title,
             )
-        face_up = len(pile) - game._down[src]
+        face_up = len(pile) - game.down[src]
         if face_up < count:
             raise IllegalMove(
                 f"column {src} has only {face_up} face-up cards to move, not {count}",
@@ -194,8 +194,8 @@ def _check_run(game: GameState, move: Move) -> None:
 
 def _check_takeback(game: GameState, move: Move) -> None:
     _, src, dst, _ = move
-    rank = game._found[src]  # piles the layout lacks raise IndexError before any rule
-    target = game._piles[dst]
+    rank = game.found[src]  # piles the layout lacks raise IndexError before any rule
+    target = game.piles[dst]
     if not game.rules.takeback:
         raise IllegalMove(
             f"cards on a foundation stay there in {game.rules.title}",
@@ -206,7 +206,7 @@ def _check_takeback(game: GameState, move: Move) -> None:
         raise IllegalMove(
             f"foundation f{src + 1} is empty", "foundation_empty", foundation=_foundation(game, src)
         )
-    card = (rank << 2) | game._fsuit[src]
+    card = (rank << 2) | game.fsuit[src]
     if target:
         if not game._table[(target[-1] << 6) | card]:
             raise _column_refusal(game, card, target[-1])
@@ -221,7 +221,7 @@ def _pile(index: int) -> dict[str, Any]:
 
 def _foundation(game: GameState, k: int) -> dict[str, Any]:
     """Foundation ``k`` (0-based) as a refusal's parameter: players know it by its suit."""
-    return {"kind": "foundation", "n": k + 1, "suit": "SHDC"[game._fsuit[k]]}
+    return {"kind": "foundation", "n": k + 1, "suit": "SHDC"[game.fsuit[k]]}
 
 
 def _column_refusal(game: GameState, card: int, onto: int) -> IllegalMove:
@@ -254,14 +254,14 @@ def _space_refusal(game: GameState, move: Move) -> IllegalMove:
 
 def _foundation_refusal(game: GameState, move: Move) -> IllegalMove:
     _, src, dst, count = move
-    pile = game._piles[src]
+    pile = game.piles[src]
     name = f"foundation f{dst + 1}"
     where: dict[str, Any] = {"foundation": _foundation(game, dst), "pile": _pile(src)}
     if not pile:
         return IllegalMove(f"{pile_name(src)} is empty", "pile_empty", pile=_pile(src))
     if count != 1:
         return IllegalMove(f"{name} takes one card at a time", "foundation_one_card", **where)
-    card, suit, rank = pile[-1], game._fsuit[dst], game._found[dst]
+    card, suit, rank = pile[-1], game.fsuit[dst], game.found[dst]
     shown = f"{pile_name(src)} shows the {describe_card(card)}"
     where["card"] = format_card(card)
     if card & 3 != suit:
@@ -283,7 +283,7 @@ def _foundation_refusal(game: GameState, move: Move) -> IllegalMove:
 
 
 def _draw_refusal(game: GameState) -> IllegalMove:
-    if game._redeals_left and game._piles[WASTE]:
+    if game.redeals_left and game.piles[WASTE]:
         return IllegalMove(
             "the stock is empty: redeal with r to turn the waste over", "stock_empty_redeal"
         )
@@ -299,9 +299,9 @@ def _redeal_refusal(game: GameState) -> IllegalMove:
             "no_redeal",
             variant=game.rules.title,
         )
-    if not game._redeals_left:
+    if not game.redeals_left:
         return IllegalMove("no redeals are left", "redeals_used")
-    if game._stock:
+    if game.stock:
         return IllegalMove(
             "a redeal turns the waste over only once the stock is empty", "redeal_stock_left"
         )
@@ -316,19 +316,19 @@ def legal(game: GameState) -> list[Move]:
 
 def any_legal(game: GameState) -> bool:
     """Whether any move is legal: stops at the first one found."""
-    if game._stock or (game._redeals_left and game._piles[WASTE]):
+    if game.stock or (game.redeals_left and game.piles[WASTE]):
         return True
     return next(iter_legal(game), None) is not None
 
 
 def iter_legal(game: GameState) -> Iterator[Move]:
     """The legal moves one at a time, in :func:`legal`'s order."""
-    piles, found, fsuit, table = game._piles, game._found, game._fsuit, game._table
+    piles, found, fsuit, table = game.piles, game.found, game.fsuit, game._table
     kings_only = game.rules.space == "kings"
     columns = range(1, len(piles))
-    if game._stock:
+    if game.stock:
         yield DRAW_MOVE
-    elif game._redeals_left and piles[WASTE]:
+    elif game.redeals_left and piles[WASTE]:
         yield REDEAL_MOVE
     for src, pile in enumerate(piles):
         if not pile:
@@ -368,8 +368,8 @@ def _movable_run(game: GameState, src: int) -> int:
     """How many cards on top of pile ``src`` may move as one unit."""
     if src == WASTE or not game.rules.sequences:
         return 1
-    pile, table = game._piles[src], game._table
-    lowest = game._down[src]
+    pile, table = game.piles[src], game._table
+    lowest = game.down[src]
     count = 1
     i = len(pile) - 1
     while i > lowest and table[(pile[i - 1] << 6) | pile[i]]:

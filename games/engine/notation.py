@@ -76,13 +76,16 @@ def parse_move(text: str) -> Move:
     else:
         match = _PATTERN.fullmatch(clean)
         if match is None:
-            raise InvalidMove(f"{text!r} is not a move: {EXPECTED}")
+            # The rule "notation" with the text lets a page say it in the player's language.
+            raise InvalidMove(f"{text!r} is not a move: {EXPECTED}", "notation", text=text)
         src, dst, count = match.groups()
         n = int(count) if count else 1
         if src[0] == "f" and n != 1:
             raise InvalidMove(f"{text!r}: a foundation gives up one card at a time")
         if dst[0] == "f" and n != 1:
-            raise InvalidMove(f"{text!r}: a foundation takes one card at a time")
+            raise InvalidMove(
+                f"{text!r}: a foundation takes one card at a time", "foundation_one_card"
+            )
         if src == "w":
             kind = TO_FOUNDATION if dst[0] == "f" else TO_COLUMN
             s = WASTE

@@ -80,7 +80,7 @@ def _suit_foundations(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
 
 def home_copies(game: GameState, card: int) -> int:
     """How many copies of ``card`` are on the foundations."""
-    rank, found = card >> 2, game._found
+    rank, found = card >> 2, game.found
     return sum(1 for k in _suit_foundations(game.rules)[card & 3] if found[k] >= rank)
 
 
@@ -92,7 +92,7 @@ def is_safe_home(game: GameState, card: int, src: int) -> bool:
     rules = game.rules
     if rules.takeback:
         return False
-    if src == WASTE and rules.draw > 1 and game._redeals_left:
+    if src == WASTE and rules.draw > 1 and game.redeals_left:
         return False
     decks = rules.decks
     return all(home_copies(game, c) >= decks for c in needed_home(rules.build)[card])
@@ -102,9 +102,9 @@ def next_safe_home(game: GameState) -> Move | None:
     """The position's next safe home move, or ``None``: the first pile (the waste, then
     the columns left to right) whose top card can go home now and safely, onto the
     leftmost foundation that takes it."""
-    found, fsuit = game._found, game._fsuit
+    found, fsuit = game.found, game.fsuit
     suits = _suit_foundations(game.rules)
-    for src, pile in enumerate(game._piles):
+    for src, pile in enumerate(game.piles):
         if not pile:
             continue
         card = pile[-1]

@@ -34,14 +34,14 @@ def dump(game: GameState, *, history: bool = True) -> dict[str, Any]:
         "format": FORMAT,
         "variant": game.rules.spec,
         "seed": game.seed,
-        "columns": [[format_card(c) for c in pile] for pile in game._piles[1:]],
-        "down": game._down[1:],
-        "waste": [format_card(c) for c in game._piles[0]],
-        "stock": [format_card(c) for c in reversed(game._stock)],
-        "foundations": list(game._found),
-        "score": game._score,
+        "columns": [[format_card(c) for c in pile] for pile in game.piles[1:]],
+        "down": game.down[1:],
+        "waste": [format_card(c) for c in game.piles[0]],
+        "stock": [format_card(c) for c in reversed(game.stock)],
+        "foundations": list(game.found),
+        "score": game.score,
         "moves": game._moves,
-        "redeals_left": game._redeals_left,
+        "redeals_left": game.redeals_left,
         "undo_limit": kept.maxlen if kept is not None else 0,
         "history": [[format_move(m), s, d] for m, s, d in kept or ()],
     }
@@ -62,9 +62,9 @@ def load(cls: type[GameState], data: dict[str, Any]) -> GameState:
             undo_limit=int(data["undo_limit"]),
         )
         game.seed = data["seed"]
-        game._score = int(data["score"])
+        game.score = int(data["score"])
         game._moves = int(data["moves"])
-        game._redeals_left = int(data["redeals_left"])
+        game.redeals_left = int(data["redeals_left"])
         if game._history is not None:
             game._history.extend((parse_move(m), int(s), int(d)) for m, s, d in data["history"])
         elif data["history"]:
@@ -82,16 +82,16 @@ def copy(game: GameState) -> GameState:
     new = type(game).__new__(type(game))
     new.rules = game.rules
     new.seed = game.seed
-    new._piles = [pile[:] for pile in game._piles]
-    new._down = game._down[:]
-    new._stock = game._stock[:]
-    new._found = game._found[:]
-    new._fsuit = game._fsuit
+    new.piles = [pile[:] for pile in game.piles]
+    new.down = game.down[:]
+    new.stock = game.stock[:]
+    new.found = game.found[:]
+    new.fsuit = game.fsuit
     new._table = game._table
-    new._home = game._home
-    new._score = game._score
+    new.home = game.home
+    new.score = game.score
     new._moves = game._moves
-    new._redeals_left = game._redeals_left
+    new.redeals_left = game.redeals_left
     # Records are tuples of a NamedTuple and ints: shared safely.
     history = game._history
     new._history = None if history is None else deque(history, maxlen=history.maxlen)

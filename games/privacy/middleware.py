@@ -127,8 +127,8 @@ def _noted_within(*, noted: object, marker: str, now: float, every: int) -> bool
 class ApiJsonErrorsMiddleware:
     """Under ``/api/v1/`` every answer is JSON, on errors too: Django's HTML 404, ninja's
     plain-text 405, a CSRF 403 or a server error's HTML page become the API's
-    ``{"code", "reason"}`` (the ``Allow`` header of a 405 is kept). Only the interactive
-    docs (``/api/v1/docs``) are a page."""
+    ``{"code", "reason"}`` (the ``Allow`` header of a 405 and the ``Retry-After`` of a 429
+    or of a busy 503 are kept). Only the interactive docs (``/api/v1/docs``) are a page."""
 
     PREFIX = "/api/v1/"
     DOCS = "/api/v1/docs"
@@ -168,6 +168,10 @@ class ApiJsonErrorsMiddleware:
             reason = (
                 f"{request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}"
             )
+        elif status == 503 and response.has_header("Retry-After"):
+            # No database connection came in time (ftsite.dbpool.server_error).
+            wait = response["Retry-After"]
+            return {"code": "busy", "reason": f"the server is busy; try again in {wait} s"}
         elif status >= 500:
             return {"code": "server_error", "reason": "the server failed; try again later"}
         else:

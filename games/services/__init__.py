@@ -2,13 +2,15 @@
 
 Split by subject (``accounts``, ``analysis``, ``deals``, ``play``, ``starts``,
 ``sightings``, ``solver_help``, ``tokens``); callers use this package:
-``from games import services; services.game_play(...)``.
+``from games import services; services.game_act(...)``.
 """
 
 from __future__ import annotations
 
 from games.accounts.services import (
+    UsernameTaken,
     WrongPassword,
+    account_create,
     account_delete,
     account_export,
     account_password_reset_mail,
@@ -48,6 +50,20 @@ from games.services.deals import (
     deal_rate,
     difficulty_for,
 )
+from games.services.duel_deals import duel_deal_draw, duel_deal_make, duel_reserve_fill
+from games.services.duel_queue import duel_queue_join, duel_queue_leave
+from games.services.duels import (
+    duel_challenge_accept,
+    duel_challenge_create,
+    duel_challenge_find,
+    duel_game_acted,
+    duel_heartbeat,
+    duel_presence,
+    duel_rematch,
+    duel_settle,
+    duel_sweep,
+    duel_tick,
+)
 from games.services.guests import (
     NotAGuest,
     guest_convert,
@@ -58,15 +74,13 @@ from games.services.guests import (
 from games.services.play import (
     ACTION_KINDS,
     game_act,
-    game_play,
-    game_resign,
     game_resign_at_close,
-    game_undo,
 )
 from games.services.practice_pool import (
     PoolEmpty,
     practice_pool_draw,
     practice_pool_fill,
+    practice_pool_load_starter,
     practice_pool_top_up,
 )
 from games.services.solver_help import (
@@ -87,6 +101,21 @@ from games.services.table import RankedTable, game_new_deal, game_restart
 from games.services.table_settings import table_settings_save
 
 __all__ = [
+    "duel_challenge_accept",
+    "duel_challenge_create",
+    "duel_challenge_find",
+    "duel_deal_draw",
+    "duel_deal_make",
+    "duel_game_acted",
+    "duel_heartbeat",
+    "duel_presence",
+    "duel_queue_join",
+    "duel_queue_leave",
+    "duel_rematch",
+    "duel_reserve_fill",
+    "duel_settle",
+    "duel_sweep",
+    "duel_tick",
     "table_settings_save",
     "NotAGuest",
     "guest_convert",
@@ -96,6 +125,7 @@ __all__ = [
     "PoolEmpty",
     "practice_pool_draw",
     "practice_pool_fill",
+    "practice_pool_load_starter",
     "practice_pool_top_up",
     "RankedTable",
     "game_new_deal",
@@ -106,6 +136,8 @@ __all__ = [
     "deleted_accounts_prune",
     "ranked_attempt_check",
     "WrongPassword",
+    "UsernameTaken",
+    "account_create",
     "account_delete",
     "account_export",
     "account_password_reset_mail",
@@ -141,14 +173,11 @@ __all__ = [
     "game_hint",
     "game_hint_begin",
     "game_hint_finish",
-    "game_play",
-    "game_resign",
     "game_resign_at_close",
     "game_start_archive",
     "game_start_daily",
     "game_start_practice",
     "game_start_weekly",
-    "game_undo",
     "sighting_record",
     "sightings_prune",
 ]

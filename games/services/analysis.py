@@ -23,7 +23,7 @@ from games.engine import EngineError, GameState
 from games.errors import Conflict, NotAuthenticated, SolverLocked
 from games.models import Action, Game, GameAnalysis, User
 from games.solver.postmortem import analyse
-from games.throttles import Rate, throttle_check, who
+from games.throttles import throttle_check, who
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def analysis_request(*, user: User | AnonymousUser | None, game_id: object) -> G
         return row
     throttle_check(
         name="analysis",
-        rate=Rate.parse(settings.FT_RATE_ANALYSES),
+        rate=settings.FT_RATE_ANALYSES,
         ident=who(user_id=user.pk),
         what="analyses asked for",
     )

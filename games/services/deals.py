@@ -32,7 +32,7 @@ from games.errors import (
     ServiceError,
 )
 from games.models import Deal, Game
-from games.realtime.live import live_forget_deal
+from games.runtime.live import live_forget_deal
 from games.solver import SolveResult, solve
 from games.solver.evidence import certification
 from games.weekly import week_end, week_start, weekly_seed, weekly_variant
@@ -315,7 +315,7 @@ def _close_deals(deals: QuerySet[Deal], *, now: datetime) -> int:
         ).values_list("id", flat=True):
             game_resign_at_close(game_id=game_id)
         Deal.objects.filter(pk=deal.pk).update(revealed_at=now)
-        # other processes catch up by the clock (games.realtime.live)
+        # other processes catch up by the clock (games.runtime.live)
         live_forget_deal(deal_id=deal.pk)
         closed += 1
     return closed
@@ -335,7 +335,7 @@ def deal_for_code(*, code: str) -> Deal:
     # letter deals the same columns and stock) is that deal: its guards apply, not a fresh
     # practice deal's. Compared by the seed, never by the code's text.
     competition = Deal.objects.filter(
-        kind__in=(Deal.Kind.DAILY, Deal.Kind.WEEKLY),
+        kind__in=(Deal.Kind.DAILY, Deal.Kind.WEEKLY, Deal.Kind.DUEL),
         seed_hex=f"{seed:032x}",
         revealed_at__isnull=True,
     ).first()

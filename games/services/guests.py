@@ -18,13 +18,14 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.accounts.services import UsernameTaken, username_taken_message
 from games.errors import Conflict
 from games.models import Game, User
-from games.realtime.live import live_forget
-from games.throttles import Rate, throttle_check, who
+from games.runtime.live import live_forget
+from games.throttles import throttle_check, who
 
 
 class NotAGuest(Conflict):
@@ -41,14 +42,14 @@ def guest_create(*, address: str | None, device: str | None) -> User:
     either is used up. ``device`` is the cookie's keyed digest, never the cookie."""
     throttle_check(
         name="guest_address",
-        rate=Rate.parse(settings.FT_RATE_GUESTS_ADDRESS),
+        rate=settings.FT_RATE_GUESTS_ADDRESS,
         ident=who(address=address),
         what="guest games from this network (sign up to keep playing)",
     )
     if device:
         throttle_check(
             name="guest_device",
-            rate=Rate.parse(settings.FT_RATE_GUESTS_DEVICE),
+            rate=settings.FT_RATE_GUESTS_DEVICE,
             ident=who(address=f"device:{device}"),
             what="guest games from this browser (sign up to keep playing)",
         )
@@ -62,7 +63,8 @@ def guest_convert(*, user: User, username: str, display_name: str, password: str
     """Turn the guest ``user`` into an account with ``username``, ``display_name`` and
     ``password`` (already validated by the sign-up form): the same row, so its games stay
     its own. Under the row's lock, so two sign-up tabs convert it once; the second is
-    refused ``not_a_guest``."""
+    refused ``not_a_guest``. :class:`UsernameTaken` when another sign-up took ``username``
+    since the form checked it (the unique index decides; the guest stays a guest)."""
     with transaction.atomic():
         row = User.objects.select_for_update().filter(pk=user.pk, is_guest=True).first()
         if row is None:
@@ -71,18 +73,24 @@ def guest_convert(*, user: User, username: str, display_name: str, password: str
         row.display_name = display_name
         row.set_password(password)
         row.is_guest = False
-        row.save(update_fields=["username", "display_name", "password", "is_guest"])
+        try:
+            with transaction.atomic():  # a savepoint: the lost race leaves the lock usable
+                row.save(update_fields=["username", "display_name", "password", "is_guest"])
+        except IntegrityError:
+            raise UsernameTaken(username_taken_message(), field="username") from None
     return row
 
 
 def guest_merge(*, guest_id: int, into: User) -> int:
     """Give the guest ``guest_id``'s games to the account ``into`` it signed in to, then
-    delete the guest: one player keeps one history. Nothing else is the guest's (no ranked
-    game, result, league, token or sighting), so moving the games is all. Under the guest
-    row's lock (two sign-in tabs merge once); how many games came. This process's live
-    copies of them are dropped after the commit; another process's copy still names the
-    guest, and its first refusal of the new owner reloads it (``services.play``). Nothing
-    happens for a row that is not a guest."""
+        delete the guest: one player keeps one history. Nothing else is the guest's (no ranked
+        game, result, league, token or sighting), so moving the games is all. Under the guest
+        row's lock (two sign-in tabs merge once); how many games came. This process's live
+        copies of them are dropped after the commit; another process's copy still names the
+        guest, and its first refusal of the new owner reloads it (``services.play``); an action
+    of the guest's there is never written (the log's write is guarded by the game's player,
+    ``services.log``), and the guest's sockets are refused ``session_changed``. Nothing
+        happens for a row that is not a guest."""
     if into.is_guest or into.pk == guest_id:
         return 0
     with transaction.atomic():

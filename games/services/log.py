@@ -6,7 +6,10 @@ commits on its own, takes one round trip and needs no row lock held across Pytho
 elsewhere (SQLite, the embedded default) the same two statements run in one transaction.
 Either way the write is all or nothing, and it answers ``False`` (writing nothing) when
 another writer got there first: the game is no longer at the expected version, or the
-client message id is already in the log (the ``client_message_applied_once`` constraint).
+client message id is already in the log (the ``client_message_applied_once`` constraint),
+or the game is no longer the player's it was checked for (a guest's games brought to the
+account it signed in to, on another process: issue 37), so nothing a stale copy allowed is
+ever written into another player's game.
 
 A player's action may bring the server's own automatic actions with it (safe cards sent
 home, or their take-back on an undo): they are ``more`` entries of the same write, so the
@@ -44,17 +47,22 @@ class Entry:
 
 
 def log_append(
-    *, game_id: uuid.UUID, expected_version: int, entry: Entry, more: Sequence[Entry] = ()
+    *,
+    game_id: uuid.UUID,
+    expected_version: int,
+    player_id: int,
+    entry: Entry,
+    more: Sequence[Entry] = (),
 ) -> bool:
     """Write ``entry`` (and the ``more`` entries after it, numbered on) if the game is
-    still at ``expected_version``; ``False`` otherwise (nothing written). The game's
-    summary becomes the last entry's; its dead-end mark is cleared: it belonged to the
-    position before this action."""
+    still at ``expected_version`` and still ``player_id``'s; ``False`` otherwise (nothing
+    written). The game's summary becomes the last entry's; its dead-end mark is cleared: it
+    belonged to the position before this action."""
     entries = [entry, *more]
     try:
         if connection.vendor == "postgresql":
-            return _append_postgresql(game_id, expected_version, entries)
-        return _append_portable(game_id, expected_version, entries)
+            return _append_postgresql(game_id, expected_version, player_id, entries)
+        return _append_portable(game_id, expected_version, player_id, entries)
     except IntegrityError:
         # The id (or, after a lost race, the seq) is already in the log: a writer in
         # another process applied it; the caller rebuilds from the log and finds out which.
@@ -69,7 +77,7 @@ WITH g AS (
        SET version = %(seq)s, score = %(score)s, moves = %(moves)s, status = %(status)s,
            dead_end = false, first_action_at = COALESCE(first_action_at, %(at)s),
            finished_at = %(finished_at)s
-     WHERE id = %(game)s AND version = %(expected)s
+     WHERE id = %(game)s AND version = %(expected)s AND player_id = %(player)s
  RETURNING id
 )
 INSERT INTO {_ACTION} (game_id, seq, move, client_id, by_system, score, created_at)
@@ -89,11 +97,14 @@ SELECT g.id, a.seq, a.move, a.client_id, a.by_system, a.score, %(at)s
 )
 
 
-def _append_postgresql(game_id: uuid.UUID, expected: int, entries: list[Entry]) -> bool:
+def _append_postgresql(
+    game_id: uuid.UUID, expected: int, player_id: int, entries: list[Entry]
+) -> bool:
     entry = entries[-1]  # the game's summary after them all
     params: dict[str, Any] = {
         "game": game_id,
         "expected": expected,
+        "player": player_id,
         "seq": entry.seq,
         "score": entry.score,
         "moves": entry.moves,
@@ -126,10 +137,12 @@ def _append_postgresql(game_id: uuid.UUID, expected: int, entries: list[Entry]) 
         return cursor.rowcount >= 1
 
 
-def _append_portable(game_id: uuid.UUID, expected: int, entries: list[Entry]) -> bool:
+def _append_portable(
+    game_id: uuid.UUID, expected: int, player_id: int, entries: list[Entry]
+) -> bool:
     entry = entries[-1]
     with transaction.atomic():
-        updated = Game.objects.filter(pk=game_id, version=expected).update(
+        updated = Game.objects.filter(pk=game_id, version=expected, player_id=player_id).update(
             version=entry.seq,
             score=entry.score,
             moves=entry.moves,

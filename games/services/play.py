@@ -9,6 +9,7 @@ action, :func:`game_act_follow_up`, runs only after that write commits.
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -33,18 +34,20 @@ from games.engine.safe import automatic_on_top, play_safe_home, undo_with_automa
 from games.errors import (
     BadRequest,
     DayClosed,
+    DuelNotStarted,
     Forbidden,
     GameOver,
     Refused,
     ServiceError,
     StaleVersion,
+    TimeUp,
 )
 from games.input_guard import text_problem
 from games.models import Game, User
-from games.outcomes import ActOutcome, DeadEndCheck, Origin
+from games.outcomes import ActOutcome, DeadEndCheck, DuelCounts, Origin
 from games.payloads import board_changes
-from games.realtime import broadcast
-from games.realtime.live import LiveGame, live_forget, live_game
+from games.runtime import broadcast
+from games.runtime.live import LiveGame, live_forget, live_game
 from games.services.log import Entry, log_append
 from games.services.solver_help import game_dead_end_check
 from games.signals import announce_game_finished
@@ -73,7 +76,9 @@ def game_act(
     if kind == "move":
         if not isinstance(move, str) or move.strip().lower() in ("", UNDO, RESIGN):
             # undo and resign are actions of their own, never moves in the notation.
-            raise Refused(InvalidMove(f"{move!r} is not a move: {MOVE_EXPECTED}"))
+            text = move if isinstance(move, str) else repr(move)[:32]
+            reason = f"{move!r} is not a move: {MOVE_EXPECTED}"
+            raise Refused(InvalidMove(reason, "notation", text=text))
         action = move
     elif kind in (UNDO, RESIGN):
         action = kind
@@ -87,29 +92,6 @@ def game_act(
         version=version,
         origin=origin,
     )
-
-
-def game_play(
-    *, user: User, game_id: object, move: str, client_id: str = "", version: int | None = None
-) -> ActOutcome:
-    """Play one move in the engine's notation (:func:`game_act`, kind ``move``)."""
-    return game_act(
-        user=user, game_id=game_id, kind="move", move=move, client_id=client_id, version=version
-    )
-
-
-def game_undo(
-    *, user: User, game_id: object, client_id: str = "", version: int | None = None
-) -> ActOutcome:
-    """Take back the last action, practice games only (:func:`game_act`, kind ``undo``)."""
-    return game_act(user=user, game_id=game_id, kind=UNDO, client_id=client_id, version=version)
-
-
-def game_resign(
-    *, user: User, game_id: object, client_id: str = "", version: int | None = None
-) -> ActOutcome:
-    """End the game; it counts as a loss (:func:`game_act`, kind ``resign``)."""
-    return game_act(user=user, game_id=game_id, kind=RESIGN, client_id=client_id, version=version)
 
 
 def game_resign_at_close(*, game_id: object) -> ActOutcome | None:
@@ -145,7 +127,7 @@ def _act(
 ) -> ActOutcome:
     """Apply one action; ``system`` is the server itself.
 
-    The steps: take the game's live engine (``games.realtime.live``); answer a re-sent message id
+    The steps: take the game's live engine (``games.runtime.live``); answer a re-sent message id
     with what it did; refuse an action the game cannot take now; let the engine judge it;
     append it to the log with one write guarded by the version (``services.log``); after
     the commit, :func:`game_act_follow_up`.
@@ -207,8 +189,12 @@ def _act_on(
     # The server's resign at the close (``system``) is stamped with the close itself: the
     # game ended by the clock then, and verification accepts a server's resign only at that
     # time (games.engine.audit.close_violation). The server's safe home moves share the
-    # stamp of the player's move that brought them.
-    now = game.deal.closes_at if system and game.deal.closes_at else _now_ms()
+    # stamp of the player's move that brought them. A duel's server resign (the flag, or a
+    # player gone past the grace period) is stamped when it happens, at the latest the flag.
+    now = _now_ms()
+    if system and game.deal.closes_at:
+        duel = game.mode == Game.Mode.DUEL
+        now = min(now, game.deal.closes_at) if duel else game.deal.closes_at
     _check_may_act(game, now=now, version=version, system=system)
     engine = entry.engine
     before = entry.view or engine.view()
@@ -231,7 +217,11 @@ def _act_on(
             for i, step in enumerate(steps, start=1)
         ]
         if not log_append(
-            game_id=game.pk, expected_version=game.version, entry=lines[0], more=lines[1:]
+            game_id=game.pk,
+            expected_version=game.version,
+            player_id=game.player_id,  # whom the access check admitted (a guest's, say)
+            entry=lines[0],
+            more=lines[1:],
         ):
             return None
     except BaseException:
@@ -247,6 +237,9 @@ def _act_on(
         _changes(game, engine, before, entry.view),
         automatic=tuple(step.move for step in steps if step.automatic),
         dead_end_check=_dead_end_check(game, engine),
+        progress=DuelCounts(home=engine.home, stock=len(engine.stock))
+        if game.mode == Game.Mode.DUEL
+        else None,
     )
 
 
@@ -323,6 +316,8 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
             f"{game.deal.competition_label} has closed (at 00:00 UTC); no more moves"
             " count for its board"
         )
+    if not system and game.mode == Game.Mode.DUEL:
+        _check_duel_clock(game, now=now)
     if game.is_finished:
         raise GameOver(f"this game is over ({game.status})")
     if version is not None and version != game.version:
@@ -330,6 +325,18 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
             f"the game is at version {game.version}, not {version}; resync first",
             version=game.version,
         )
+
+
+def _check_duel_clock(game: Game, *, now: datetime) -> None:
+    """A duel's game is played between the duel's start (its deal's ``opens_at``, the
+    same instant for both players) and its flag (the deal's ``closes_at``), by the
+    server's clock: ``duel_not_started`` before, ``time_up`` from the flag on."""
+    deal = game.deal
+    if deal.opens_at is not None and now < deal.opens_at:
+        wait = max(1, math.ceil((deal.opens_at - now).total_seconds()))
+        raise DuelNotStarted(f"the duel starts in {wait} s", retry_after=wait)
+    if deal.closes_at is not None and now >= deal.closes_at:
+        raise TimeUp("the duel's time is up: no more moves count")
 
 
 class _Step(NamedTuple):
@@ -357,8 +364,8 @@ def _judge(
             status = Game.Status.RESIGNED
             steps.append(_Step(action, False, engine.score, engine.moves))
         elif action == UNDO:
-            if game.mode == Game.Mode.RANKED:
-                raise Forbidden("ranked games have no undo")
+            if game.is_strict:
+                raise Forbidden(f"{game.mode} games have no undo", rule="ranked_no_undo")
             for automatic in undo_with_automatic(engine, automatic_undos):
                 steps.append(_Step(UNDO, automatic, engine.score, engine.moves))
         else:
@@ -406,11 +413,20 @@ def game_act_follow_up(*, result: ActOutcome, origin: Origin | None = None) -> N
         steps.append(lambda: announce_game_finished(result.game_id))
     if check is not None:
         steps.append(lambda: game_dead_end_check(check=check))
+    if result.progress is not None and not result.duplicate:
+        steps.append(lambda: _duel_acted(result))
     for step in steps:
         try:
             step()
         except Exception:
             logger.exception("what follows an action on game %s failed", result.game_id)
+
+
+def _duel_acted(result: ActOutcome) -> None:
+    """A duel's game: its counts to the duel's sockets (after the commit, like the rest)."""
+    from games.services.duels import duel_game_acted  # duels builds on play
+
+    duel_game_acted(result=result)
 
 
 def _dead_end_check(game: Game, engine: GameState) -> DeadEndCheck | None:
@@ -447,6 +463,7 @@ def _result(
     duplicate: bool = False,
     automatic: tuple[str, ...] = (),
     dead_end_check: DeadEndCheck | None = None,
+    progress: DuelCounts | None = None,
 ) -> ActOutcome:
     return ActOutcome(
         automatic=automatic,
@@ -459,4 +476,5 @@ def _result(
         changes=changes,
         duplicate=duplicate,
         dead_end_check=dead_end_check,
+        progress=progress,
     )

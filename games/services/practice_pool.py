@@ -11,9 +11,11 @@ over 100,000 (docs/deals.md, "Difficulty"; the practice page's help says so).
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -109,6 +111,15 @@ def _pool_add(*, rules: RuleSet, seed: int, max_nodes: int) -> bool:
     if proof is None:
         return False  # no deal row is made for a seed that does not join
     nodes, line = proof
+    return _pool_record(rules=rules, seed=seed, nodes=nodes, line=line)
+
+
+def _pool_record(*, rules: RuleSet, seed: int, nodes: int, line: str) -> bool:
+    """Put the proven deal of ``seed`` in the pool with its stars and line; False when it is
+    there already (or its code is an open competition's)."""
+    code = format_code(rules, seed)
+    if PracticePoolDeal.objects.filter(deal__code=code).exists():
+        return False
     deal = deal_for_code(code=code)
     if deal.is_competition:
         return False  # an open competition's seed under a practice code: never
@@ -126,6 +137,43 @@ def _pool_add(*, rules: RuleSet, seed: int, max_nodes: int) -> bool:
     return True
 
 
+#: Proven deals shipped with the code, so a fresh install's "winnable deals only" has a few of
+#: every difficulty before the hourly fill has run (``make run`` loads them). The file says
+#: how its deals were found; each entry's line is replayed through the engine on load, and
+#: tests/games/test_starter_pool.py solves the cheap ones again to check their nodes.
+STARTER_POOL = Path(__file__).resolve().parent.parent / "data" / "starter_pool.json"
+
+
+def practice_pool_load_starter(*, path: Path = STARTER_POOL) -> PoolFill:
+    """Add the shipped proven deals to the pool (idempotent: a deal already in it is kept).
+
+    Each entry is ``{variant, seed, nodes, line}``: the solver's nodes to the win (the stars,
+    as a fill would give them) and its winning line, which must replay to a win through the
+    engine here, or the entry is refused (``ValueError``: a shipped file that does not
+    prove what it says is a bug, not something to skip)."""
+    entries = json.loads(path.read_text(encoding="utf-8"))["deals"]
+    variants = {_rules(entry["variant"]).spec for entry in entries}
+    # Every line is checked before any deal is added: a file that fails adds nothing.
+    for entry in entries:
+        replay = GameState.from_seed(entry["seed"], entry["variant"], undo_limit=0)
+        for move in entry["line"].split():
+            replay.play(move)
+        if not replay.is_won():
+            raise ValueError(
+                f"starter deal {entry['seed']} of {entry['variant']}: its line does not win"
+            )
+    added = 0
+    with transaction.atomic():
+        for entry in entries:
+            rules = _rules(entry["variant"])
+            if _pool_record(
+                rules=rules, seed=entry["seed"], nodes=entry["nodes"], line=entry["line"]
+            ):
+                added += 1
+    size = PracticePoolDeal.objects.filter(variant__in=variants).count()
+    return PoolFill(variant=",".join(sorted(variants)), tried=len(entries), added=added, size=size)
+
+
 def practice_pool_draw(*, user: User, variant: str, stars: int | None = None) -> Deal:
     """A random proven-winnable deal of ``variant`` (of ``stars`` stars when given) that
     ``user`` has not played; :class:`PoolEmpty` when there is none."""
@@ -138,10 +186,13 @@ def practice_pool_draw(*, user: User, variant: str, stars: int | None = None) ->
     played = Game.objects.filter(player=user).values("deal_id")
     entry = entries.exclude(deal_id__in=played).select_related("deal").order_by("?").first()
     if entry is None:
-        which = f"{rules.title} deal of {stars} stars" if stars else f"{rules.title} deal"
+        if stars:
+            which = f"{rules.title} deal of {stars} star{'' if stars == 1 else 's'}"
+        else:
+            which = f"{rules.title} deal"
         raise PoolEmpty(
-            f"no proven-winnable {which} is ready for you yet; play a random deal"
-            " (it may or may not be winnable), or try again later"
+            f"No proven-winnable {which} is ready for you yet: play a random deal"
+            " (it may or may not be winnable), or try again later."
         )
     return entry.deal
 

@@ -2,7 +2,7 @@
 
 Both cost solver time (up to a second for a hint, ``FT_DEAD_END_MS`` for a dead end), so
 neither searches on the move path nor in the calling thread: the search runs in the solver
-pool (``games.realtime.solver_pool``) and these services check, count, wait and record.
+pool (``games.runtime.solver_pool``) and these services check, count, wait and record.
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.db.models import F
 
+from ftsite.group_send import server_loop
 from games.access import access_game
 from games.errors import Forbidden, GameOver, SolverLocked
 from games.models import Game, User
 from games.outcomes import DeadEndCheck, HintOutcome
-from games.realtime import broadcast
-from games.realtime.live import engine_for, live_mark_dead_end
-from games.realtime.solver_pool import dead_end_queue, hint_in_pool
-from games.throttles import Rate, throttle_check, who
+from games.runtime import broadcast
+from games.runtime.live import engine_for, live_mark_dead_end
+from games.runtime.solver_pool import dead_end_queue, hint_in_pool
+from games.throttles import throttle_check, who
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ def game_dead_end_check(*, check: DeadEndCheck) -> None:
     action came through one (a socket, a request under ASGI), so the broadcast leaves from
     the loop its sockets listen on; else (a worker, a plain WSGI request) from the pool's
     thread."""
-    loop = broadcast.server_loop()
+    loop = server_loop()
 
     def then(check: DeadEndCheck, verdict: bool | None) -> None:
         if verdict is not True:
@@ -103,12 +104,12 @@ def game_hint_begin(*, user: User, game_id: object) -> HintJob:
     """Check that ``user`` may have a hint now and take the position to solve. Ranked and
     finished games get no hints, nor a practice game of a daily deal still open."""
     game = access_game(user=user, game_id=game_id, purpose="play")
-    if game.mode == Game.Mode.RANKED:
-        raise Forbidden("ranked games have no hints")
+    if game.is_strict:
+        raise Forbidden(f"{game.mode} games have no hints")
     # A hint costs up to a second of solver time: counted per player, across sockets and API.
     throttle_check(
         name="hint",
-        rate=Rate.parse(settings.FT_RATE_HINTS),
+        rate=settings.FT_RATE_HINTS,
         ident=who(user_id=user.pk),
         what="hints",
     )

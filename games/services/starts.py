@@ -32,7 +32,7 @@ from games.services.deals import (
 )
 from games.services.practice_pool import practice_pool_draw
 from games.table_settings import settings_of
-from games.throttles import Rate, throttle_check, who
+from games.throttles import throttle_check, who
 from games.weekly import week_monday
 
 
@@ -89,7 +89,7 @@ def _count_start(user: User) -> None:
     and a loop of them is no player."""
     throttle_check(
         name="ranked_start",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        rate=settings.FT_RATE_PRACTICE_STARTS,
         ident=who(user_id=user.pk),
         what="ranked games started or resumed",
     )
@@ -113,7 +113,7 @@ def game_start_practice(
     # Each start may queue a solver rating: a flood of them would starve the workers.
     throttle_check(
         name="practice",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        rate=settings.FT_RATE_PRACTICE_STARTS,
         ident=who(user_id=user.pk),
         what="practice games started",
     )
@@ -128,6 +128,8 @@ def game_start_practice(
         deal = practice_pool_draw(user=user, variant=variant or DAILY_VARIANT, stars=stars)
     else:
         deal = deal_random(variant=variant or DAILY_VARIANT)
+    if deal.is_duel and not deal.is_revealed:
+        raise Forbidden("a duel's deal is secret until its duel ends")
     if deal.is_competition and not deal.is_revealed and not _has_finished_ranked(user, deal):
         raise Forbidden(
             f"practise {deal.competition_label} after your ranked attempt or once it closes"
@@ -165,7 +167,7 @@ def game_start_archive(*, user: User, day: date, now: datetime | None = None) ->
         return game
     throttle_check(
         name="practice",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        rate=settings.FT_RATE_PRACTICE_STARTS,
         ident=who(user_id=user.pk),
         what="practice and archive games started",
     )
@@ -190,7 +192,7 @@ def game_create(*, user: User, deal: Deal, mode: str) -> Game:
     """A new game of ``deal`` in ``mode`` for ``user``, unchecked: the callers (the starts
     here, New game and Restart in ``games.services.table``) have checked the limits and the
     player's right to it."""
-    # The log is the game: a new one is its deal and no actions (``games.realtime.live``). The
+    # The log is the game: a new one is its deal and no actions (``games.runtime.live``). The
     # player's "send safe cards home" is fixed on the game now, for all its moves.
     auto_home = settings_of(getattr(user, "table_settings", None))["auto_home"]
     return Game.objects.create(player=user, deal=deal, mode=mode, auto_home=auto_home)
@@ -203,7 +205,7 @@ def game_discard_unstarted(*, user: User, game_id: object) -> None:
     player's to unmake. Limited as practice starts are (``FT_RATE_PRACTICE_STARTS``)."""
     throttle_check(
         name="practice",
-        rate=Rate.parse(settings.FT_RATE_PRACTICE_STARTS),
+        rate=settings.FT_RATE_PRACTICE_STARTS,
         ident=who(user_id=user.pk),
         what="practice games started or discarded",
     )

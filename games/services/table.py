@@ -18,7 +18,7 @@ from games.models import Game, PracticePoolDeal, User
 from games.services.play import game_act
 from games.services.practice_pool import PoolEmpty
 from games.services.starts import game_create, game_start_practice
-from games.throttles import Rate, throttle_check, who
+from games.throttles import throttle_check, who
 
 
 class RankedTable(Conflict):
@@ -30,6 +30,8 @@ class RankedTable(Conflict):
 def _table_game(*, user: User, game_id: object) -> Game:
     """The player's own unranked game, counted against ``FT_RATE_TABLE_RESTARTS``."""
     game = access_game(user=user, game_id=game_id, purpose="play")
+    if game.mode == Game.Mode.DUEL:
+        raise RankedTable("a duel's game has one attempt: no restart or new deal")
     if game.mode == Game.Mode.RANKED:
         raise RankedTable(
             f"a ranked game of {game.deal.competition_label} has one attempt: no restart"
@@ -37,7 +39,7 @@ def _table_game(*, user: User, game_id: object) -> Game:
         )
     throttle_check(
         name="table",
-        rate=Rate.parse(settings.FT_RATE_TABLE_RESTARTS),
+        rate=settings.FT_RATE_TABLE_RESTARTS,
         ident=who(user_id=user.pk),
         what="new games and restarts",
     )

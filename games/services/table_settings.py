@@ -1,4 +1,4 @@
-"""Writes of a player's table settings (card size, card back, safe cards sent home)."""
+"""Writes of a player's table settings (card size, card back, safe cards sent home, taps)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,23 @@ from django.conf import settings
 from games.errors import BadRequest
 from games.models import User
 from games.table_settings import SettingsProblem, settings_clean
-from games.throttles import Rate, throttle_check, who
+from games.throttles import throttle_check, who
 
 
 def table_settings_save(*, user: User, data: object) -> dict[str, Any]:
-    """Keep ``data`` (all three settings, or some: the rest keep their stored values) on
+    """Keep ``data`` (all four settings, or some: the rest keep their stored values) on
     the account; returns the settings as stored. Limited per user by
     ``FT_RATE_TABLE_SETTINGS`` (the panel saves on each change); a value the table cannot
     take is refused naming the field and what it expects. A game already started keeps
     the "send safe cards home" it started with."""
     throttle_check(
         name="table_settings",
-        rate=Rate.parse(settings.FT_RATE_TABLE_SETTINGS),
+        rate=settings.FT_RATE_TABLE_SETTINGS,
         ident=who(user_id=user.pk),
         what="settings changes",
     )
     if not isinstance(data, dict):
-        raise BadRequest("the settings are an object with size, back and auto_home")
+        raise BadRequest("the settings are an object with size, back, auto_home and tap")
     stored = user.table_settings if isinstance(user.table_settings, dict) else {}
     try:
         clean = settings_clean({**_known(stored), **data})

@@ -52,15 +52,15 @@ def _private_copy(game: GameState) -> GameState:
     """A copy that shares nothing with ``game`` and keeps no undo history."""
     copy = GameState(
         game.rules,
-        [list(p) for p in game._piles[1:]],
-        list(reversed(game._stock)),
-        waste=list(game._piles[0]),
-        foundations=list(game._found),
-        down=list(game._down[1:]),
+        [list(p) for p in game.piles[1:]],
+        list(reversed(game.stock)),
+        waste=list(game.piles[0]),
+        foundations=list(game.found),
+        down=list(game.down[1:]),
         undo_limit=0,
+        redeals_left=game.redeals_left,
+        score=game.score,
     )
-    copy._redeals_left = game._redeals_left
-    copy._score = game._score
     return copy
 
 
@@ -151,7 +151,7 @@ def solve(
         table = LostTable()
     deadline = start + max_seconds
     nodes = 0
-    endgame = not game._stock and not (game._redeals_left and game._piles[0])
+    endgame = not game.stock and not (game.redeals_left and game.piles[0])
     run = 0
     verdict, line = "unknown", []
     beam_at = None
@@ -307,7 +307,7 @@ def hint(game: GameState, *, max_seconds: float = 1.0) -> str | None:
 def dead_end_decidable(game: GameState) -> bool:
     """Whether :func:`is_dead` can decide the position: the stock spent and no redeal
     left (before that it answers ``None`` at once, so a caller need not ask)."""
-    return not (game._stock or (game._redeals_left and game._piles[0]))
+    return not (game.stock or (game.redeals_left and game.piles[0]))
 
 
 def is_dead(
@@ -316,7 +316,7 @@ def is_dead(
     """Exact dead-end test once the stock is empty and no redeal is left:
     True when no win is possible, False when one exists, None when the budget
     ran out (or the stock is not yet empty)."""
-    if game._stock or (game._redeals_left and game._piles[0]):
+    if game.stock or (game.redeals_left and game.piles[0]):
         return None
     if game.is_won():
         return False

@@ -78,8 +78,8 @@ def score(game: GameState, weights: Weights = WEIGHTS) -> float:
     """Higher is better: cards home, empty columns, and the cards each
     foundation needs next close to the top of their pile (column or waste)."""
     w_home, w_empty, w_bury, w_next, w_waste = weights
-    piles, found, fsuit = game._piles, game._found, game._fsuit
-    total = w_home * game._home - w_waste * len(piles[0])
+    piles, found, fsuit = game.piles, game.found, game.fsuit
+    total = w_home * game.home - w_waste * len(piles[0])
     # the depth of the shallowest copy of each card a foundation needs next (99: none
     # found); only these cards are looked up, so the scan below stays cheap
     need: dict[int, int] = {}
@@ -115,12 +115,12 @@ def score(game: GameState, weights: Weights = WEIGHTS) -> float:
 
 def _snapshot(game: GameState) -> Snapshot:
     return (
-        tuple(map(tuple, game._piles)),
-        tuple(game._found),
-        tuple(game._down),
-        len(game._stock),
-        game._home,
-        game._score,
+        tuple(map(tuple, game.piles)),
+        tuple(game.found),
+        tuple(game.down),
+        len(game.stock),
+        game.home,
+        game.score,
     )
 
 
@@ -148,7 +148,7 @@ class Beam:
         self.deadline = deadline
         self.width = width
         self.closure = closure
-        self.stock0 = list(game._stock)
+        self.stock0 = list(game.stock)
         self.nodes = 0
         #: whether any layer had more positions than the width (if not, a
         #: wider beam would search exactly the same positions)
@@ -158,12 +158,14 @@ class Beam:
     def restore(self, snap: Snapshot) -> None:
         g = self.game
         piles, found, down, stock, home, points = snap
-        g._piles = list(map(list, piles))
-        g._found = list(found)
-        g._down = list(down)
-        g._stock = self.stock0[:stock]
-        g._home = home
-        g._score = points
+        g.set_position(
+            list(map(list, piles)),
+            list(found),
+            list(down),
+            self.stock0[:stock],
+            home=home,
+            score=points,
+        )
 
     def run(self) -> list[Move] | None:
         """The winning move list, or ``None`` (nothing proven)."""
@@ -179,7 +181,7 @@ class Beam:
         ordered, legal, weights = self.know.ordered, self.legal, self.weights
         w_next = weights[3]
         stock_key, columns_key, recolumn = make_beam_key_parts(game)
-        needs = Needs(game._fsuit)
+        needs = Needs(game.fsuit)
         touched = PILES_TOUCHED
         restore = self.restore
         clock = time.perf_counter
@@ -196,7 +198,7 @@ class Beam:
         # remakes those of the piles it touches, a draw those of the waste (round ten: the
         # key, the score and the snapshot, made from every pile of every position, were
         # half of a beam's time).
-        cols = list(map(tuple, game._piles))
+        cols = list(map(tuple, game.piles))
         infos = [pile_info(c) for c in cols]
         start = (_snapshot(game), None, columns_key(game, cols), infos, sum(i[0] for i in infos))
         # a layer's positions as the previous layer kept them, each drawn from when it
@@ -223,20 +225,20 @@ class Beam:
                 """Score the position just reached (key ``k``) into this layer's ``pool``,
                 or only mark it seen (``out``) when its bound says it cannot be kept.
                 The layer's containers are bound at definition, once a layer."""
-                home = game._home
+                home = game.home
                 base = base_of(cols, bury, home, weights)
                 if len(top) == width and base < top[0][0]:
                     out.add(k)
                     return
-                found = tuple(game._found)
+                found = tuple(game.found)
                 value = score_from(base, cols, infos, needs[found], w_next)
                 snapshot = (
                     tuple(cols),
                     found,
-                    tuple(game._down),
-                    len(game._stock),
+                    tuple(game.down),
+                    len(game.stock),
                     home,
-                    game._score,
+                    game.score,
                 )
                 pool[k] = (value, k, snapshot, line, scols, infos, bury)
                 if bounded:
@@ -252,7 +254,7 @@ class Beam:
                     line = (DRAW_MOVE, line)
                     old = infos[0]
                     infos = infos.copy()
-                    infos[0] = moved(old, cols[0], waste := tuple(game._piles[0]))
+                    infos[0] = moved(old, cols[0], waste := tuple(game.piles[0]))
                     cols[0] = waste
                     bury += infos[0][0] - old[0]
                 # depth-first over the moves other than drawing, recording each position
@@ -282,9 +284,9 @@ class Beam:
                     budget -= 1
                     self.nodes += 1
                     here = (move, lines[-1])
-                    if game._home == deck:
+                    if game.home == deck:
                         return _unlink(here)
-                    piles = game._piles
+                    piles = game.piles
                     cols = up_cols.copy()
                     changed = touched[move]
                     for p in changed:

@@ -186,7 +186,7 @@ def _plain_probe_for(rules: RuleSet, per_foundation: bool = False) -> Probe | No
     heights = [itemgetter(*ks, *ks) if len(ks) == 1 else itemgetter(*ks) for ks in suits]
 
     def probe(g: GameState, memo: set[int] | None = None, layout: int = 0) -> int:
-        piles, found = g._piles, g._found
+        piles, found = g.piles, g.found
         if memo is not None and layout in memo:  # the columns alone said OPEN before
             return OPEN
         cols = piles[1:]
@@ -255,12 +255,12 @@ def _plain_probe_for(rules: RuleSet, per_foundation: bool = False) -> Probe | No
             if memo is not None:
                 memo.add(layout)
             return OPEN
-        waste, stock = piles[0], g._stock
+        waste, stock = piles[0], g.stock
         draw_only = bool(stock) and (not waste or not movable(waste[-1]))
         # phase two: the waste and the stock join; if every column still holds a card
         # that is not free, E holds for good and those cards never move: lost
         loose = list(stock)
-        if g._redeals_left:
+        if g.redeals_left:
             loose += waste
             pile: list[int] = []
         else:

@@ -12,7 +12,7 @@ Cut the log after each draw: a *block* is the moves a player made before turning
 and the draw. Everything the block's moves touch is face up, so the player chose them
 knowing only what they had seen; the draw then reveals the next stock card. At the
 block's start, sample ``completions`` random orders of the unseen cards (exactly as an
-honest player could imagine them: :meth:`games.solver.players.Seen.sample`), and play the
+honest player could imagine them, the unseen cards shuffled), and play the
 player's block on each of them and on the true deal. Weigh each of these ``k + 1``
 positions with ``h``: 1 when the solver wins it within its budget, ``UNKNOWN_WEIGHT``
 when it does not decide it, 0 when it proves it lost. The block's factor is::
@@ -46,10 +46,9 @@ differently from the others. The ``k + 1`` positions are also solved in a random
 
 The server's sequential test no longer uses this mean: it judges the truth on its next
 cards and a certified tail (``games.solver.horizon``), whose factors multiply validly; this
-module keeps the draw factor, the decider, the certification and the pool both use, and
-the mean for the benchmarks that compare the two.
-
-A loss is worth **0** (no solving) unless ``losses``: then its mean over the slots too.
+module keeps what both use: the draw factor, the decider, the certification and the pool.
+The mean itself is ``benchmarks/blind_survival.py``, for the benchmarks and tests that
+compare the two.
 
 Only blocks that start with at most ``max_stock`` cards in the stock are weighed (the
 solver decides few earlier positions within a small budget, so they carry little
@@ -59,18 +58,14 @@ the stock count alone, before any card is seen.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from games.engine import GameState
 from games.engine.notation import format_move
 
 from . import BEAM_ENDGAME_NODES, SolveResult, _private_copy, beam_over
-from .players import Seen
 from .search import Search
 
 #: The weight of a position the solver did not decide within its budget (above zero, so
@@ -84,43 +79,9 @@ NODES = 2000
 WIDTH = 20
 MAX_STOCK = 48
 STRIDE = 4
-#: The server's choices (docs/fairplay.md §6): weigh lost games too (their value is the
-#: mean over the slots of the draws weighed before the end, instead of 0), and
-#: let each draw's factor ``f`` enter as ``1 - SHRINK + SHRINK * f``.
+#: The server's choice (docs/fairplay.md §6): weigh lost games too (their draws count
+#: as a won game's do, instead of the game counting 0).
 LOSSES = True
-SHRINK = 1.0
-
-
-@dataclass
-class Block:
-    """One weighed draw: the stock at its start, the solver's verdicts ("w" win, "l"
-    lost, "u" undecided) on the true position and on the completions, and the factor."""
-
-    stock: int
-    true: str
-    others: str
-    factor: float
-
-
-@dataclass
-class Evidence:
-    """A game's blind-survival e-value and what it rests on."""
-
-    value: float  # the mean of the slots' factors (0 for a loss not weighed)
-    won: bool
-    blocks: list[Block] = field(default_factory=list)
-    seconds: float = 0.0
-    slots: int = 0  # the stock counts that could be weighed (a slot not weighed counts 1)
-
-    @property
-    def log_value(self) -> float:
-        return math.log(self.value) if self.value > 0 else float("-inf")
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["blocks"] = [[b.stock, b.true, b.others, round(b.factor, 4)] for b in self.blocks]
-        data["seconds"] = round(self.seconds, 3)
-        return data
 
 
 #: Far enough that no clock cuts a decision: the budgets are counts, not seconds.
@@ -243,42 +204,11 @@ def _blind_block(game: GameState) -> bool:
     """Whether a block from here is chosen on face-up cards alone: no face-down card (a
     move could reveal one mid-block) and no redeal (the waste's order would come back).
     The classic daily has neither."""
-    return not any(game._down[1:]) and not game.rules.redeals
-
-
-#: Draws one completion of what was seen before a block (``None``: none could be drawn).
-Sampler = Callable[[GameState, Seen, random.Random], "GameState | None"]
-
-
-def uniform_sampler(game: GameState, seen: Seen, rng: random.Random) -> GameState:
-    """A uniformly random order of the unseen cards: the null for deals dealt at random."""
-    return seen.sample(rng)
-
-
-def certified_sampler(start: GameState, accept: Callable[[GameState], bool], tries: int) -> Sampler:
-    """Completions drawn as the certification draws deals: a uniformly random order of the
-    unseen cards, kept only if the whole deal it makes (the table as dealt, the cards turned
-    so far in their order, then this order) passes ``accept``, the certification's own
-    test (deterministic: a node-capped solve). A certified daily deal's stock is not a
-    uniformly random order given its table (the certification chose it), so this is the
-    honest null for it. ``None`` after ``tries`` refusals: the block is then not weighed
-    (a choice made from what was seen only, so the test stays valid)."""
-
-    def sample(game: GameState, seen: Seen, rng: random.Random) -> GameState | None:
-        drawn = start._stock[len(game._stock) :]  # turned so far (the stock's top is last)
-        for _ in range(tries):
-            other = seen.sample(rng)
-            deal = _private_copy(start)
-            deal._stock = list(other._stock) + list(drawn)
-            if accept(deal):
-                return other
-        return None
-
-    return sample
+    return not any(game.down[1:]) and not game.rules.redeals
 
 
 #: A deal's certified completions: per weighed stock count, orders of the cards still in
-#: the stock (bottom first, as ``GameState._stock``), drawn as the certification drew the deal.
+#: the stock (bottom first, as ``GameState.stock``), drawn as the certification drew the deal.
 Pool = dict[int, list[list[int]]]
 
 
@@ -310,147 +240,17 @@ def certified_pool(
     if not _blind_block(start):
         return {}
     pool: Pool = {}
-    for count in weighed_counts(len(start._stock), max_stock=max_stock, stride=stride):
-        unseen, drawn = start._stock[:count], start._stock[count:]
+    for count in weighed_counts(len(start.stock), max_stock=max_stock, stride=stride):
+        unseen, drawn = start.stock[:count], start.stock[count:]
         kept: list[list[int]] = []
         deal = _private_copy(start)  # ``accept`` solves copies: one deal serves every try
         for _ in range(completions * tries):
             order = list(unseen)
             rng.shuffle(order)
-            deal._stock = order + list(drawn)
+            deal.restock(order + list(drawn))
             if accept(deal):
                 kept.append(order)
                 if len(kept) == completions:
                     pool[count] = kept
                     break
     return pool
-
-
-def pooled_sampler(pool: Pool) -> Callable[[GameState], list[GameState] | None]:
-    """The positions of a block from a deal's precomputed completions (``None``: none)."""
-
-    def positions(game: GameState) -> list[GameState] | None:
-        orders = pool.get(len(game._stock))
-        if not orders:
-            return None
-        out = []
-        for order in orders:
-            other = _private_copy(game)
-            other._stock = list(order)
-            out.append(other)
-        return out
-
-    return positions
-
-
-def weigh_block(
-    game: GameState,
-    block: list[str],
-    *,
-    rng: random.Random,
-    completions: int,
-    width: int,
-    sampler: Sampler = uniform_sampler,
-    pooled: list[GameState] | None = None,
-) -> tuple[str, str] | None:
-    """The verdicts on the true position after ``block`` and on ``completions`` random
-    completions of what was seen before it (or the ``pooled`` ones), solved in a random
-    order (``None`` when the sampler could not draw them)."""
-    positions = list(pooled or [])
-    if pooled is None:
-        seen = Seen.from_view(game.view())
-        for _ in range(completions):
-            other = sampler(game, seen, rng)
-            if other is None:
-                return None
-            positions.append(other)
-    for other in positions:
-        other.replay(block)
-    after = game.copy()
-    after.replay(block)
-    positions.append(after)
-    order = list(range(len(positions)))
-    rng.shuffle(order)
-    found = [""] * len(positions)
-    for i in order:
-        found[i] = verdict(positions[i], width=width)
-    return found[-1], "".join(found[:-1])
-
-
-def game_value(
-    factors: list[float], *, won: bool, losses: bool, slots: int, shrink: float = 1.0
-) -> float:
-    """A game's e-value from its weighed blocks' factors: the mean over ``slots`` (the
-    stock counts that could be weighed, fixed before the game) of ``1 - shrink + shrink *
-    f``, a slot not weighed counting 1. Each factor has mean <= 1 given what the player had
-    seen but the factors are dependent (module docstring), and a fixed average of e-values
-    is one whatever their dependence, where a product is not. A loss is 0 unless
-    ``losses`` (weighed too)."""
-    if not won and not losses:
-        return 0.0
-    if len(factors) > slots:
-        raise ValueError(f"{len(factors)} factors for {slots} slots")
-    if not slots:
-        return 1.0
-    terms = sum(1 - shrink + shrink * factor for factor in factors)
-    return (terms + slots - len(factors)) / slots
-
-
-def blind_survival(
-    seed: int,
-    variant: str,
-    moves: list[str],
-    *,
-    won: bool,
-    rng: random.Random,
-    completions: int = COMPLETIONS,
-    width: int = WIDTH,
-    max_stock: int = MAX_STOCK,
-    stride: int = STRIDE,
-    accept: Callable[[GameState], bool] | None = None,
-    tries: int = 40,
-    pool: Pool | None = None,
-    losses: bool = False,
-    shrink: float = 1.0,
-) -> Evidence:
-    """The game's e-value (see the module's docstring). ``rng`` draws the completions and
-    the solving order; it must not depend on the stock's order (the server seeds it from
-    a fresh random number). The completions: ``pool``, a certified deal's precomputed ones
-    (:func:`certified_pool`); else ``accept``, the certification's test, to draw them as it
-    drew the deal (:func:`certified_sampler`); else uniformly (a deal dealt at random).
-    ``losses``: weigh a lost game's blocks too (its value is then their mean, not 0);
-    ``shrink``: each factor enters as ``1 - shrink + shrink * factor`` (:func:`game_value`)."""
-    began = time.process_time()
-    if not won and not losses:
-        return Evidence(value=0.0, won=False)
-    game = GameState.from_seed(seed, variant, undo_limit=0)
-    sampler: Sampler = uniform_sampler
-    if accept is not None:
-        sampler = certified_sampler(game.copy(), accept, tries)
-    pooled = pooled_sampler(pool) if pool is not None else None
-    slots = 0
-    if _blind_block(game):
-        slots = len(weighed_counts(len(game._stock), max_stock=max_stock, stride=stride))
-    blocks = []
-    for block in split_blocks(moves):
-        stock = game.stock_count
-        if stock <= max_stock and stock % stride == 0 and _blind_block(game):
-            others = pooled(game) if pooled is not None else None
-            if pooled is None or others is not None:
-                weighed = weigh_block(
-                    game,
-                    block,
-                    rng=rng,
-                    completions=completions,
-                    width=width,
-                    sampler=sampler,
-                    pooled=others,
-                )
-                if weighed is not None:
-                    true, found = weighed
-                    blocks.append(Block(stock, true, found, block_factor(true, found)))
-        game.replay(block)
-    factors = [b.factor for b in blocks]
-    value = game_value(factors, won=won, losses=losses, slots=slots, shrink=shrink)
-    seconds = time.process_time() - began
-    return Evidence(value=value, won=won, blocks=blocks, seconds=seconds, slots=slots)

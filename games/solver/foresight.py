@@ -183,12 +183,12 @@ class _Analysis:
         and valuing on the same completions would favour the alternative by
         chance."""
         game = self.game
-        stock = game._stock
+        stock = game.stock
         h = min(self.horizon, len(stock))
         # the multiset only: the stock and any face-down cards, which a player
         # cannot tell apart
         unseen = sorted(
-            stock + [c for p, d in zip(game._piles, game._down, strict=True) for c in p[:d]]
+            stock + [c for p, d in zip(game.piles, game.down, strict=True) for c in p[:d]]
         )
         if h == 1:
             counts = Counter(unseen)
@@ -291,14 +291,14 @@ def analyse_foresight(
             complete = False
             break
         move = parse_move(text)
-        hidden = bool(game._stock) and not rules.redeals
+        hidden = bool(game.stock) and not rules.redeals
         if hidden and not analysis.futures:
             analysis.new_draw()
         if hidden:
             item = analysis.decide(seq, text, move, last)
             if item is not None:
                 pending.append(item)
-        turned = game._stock[-1] if move.kind == DRAW and game._stock else None
+        turned = game.stock[-1] if move.kind == DRAW and game.stock else None
         _moves.apply(game, move)
         last = move
         if turned is not None:

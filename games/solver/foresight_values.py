@@ -75,10 +75,10 @@ def rollout(game: GameState, know: Knowledge, cards: Sequence[int]) -> float:
     place what fits at once (waste top to a foundation or a column top,
     column tops to the foundations), as a quick player would; returns
     ``2 * cards sent home - waste growth``: how well the cards fitted."""
-    cols = [list(p) for p in game._piles[1:]]
-    waste = list(game._piles[0])
-    found = list(game._found)
-    fsuit = game._fsuit
+    cols = [list(p) for p in game.piles[1:]]
+    waste = list(game.piles[0])
+    found = list(game.found)
+    fsuit = game.fsuit
     onto = know.onto
     start = len(waste)
     home = 0

@@ -88,16 +88,16 @@ class Knowledge:
         from a table (the engine's function was 6 % of a classic solve)."""
         if self.never_safe:
             return False
-        if src == WASTE and self.waste_unsafe_on_redeal and game._redeals_left:
+        if src == WASTE and self.waste_unsafe_on_redeal and game.redeals_left:
             return False
-        found = game._found
+        found = game.found
         for k, rank in self.safe_if[card]:  # noqa: SIM110 - a loop is faster here
             if found[k] < rank:
                 return False
         return True
 
     def can_go_home(self, game: GameState, card: int) -> bool:
-        found = game._found
+        found = game.found
         for k, below in self.home_from[card]:  # noqa: SIM110 - a loop is faster here
             if found[k] == below:
                 return True
@@ -116,7 +116,7 @@ class Knowledge:
 
         ``noise``, a ``random.Random``, perturbs the order (for restarts); the
         set of moves kept never depends on it."""
-        piles = game._piles
+        piles = game.piles
         first_empty = 0
         for i in range(1, len(piles)):
             if not piles[i]:
@@ -124,7 +124,7 @@ class Knowledge:
                 break
         scored: list[tuple[float, Move]] = []
         table = self.table
-        down = game._down
+        down = game.down
         is_safe_home, can_go_home = self.is_safe_home, self.can_go_home
         # the unit the last move put on a column (moving it again at once is skipped)
         if last is not None and last[0] == TO_COLUMN:
@@ -186,8 +186,8 @@ _first = itemgetter(0)
 def evaluate(game: GameState) -> float:
     """A position score for choosing a hint when no win is found: cards home
     first, then few low cards buried under higher ones, then empty columns."""
-    score = 10.0 * game._home
-    for pile in game._piles[1:]:
+    score = 10.0 * game.home
+    for pile in game.piles[1:]:
         if not pile:
             score += 8
             continue

@@ -50,7 +50,7 @@ HORIZONS = (4, 8)
 TAIL_TRIES = 400
 
 #: A deal's tails: per stock count, the order of the cards still in the stock (bottom
-#: first, as ``GameState._stock``); count 0 is the empty stock and never stored.
+#: first, as ``GameState.stock``); count 0 is the empty stock and never stored.
 Tails = dict[int, list[int]]
 
 
@@ -134,7 +134,7 @@ def _truth(after: GameState, n: int, s: int, tails: Tails) -> GameState | None:
     if tail is None:
         return None
     truth = _private_copy(after)
-    truth._stock = list(tail) + list(after._stock[rest:])
+    truth.restock(list(tail) + list(after.stock[rest:]))
     return truth
 
 
@@ -145,7 +145,7 @@ def _weigh(
     positions: list[GameState] = []
     for order in orders:
         other = _private_copy(game)
-        other._stock = list(order)
+        other.restock(list(order))
         other.replay(block)
         positions.append(other)
     after = game.copy()

@@ -93,12 +93,12 @@ def _stock_part(rules: RuleSet) -> Callable[[GameState], Hashable]:
     if rules.redeals:
 
         def stock(g: GameState) -> Hashable:
-            return (g._redeals_left, *g._stock)
+            return (g.redeals_left, *g.stock)
 
     else:
 
         def stock(g: GameState) -> Hashable:
-            return len(g._stock)
+            return len(g.stock)
 
     return stock
 
@@ -109,20 +109,20 @@ def _key_for(rules: RuleSet) -> Callable[[GameState], int]:
     if rules.face_down:
 
         def key(g: GameState) -> int:
-            p, d = g._piles, g._down
+            p, d = g.piles, g.down
             cols = sorted([(d[i], *p[i]) for i in range(1, len(p))])
             return hash((stock(g), tuple(p[0]), *cols))
 
     elif not rules.redeals:
 
         def key(g: GameState) -> int:
-            p = g._piles
-            return hash((len(g._stock), tuple(p[0]), *sorted(map(tuple, p[1:]))))
+            p = g.piles
+            return hash((len(g.stock), tuple(p[0]), *sorted(map(tuple, p[1:]))))
 
     else:
 
         def key(g: GameState) -> int:
-            p = g._piles
+            p = g.piles
             return hash((stock(g), tuple(p[0]), *sorted(map(tuple, p[1:]))))
 
     return key
@@ -138,7 +138,7 @@ def make_table_key_parts(
     game: GameState,
 ) -> tuple[Callable[[GameState, int], int], Callable[[GameState, int], int]]:
     """``(column, whole)``: ``column(game, i)`` the hash of column ``i`` (pile ``i`` of
-    ``game._piles``, with its face-down count where the variant deals any), and
+    ``game.piles``, with its face-down count where the variant deals any), and
     ``whole(game, s)`` the table key of ``game`` whose columns' hashes sum to ``s``."""
     return _column_hash_for(game.rules), _whole_for(game.rules)
 
@@ -148,12 +148,12 @@ def _column_hash_for(rules: RuleSet) -> Callable[[GameState, int], int]:
     if rules.face_down:
 
         def column(g: GameState, i: int) -> int:
-            return hash(bytes((g._down[i], *g._piles[i])))
+            return hash(bytes((g.down[i], *g.piles[i])))
 
     else:
 
         def column(g: GameState, i: int) -> int:
-            return hash(bytes(g._piles[i]))
+            return hash(bytes(g.piles[i]))
 
     return column
 
@@ -163,12 +163,12 @@ def _whole_for(rules: RuleSet) -> Callable[[GameState, int], int]:
     if rules.redeals:
 
         def whole(g: GameState, s: int) -> int:
-            return hash(((g._redeals_left, *g._stock), tuple(g._piles[0]), s))
+            return hash(((g.redeals_left, *g.stock), tuple(g.piles[0]), s))
 
     else:
 
         def whole(g: GameState, s: int) -> int:
-            return hash((len(g._stock), tuple(g._piles[0]), s))
+            return hash((len(g.stock), tuple(g.piles[0]), s))
 
     return whole
 
@@ -177,7 +177,7 @@ def make_beam_key_parts(
     game: GameState,
 ) -> tuple[Callable[[GameState], Hashable], Columns, Recolumn]:
     """``(stock, columns, recolumn)`` of :func:`make_key_function`'s key, for a caller
-    that keeps the piles as tuples (``cols[i] == tuple(game._piles[i])``): the key is
+    that keeps the piles as tuples (``cols[i] == tuple(game.piles[i])``): the key is
     ``hash((stock(game), cols[0], *columns(game, cols)))``. The sorted column entries do
     not change while only the stock and the waste do, so the beam reuses them after a
     draw, and ``recolumn`` redoes them for a move's columns alone (sorting every column
@@ -194,7 +194,7 @@ def _beam_key_parts_for(
     if rules.face_down:
 
         def columns(g: GameState, cols: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-            d = g._down
+            d = g.down
             return sorted([(d[i], *cols[i]) for i in range(1, len(cols))])
 
         def recolumn(
@@ -233,7 +233,7 @@ def _table_key_for(rules: RuleSet) -> Callable[[GameState], int]:
     column, whole = _column_hash_for(rules), _whole_for(rules)
 
     def key(g: GameState) -> int:
-        return whole(g, sum([column(g, i) for i in range(1, len(g._piles))]))
+        return whole(g, sum([column(g, i) for i in range(1, len(g.piles))]))
 
     return key
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 def make_generator(game: GameState) -> Callable[[GameState], list[Move]]:
     """``legal(game) -> list[Move]`` equal to ``moves.legal`` for the game's variant
     (made once per rule set: its tables depend on nothing else)."""
-    return _generator_for(game.rules, len(game._piles))
+    return _generator_for(game.rules, len(game.piles))
 
 
 @cache
@@ -59,10 +59,10 @@ def _generator_for(rules: RuleSet, npiles: int) -> Callable[[GameState], list[Mo
     col_move = [[Move(TO_COLUMN, s, d, 1) for d in range(npiles)] for s in range(npiles)]
 
     def legal(g: GameState) -> list[Move]:
-        piles, found = g._piles, g._found
-        if g._stock:
+        piles, found = g.piles, g.found
+        if g.stock:
             result = [DRAW_MOVE]
-        elif g._redeals_left and piles[0]:
+        elif g.redeals_left and piles[0]:
             result = [REDEAL_MOVE]
         else:
             result = []

@@ -60,11 +60,19 @@ from .sleep import make_touches
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable
+    from typing import TypeAlias
 
     from games.engine import GameState
     from games.engine.moves import Record
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
+
+    #: ``enter(parent, move, i, verdict, record, key, cols, before, h0, h1)``, made by
+    #: :meth:`Search._entering`
+    Enter: TypeAlias = Callable[
+        [list[Any], Move, int, int, Record, int, tuple[int, ...], int, int, int], None
+    ]
 
 #: The children of a position whose draw commutes with every other move (:mod:`.deadlock`).
 _DRAW_ALONE = [DRAW_MOVE]
@@ -100,19 +108,44 @@ class LostTable:
         if the table is new). With redeals the key holds the whole stock: any
         position of the variant will do."""
         if self._rules is None:
-            self._rules, self._stock = game.rules, list(game._stock)
+            self._rules, self._stock = game.rules, list(game.stock)
             return True
         if game.rules != self._rules:
             return False
         if game.rules.redeals:
             return True
-        stock, mine = game._stock, self._stock
+        stock, mine = game.stock, self._stock
         if len(stock) > len(mine):
             if stock[: len(mine)] != mine:
                 return False
             self._stock = list(stock)
             return True
         return mine[: len(stock)] == stock
+
+
+class _Walk:
+    """Where a search stands, kept between the turns of a resumable one.
+
+    ``frames``: a frame per position on the search path, root first: ``[children, next
+    child, key, index, low, {child tried: its key}, then what leaving it puts back: the
+    columns the move to it touched, the parent's sum of column hashes and the parent's
+    hashes of those columns (0 where fewer)]``; ``path``: the undo records of the moves
+    from the root. Tarjan's bookkeeping: ``index`` of every position searched and not yet
+    proved lost (on the search path or waiting for a position on it), in the order found,
+    ``pending`` the same keys in that order, ``counter`` the next index."""
+
+    __slots__ = ("frames", "path", "index", "pending", "counter")
+
+    def __init__(
+        self,
+        frames: list[list[Any]],
+        path: list[Record],
+        index: dict[int, int],
+        pending: list[int],
+        counter: int,
+    ) -> None:
+        self.frames, self.path, self.index, self.pending = frames, path, index, pending
+        self.counter = counter
 
 
 class Search:
@@ -168,90 +201,83 @@ class Search:
         #: ``resumable``: a search stopped by its budget keeps its place (the game is
         #: left where the search stood) and :meth:`run` goes on from there.
         self.resumable = resumable
-        self._paused: tuple[Any, ...] | None = None
+        self._paused: _Walk | None = None
 
-    def run(self) -> tuple[str, list[Move]]:  # noqa: C901 - the hot loop stays in one piece
+    def run(self) -> tuple[str, list[Move]]:
         """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``; a resumable
         search that answered "unknown" goes on where it stopped when run again (with
         the budget then in ``deadline`` and ``max_nodes``)."""
-        game, lost = self.game, self.table.keys
-        legal, ordered, noise = self.legal, self.know.ordered, self.noise
-        column, whole, touched = self.column, self.whole, self.touched
-        layouts = self.layouts
-        if len(layouts) > TABLE_LIMIT:
-            layouts.clear()
-        apply, revert = _moves.apply, _moves.revert
-        probe, lone, touches = self.probe, self.lone_draws, self.touches
-        deck = game.rules.deck_size
-        clock, deadline = time.perf_counter, self.deadline
-        max_nodes = self.max_nodes if self.max_nodes is not None else -1
-        nodes = 0
+        game = self.game
+        if len(self.layouts) > TABLE_LIMIT:
+            self.layouts.clear()
         self.nodes = 0
-        # the table key kept up to date: ``hashes[i]`` column i's hash, ``total`` their
-        # sum (:mod:`.key`); a move recomputes only the columns it touches
-        hashes = [0] + [column(game, i) for i in range(1, len(game._piles))]
-        total = sum(hashes)
-        frames: list[list[Any]]
-        path: list[Record]
-        index: dict[int, int]
-        pending: list[int]
-        counter: int
-        if self._paused is not None:
-            frames, path, index, pending, counter = self._paused
+        # the table key kept up to date: ``hashes[i]`` column i's hash, their sum the
+        # key's columns (:mod:`.key`); a move recomputes only the columns it touches
+        hashes = [0] + [self.column(game, i) for i in range(1, len(game.piles))]
+        walk = self._paused
+        if walk is not None:
             self._paused = None
-            if frames[0][2] in lost:  # another search proved the root lost meanwhile
-                self._restore(path)
+            if walk.frames[0][2] in self.table.keys:  # another search proved the root lost
+                self._restore(walk.path)
                 return "lost", []
         else:
-            if game.is_won():
-                return "win", []
-            root = whole(game, total)
-            if root in lost:
-                return "lost", []
-            first = probe(game) if probe is not None else OPEN
-            if first == DEAD:
-                lost.add(root)
-                return "lost", []
-            # Tarjan's bookkeeping: ``index`` of every position searched and not yet
-            # proved lost (on the search path or waiting for a position on it), in the
-            # order found; ``pending`` the same keys in that order.
-            index = {root: 0}
-            pending = [root]
-            counter = 1
-            path = []  # undo records of the moves from the root
-            # a frame: [children, next child, key, index, low, {child tried: its key}]
-            children = (
-                _DRAW_ALONE
-                if first == DRAW_ONLY and lone
-                else ordered(game, legal(game), None, noise)
-            )
-            frames = [[children, 0, root, 0, 0, {}]]
+            begun = self._begin(sum(hashes))
+            if isinstance(begun, str):
+                return begun, []
+            walk = begun
+        try:
+            return self._loop(walk, hashes)
+        except Budget:
+            if self.resumable:  # keep the place: the game stays where the search stood
+                self._paused = walk
+            else:
+                self._restore(walk.path)
+            return "unknown", []
+
+    def _begin(self, total: int) -> _Walk | str:
+        """The walk from the root (the game as it is, its columns' hashes summing to
+        ``total``), or the verdict where the root needs no search: "win" when it is won,
+        "lost" when the table holds it or the probe shows it dead."""
+        game, lost = self.game, self.table.keys
+        if game.is_won():
+            return "win"
+        root = self.whole(game, total)
+        if root in lost:
+            return "lost"
+        first = self.probe(game) if self.probe is not None else OPEN
+        if first == DEAD:
+            lost.add(root)
+            return "lost"
+        if first == DRAW_ONLY and self.lone_draws:
+            children = _DRAW_ALONE
+        else:
+            children = self.know.ordered(game, self.legal(game), None, self.noise)
+        # no move led to the root: its frame has nothing to put back when it is left
+        return _Walk([[children, 0, root, 0, 0, {}, (), 0, 0, 0]], [], {root: 0}, [root], 1)
+
+    def _loop(self, walk: _Walk, hashes: list[int]) -> tuple[str, list[Move]]:
+        """The search from where ``walk`` stands (``hashes``: the game's columns' hashes)
+        to a win or the root's proof; :class:`Budget` when the budget runs out, ``walk``
+        then where the search stood (the move being tried taken back, tried again on a
+        resume). The hot loop: what every node needs is here, in locals; what a position
+        entered or left needs, in :meth:`_entering` and :meth:`_leaving`. The probe is
+        asked only after a draw or a move from the waste: the waste's top changed (where
+        both cuts mostly arise; asking everywhere halves the speed)."""
+        game, lost, touched = self.game, self.table.keys, self.touched
+        column, whole, probe, layouts = self.column, self.whole, self.probe, self.layouts
+        apply, revert, enter = _moves.apply, _moves.revert, self._entering(walk)
+        leave, clock, deadline = self._leaving(walk, hashes), time.perf_counter, self.deadline
+        deck, max_nodes = game.rules.deck_size, self.max_nodes
+        if max_nodes is None:
+            max_nodes = -1
+        frames, index, sleeping = walk.frames, walk.index, self.touches is not None
+        total, nodes = sum(hashes), 0
         try:
             while frames:
                 frame = frames[-1]
                 children, i = frame[0], frame[1]
-                if i >= len(children):
-                    frames.pop()
-                    if frame[4] == frame[3]:  # the root of a component: all of it lost
-                        # ``pending`` is in index order: this frame's key and the
-                        # keys after it are the component
-                        at = len(pending) - 1
-                        while pending[at] != frame[2]:
-                            at -= 1
-                        done = pending[at:]
-                        del pending[at:]
-                        for k in done:
-                            del index[k]
-                        lost.update(done)
-                    elif frames and frame[4] < frames[-1][4]:
-                        frames[-1][4] = frame[4]
-                    if path:
-                        record = path.pop()
-                        revert(game, record)
-                        for c in touched[record[0]]:
-                            h = column(game, c)
-                            total += h - hashes[c]
-                            hashes[c] = h
+                if i >= len(children):  # every child tried: back to the parent
+                    total = leave(frames.pop(), total)
                     continue
                 if nodes == max_nodes:
                     raise Budget
@@ -263,112 +289,156 @@ class Search:
                     revert(game, record)
                     frame[1] = i  # a resumed search tries this move again
                     raise Budget
-                if game._home == deck:
-                    path.append(record)
-                    line = [r[0] for r in path]
-                    self._restore(path)
-                    return "win", line
+                if game.home == deck:
+                    return "win", self._won(walk.path, record)
                 # the key: the columns the move touched hashed again (at most two)
                 cols = touched[move]
-                before = total
+                before, h0, h1 = total, 0, 0
                 if cols:
-                    c0 = cols[0]
-                    h0 = hashes[c0]
-                    h = column(game, c0)
-                    hashes[c0] = h
+                    c0, h0 = cols[0], hashes[cols[0]]
+                    hashes[c0] = h = column(game, c0)
                     total += h - h0
                     if len(cols) > 1:
-                        c1 = cols[1]
-                        h1 = hashes[c1]
-                        h = column(game, c1)
-                        hashes[c1] = h
+                        c1, h1 = cols[1], hashes[cols[1]]
+                        hashes[c1] = h = column(game, c1)
                         total += h - h1
                 k = whole(game, total)
-                if touches is not None:  # only the sleep set reads the children tried
+                if sleeping:  # only the sleep set reads the children tried
                     frame[5][move] = k
-                if k in lost:
-                    revert(game, record)
-                    if cols:  # the key back to the parent's
-                        total = before
-                        hashes[c0] = h0
-                        if len(cols) > 1:
-                            hashes[c1] = h1
-                    continue
-                seen = index.get(k)
-                if seen is not None:
-                    revert(game, record)
-                    if cols:
-                        total = before
-                        hashes[c0] = h0
-                        if len(cols) > 1:
-                            hashes[c1] = h1
-                    if seen < frame[4]:
-                        frame[4] = seen
-                    continue
-                # only after a draw or a move from the waste: the waste's top changed
-                # (where both cuts mostly arise; asking everywhere halves the speed)
-                # (the layouts whose columns alone said OPEN are remembered: a draw
-                # leaves the columns and foundations as they were, .deadlock)
-                verdict = (
-                    probe(game, layouts, hash((total, *game._found)))
-                    if probe is not None and (move[0] == DRAW or move[1] == WASTE)
-                    else OPEN
-                )
-                if verdict == DEAD:  # lost whatever is searched (see .deadlock)
-                    lost.add(k)
-                    revert(game, record)
-                    if cols:
-                        total = before
-                        hashes[c0] = h0
-                        if len(cols) > 1:
-                            hashes[c1] = h1
-                    continue
-                path.append(record)
-                index[k] = counter
-                pending.append(k)
-                low = counter
-                if verdict == DRAW_ONLY and lone:  # the draw commutes with everything else
-                    kids = _DRAW_ALONE
-                else:
-                    moves = legal(game)
-                    if move[0] == TO_COLUMN:
-                        # the filter skips re-moving this unit: depend on the parent
-                        dst, count = move[2], move[3]
-                        for m in moves:
-                            if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
-                                low = frame[3]
-                                break
-                    kids = ordered(game, moves, move, noise)
-                if touches is not None and i:
-                    # the one-step sleep set (.sleep): the moves the parent tried
-                    # before this one that commute with it are not tried here; this
-                    # position depends on the positions they led to
-                    bits, tried, awake = touches[move], frame[5], []
-                    for m in kids:
-                        kj = tried.get(m)
-                        if kj is None or touches[m] & bits:
-                            awake.append(m)
+                if k not in lost:
+                    seen = index.get(k)
+                    if seen is None:
+                        # the layouts whose columns alone said OPEN are remembered: a
+                        # draw leaves the columns and foundations as they were (.deadlock)
+                        verdict = (
+                            probe(game, layouts, hash((total, *game.found)))
+                            if probe is not None and (move[0] == DRAW or move[1] == WASTE)
+                            else OPEN
+                        )
+                        if verdict != DEAD:
+                            enter(frame, move, i, verdict, record, k, cols, before, h0, h1)
                             continue
-                        self.asleep += 1
-                        if kj not in lost:  # a virtual edge to a position still open
-                            self.waits += 1
-                            seen = index.get(kj)
-                            if seen is None:  # cannot happen; depend on the parent
-                                seen = frame[3]
-                            if seen < low:
-                                low = seen
-                    kids = awake
-                frames.append([kids, 0, k, counter, low, {}])
-                counter += 1
-        except Budget:
-            if self.resumable:  # keep the place: the game stays where the search stood
-                self._paused = (frames, path, index, pending, counter)
-            else:
-                self._restore(path)
-            return "unknown", []
+                        lost.add(k)  # dead: lost whatever is searched (see .deadlock)
+                    elif seen < frame[4]:
+                        frame[4] = seen
+                revert(game, record)  # not entered: back, the key back to the parent's
+                total = before
+                if cols:
+                    hashes[c0] = h0
+                    if len(cols) > 1:
+                        hashes[c1] = h1
+            return "lost", []
         finally:
             self.nodes = nodes
-        return "lost", []
+
+    def _entering(self, walk: _Walk) -> Enter:
+        """``enter(parent, move, i, verdict, record, key, cols, before, h0, h1)``: enter
+        the position ``move`` (the ``parent`` frame's ``i``-th child, played as
+        ``record``; ``verdict`` the probe's) led to: give it the next index (Tarjan's
+        bookkeeping) and a frame on ``walk``, which keeps what leaving it puts back (the
+        parent's key sum ``before`` and hashes ``h0``, ``h1`` of the columns ``cols``),
+        with its children: the draw alone where it commutes with everything else, else
+        the moves the knowledge keeps, in its order, less those the sleep set puts to
+        sleep. Made once a run: what it reads is in its closure."""
+        game, legal, ordered, noise = self.game, self.legal, self.know.ordered, self.noise
+        lone, touches, lost, search = self.lone_draws, self.touches, self.table.keys, self
+        frames, path, index, pending = walk.frames, walk.path, walk.index, walk.pending
+
+        def enter(
+            parent: list[Any],
+            move: Move,
+            i: int,
+            verdict: int,
+            record: Record,
+            key: int,
+            cols: tuple[int, ...],
+            before: int,
+            h0: int,
+            h1: int,
+        ) -> None:
+            path.append(record)
+            low = counter = walk.counter
+            walk.counter = counter + 1
+            index[key] = counter
+            pending.append(key)
+            if verdict == DRAW_ONLY and lone:  # the draw commutes with everything else
+                frames.append([_DRAW_ALONE, 0, key, counter, low, {}, cols, before, h0, h1])
+                return
+            moves = legal(game)
+            if move[0] == TO_COLUMN:
+                # the filter skips re-moving this unit: depend on the parent
+                dst, count = move[2], move[3]
+                for m in moves:
+                    if m[0] == TO_COLUMN and m[1] == dst and m[3] == count:
+                        low = parent[3]
+                        break
+            kids = ordered(game, moves, move, noise)
+            if touches is not None and i:
+                # the one-step sleep set (.sleep): the moves the parent tried before
+                # this one that commute with it are not tried here; this position
+                # depends on the positions they led to
+                bits, tried, awake = touches[move], parent[5], []
+                for m in kids:
+                    kj = tried.get(m)
+                    if kj is None or touches[m] & bits:
+                        awake.append(m)
+                        continue
+                    search.asleep += 1
+                    if kj not in lost:  # a virtual edge to a position still open
+                        search.waits += 1
+                        seen = index.get(kj)
+                        if seen is None:  # cannot happen; depend on the parent
+                            seen = parent[3]
+                        if seen < low:
+                            low = seen
+                kids = awake
+            frames.append([kids, 0, key, counter, low, {}, cols, before, h0, h1])
+
+        return enter
+
+    def _leaving(self, walk: _Walk, hashes: list[int]) -> Callable[[list[Any], int], int]:
+        """``leave(frame, total) -> total``: leave the position of ``frame`` (just taken
+        off ``walk``) for its parent: Tarjan's bookkeeping (the root of a component, its
+        low its own index, proves the whole component lost: ``pending`` is in index
+        order, so its key and the keys after it are the component; any other passes its
+        low to its parent), then the move to it taken back and the parent's key sum and
+        column hashes put back from the frame (nothing hashed again)."""
+        game, revert, lost = self.game, _moves.revert, self.table.keys
+        frames, path, index, pending = walk.frames, walk.path, walk.index, walk.pending
+
+        def leave(frame: list[Any], total: int) -> int:
+            if frame[4] == frame[3]:
+                key = frame[2]
+                at = len(pending) - 1
+                while pending[at] != key:
+                    at -= 1
+                done = pending[at:]
+                del pending[at:]
+                for k in done:
+                    del index[k]
+                lost.update(done)
+            elif frames and frame[4] < frames[-1][4]:
+                frames[-1][4] = frame[4]
+            if not path:  # the root: nothing to put back
+                return total
+            revert(game, path.pop())
+            cols = frame[6]
+            if cols:
+                hashes[cols[0]] = frame[8]
+                if len(cols) > 1:
+                    hashes[cols[1]] = frame[9]
+            result: int = frame[7]
+            return result
+
+        return leave
+
+    def _won(self, path: list[Record], record: Record) -> list[Move]:
+        """The winning line: the moves of ``path``, then ``record``'s; the game given
+        back as the search found it."""
+        path.append(record)
+        line = [r[0] for r in path]
+        self._restore(path)
+        return line
 
     @property
     def paused(self) -> bool:

@@ -17,7 +17,8 @@ register.filter("variant_title", variant_title)
 
 @register.filter
 def outcome(status: str) -> str:
-    """A game's status in words. A resignation is a loss, shown as one everywhere (the
-    boards, the streaks and the scorecard count it so)."""
-    words = {"active": _("active"), "won": _("won"), "lost": _("lost"), "resigned": _("lost")}
+    """A game's status in words. A resignation is named as such (Restart, New game and
+    Resign all ask "resign?" first, so the list must not say "lost" after it), though the
+    boards, the streaks and the scorecard's numbers count it as a loss."""
+    words = {"active": _("active"), "won": _("won"), "lost": _("lost"), "resigned": _("resigned")}
     return words.get(status, status)

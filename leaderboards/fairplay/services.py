@@ -24,6 +24,7 @@ from leaderboards.fairplay.selectors import played_line, player_evidence_wealth
 from leaderboards.fairplay.timing import timing_of
 from leaderboards.models import FairPlayCheck, Result, ReviewDecision
 from leaderboards.placement import board_leave, board_return
+from leaderboards.rating.services import ratings_mark_stale
 
 Review = Result.Review
 DECISIONS = (Review.CLEARED, Review.DISQUALIFIED)
@@ -87,6 +88,8 @@ def _set_review(result: Result, review: str, *, by: User | None, why: str) -> No
     result.review = review
     result.save(update_fields=["review"])
     ReviewDecision.objects.create(result=result, decision=review, by=by, why=why)
+    if was_on_board != result.on_board:  # a rated deal's match changed: replay from it
+        ratings_mark_stale(deal_id=result.deal_id)
     if was_on_board and not result.on_board:
         transaction.on_commit(lambda: board_leave(result), robust=True)
     elif result.on_board and not was_on_board:

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from ftsite.group_send import group_nudge
 from games.daily import utc_today
-from games.realtime.broadcast import group_nudge
+from leaderboards.messages import BoardMessage
 
 if TYPE_CHECKING:
     from leaderboards.models import Result
@@ -28,7 +29,7 @@ def league_group(league_id: int, day: str) -> str:
 def _nudge(league_id: int, day: date, result_id: int | None) -> None:
     group_nudge(
         league_group(league_id, day.isoformat()),
-        {"type": "board.changed", "message": {"type": "board", "result_id": result_id}},
+        {"type": "board.changed", "message": BoardMessage(type="board", result_id=result_id)},
     )
 
 

@@ -21,7 +21,7 @@ from leaderboards.consumers import CLOSE_NOT_FOUND, BoardConsumer
 from leaderboards.leagues.access import access_league
 from leaderboards.leagues.broadcast import league_group
 
-CLOSE_FORBIDDEN = 4403  # as in games.realtime.consumers and docs/protocol.md
+CLOSE_FORBIDDEN = 4403  # as in games.socket.consumers and docs/protocol.md
 
 
 @database_sync_to_async
@@ -41,14 +41,14 @@ class LeagueBoardConsumer(BoardConsumer):
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
-        await self.accept()  # then close with a code: a refused handshake shows none
         day = parse_day(kwargs["day"], today=utc_today(timezone.now()))
-        if day is None:
-            await self.close(CLOSE_NOT_FOUND)
-            return
-        code = await _admitted(self.scope.get("user"), kwargs["league_id"])
-        if code:
+        user = self.scope.get("user")
+        code = CLOSE_NOT_FOUND if day is None else await _admitted(user, kwargs["league_id"])
+        if code or day is None:
+            await self.accept()  # then close with a code: a refused handshake shows none
             await self.close(code)
             return
+        # In the group before the page hears "open": a join in between is never missed.
         self.group = league_group(int(kwargs["league_id"]), day.isoformat())
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()

@@ -149,7 +149,7 @@ def league_board_rows(
     results = (
         ranked_results(day, variant, weekly)
         .filter(player_id__in=member_ids(league=league))
-        .select_related("player")
+        .select_related("player", "player__skill_rating")
     )
     me = user.pk if user is not None and user.is_authenticated else None
     return _to_rows(results, me=me)

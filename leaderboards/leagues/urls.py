@@ -40,5 +40,6 @@ urlpatterns: list[URLPattern] = [
         name="league_month",
     ),
     path("leagues/<int:league_id>/all/", views.league_period, {"kind": "all"}, name="league_all"),
+    path("leagues/<int:league_id>/rating/", views.league_rating, name="league_rating"),
     path("leagues/<int:league_id>/compare/", views.league_compare, name="league_compare"),
 ]

@@ -30,12 +30,14 @@ from games.daily import utc_today
 from games.dates import FIRST_DAY, parse_day, parse_week
 from games.errors import ServiceError
 from games.responses import refusal_page
-from games.throttles import Rate, throttle_check, who
+from games.throttles import throttle_check, who
 from games.weekly import ONE_WEEK, week_label, week_monday
 from leaderboards import selectors as board_selectors
+from leaderboards import views as board_views
 from leaderboards.leagues import selectors, services
 from leaderboards.leagues.access import Purpose, access_league, is_member, may_manage
 from leaderboards.leagues.models import League
+from leaderboards.rating.board import rating_board_page
 
 View = Callable[..., HttpResponse]
 
@@ -56,7 +58,7 @@ def _refusals(view: View) -> View:
 def _count(request: HttpRequest, action: str) -> None:
     throttle_check(
         name=f"league_{action}",
-        rate=Rate.parse(settings.FT_RATE_LEAGUE_ACTIONS),
+        rate=settings.FT_RATE_LEAGUE_ACTIONS,
         ident=who(user_id=signed_in(request.user).pk),
         what=_("league actions"),
     )
@@ -267,6 +269,23 @@ def league_period(
         "following": board.period.following(today=_today()),
     }
     return render(request, "leaderboards/leagues/period.html", context)
+
+
+@never_cache
+@account_view
+@require_GET
+@_refusals
+def league_rating(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The rating board of the league's members (the site's, narrowed to them)."""
+    league = _league(request, league_id)
+    board = rating_board_page(
+        page=board_views.page_number(request),
+        user=signed_in(request.user),
+        user_ids=selectors.member_ids(league=league),
+    )
+    if board is None:
+        raise Http404("no such page")
+    return render(request, "leaderboards/leagues/rating.html", {"league": league, "board": board})
 
 
 @never_cache

@@ -21,12 +21,12 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
-from games.access import access_replay
+from games.access import access_replay, is_self
 from games.display import variant_title
 from games.engine import RESIGN, UNDO, EngineError, GameState
-from games.engine.cards import RANK_NAMES, RANKS, SUITS
+from games.engine.cards import SUITS
 from games.errors import NotFound
 from games.models import Deal, Game, GameAnalysis, User
 from games.payloads import board_changes
@@ -34,6 +34,22 @@ from leaderboards.models import Result
 from leaderboards.share import VerificationPending
 
 _SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
+# The words of the ranks and suits, marked so makemessages extracts them: the engine's own
+# names are plain text (it knows no Django), and ``_(name)`` of an unextracted name stays
+# English in every language.
+_RANK_WORDS = {
+    "A": gettext_noop("ace"),
+    "T": "10",
+    "J": gettext_noop("jack"),
+    "Q": gettext_noop("queen"),
+    "K": gettext_noop("king"),
+}
+_SUIT_WORDS = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
 
 
 def card_label(code: str) -> str:
@@ -49,9 +65,8 @@ def card_label(code: str) -> str:
 
 def card_words(code: str) -> str:
     """``QD`` as "queen of diamonds", for the action's words."""
-    rank = RANK_NAMES[RANKS.index(code[0]) + 1]
-    suit = ("spades", "hearts", "diamonds", "clubs")[SUITS.index(code[1])]
-    return _("%(rank)s of %(suit)s") % {"rank": _(rank), "suit": _(suit)}
+    rank = _RANK_WORDS.get(code[0], code[0])
+    return _("%(rank)s of %(suit)s") % {"rank": _(rank), "suit": _(_SUIT_WORDS[code[1]])}
 
 
 def _pile(name: str) -> str:
@@ -208,6 +223,8 @@ def replay_frames(*, user: User | AnonymousUser, game_id: object) -> dict[str, A
             "id": str(game.pk),
             "player": game.player.public_name,
             "username": game.player.get_username(),
+            # The viewer's own game: the page says "your game", not their name.
+            "mine": is_self(viewer=user, user_id=game.player_id),
             "mode": game.mode,
             "status": game.status,
             "score": game.score,

@@ -18,7 +18,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import services
-from games.errors import NotAuthenticated, ServiceError
+from games.duels.selectors import duel_read, duel_seats
+from games.errors import Forbidden, NotAuthenticated, ServiceError
 from games.responses import refusal_page, retry_after_of, with_retry_after
 from leaderboards.replays.frames import analysis_frames, replay_frames, solution_frames
 from leaderboards.share import VerificationPending
@@ -48,6 +49,37 @@ def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             "analysis": analysis,
         },
     )
+
+
+@require_GET
+def duel_replay(request: HttpRequest, duel_id: uuid.UUID) -> HttpResponse:
+    """A duel's two games side by side, each on its own board, once both are over and the
+    deal is revealed (before that a watcher could relay the stock: 403); the keyboard and
+    a step's link drive both viewers together. Anyone with the duel's link may look."""
+    try:
+        duel = duel_read(duel_id=duel_id)
+        if duel.deal is None or duel.deal.revealed_at is None:
+            raise Forbidden("a duel's boards are shown once both its games are over")
+        sides = []
+        for seat in duel_seats(duel):
+            assert seat.game_id is not None  # a revealed deal: both games were dealt
+            frames = replay_frames(user=request.user, game_id=seat.game_id)
+            sides.append(
+                {
+                    "seat": seat.seat,
+                    "frames_id": f"replay-data-{seat.seat}",
+                    "name": seat.player.public_name,
+                    "place": seat.place,
+                    "frames": frames,
+                    "steps": frames["steps"],
+                    "board_state": _board_state(frames),
+                }
+            )
+    except VerificationPending as err:
+        return render(request, "replays/pending.html", {"reason": err.reason}, status=err.status)
+    except ServiceError as err:
+        return refusal_page(request, err)
+    return render(request, "replays/duel.html", {"duel": duel, "sides": sides})
 
 
 def _board_state(frames: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 // viewer's modules load only on a page that has one.
 
 async function startReplay(section) {
-  const source = document.getElementById("replay-data");
+  // A duel's page holds two viewers, each with its frames named by its side's holder.
+  const holder = section.closest("[data-frames-id]");
+  const source = document.getElementById(holder instanceof HTMLElement ? holder.dataset.framesId || "" : "replay-data");
   if (!source) return;
   const panel = document.querySelector("[data-analysis]");
   const initial = document.getElementById("analysis-data");
@@ -20,8 +22,8 @@ async function startReplay(section) {
 // Share text: copy with the Clipboard API; where that is missing or refused
 // (no HTTPS, permissions), select the text and say how to copy it by hand.
 function startCopyButtons() {
-  for (const button of document.querySelectorAll("[data-copy]")) {
-    const field = document.getElementById(button.dataset.copy);
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("[data-copy]"))) {
+    const field = /** @type {HTMLTextAreaElement | HTMLInputElement | null} */ (document.getElementById(button.dataset.copy));
     const status = button.parentElement.querySelector("[role=status]");
     if (!field) continue;
     button.hidden = false;
@@ -39,6 +41,5 @@ function startCopyButtons() {
   }
 }
 
-const viewer = document.querySelector("[data-replay]");
-if (viewer) startReplay(viewer);
+for (const viewer of document.querySelectorAll("[data-replay]")) startReplay(viewer);
 startCopyButtons();

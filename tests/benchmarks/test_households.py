@@ -5,27 +5,19 @@ all played through the services at a person's pace (the pace check on)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "households.py"
+import benchmarks.households
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 
 @pytest.fixture(scope="module")
 def households() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("households", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("households", module)
-    spec.loader.exec_module(module)
-    return module
+    return benchmarks.households
 
 
 @pytest.fixture(autouse=True)

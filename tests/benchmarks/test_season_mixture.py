@@ -4,29 +4,19 @@ over which of the five exchangeable positions is the truth, each has mean at mos
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+import benchmarks.season_mixture
 
 
 @pytest.fixture(scope="module")
 def mixture() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location(
-        "season_mixture", BENCHMARKS / "season_mixture.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmarks.season_mixture
 
 
 POSITIONS = st.lists(

@@ -60,6 +60,8 @@ def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         # Every test signs up from 127.0.0.1: the sign-up limits are tested on their own.
         FT_RATE_SIGNUPS_ADDRESS="100000/h",
         FT_RATE_SIGNUPS_DEVICE="100000/h",
+        # A duel's clock starts a second after the pairing (5 s on a real site).
+        FT_DUEL_COUNTDOWN_SECONDS="1",
     )
     return env
 
@@ -94,6 +96,14 @@ def live_url(site_env: dict[str, str]) -> Iterator[str]:
         cwd=ROOT,
         env=env,
         check=True,
+    )
+    # As `make run` does: the shipped proven deals in the practice pool.
+    subprocess.run(
+        [sys.executable, "manage.py", "fill_practice_pool", "--starter"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
     )
     server = start_server(env, workdir)
     try:
@@ -251,6 +261,15 @@ class Board:
 
     def pile(self, name: str) -> Locator:
         return self.page.locator(f'[data-pile="{name}"]')
+
+    def act(self, action: str) -> None:
+        """Click the bar's button for ``action`` (its data-action), opening "More" first
+        where a phone's bar folds it away."""
+        button = self.page.locator(f'.ft-bar [data-action="{action}"]')
+        more = self.page.locator('.ft-bar [data-action="more"]')
+        if not button.is_visible() and more.is_visible():
+            more.click()
+        button.click()
 
 
 @pytest.fixture

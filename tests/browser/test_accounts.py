@@ -29,8 +29,8 @@ from leaderboards.services import result_verify
 user = User.objects.get(username="{username}")
 Sighting.objects.filter(user=user).delete()
 game = services.game_start_daily(user=user)
-services.game_play(user=user, game_id=game.pk, move="s", client_id="b1")
-services.game_resign(user=user, game_id=str(game.pk), client_id="b2")
+services.game_act(user=user, game_id=game.pk, kind="move", move="s", client_id="b1")
+services.game_act(user=user, game_id=str(game.pk), kind="resign", client_id="b2")
 result_verify(game_id=game.pk)
 print(Result.objects.get(game=game).on_board)
 """

@@ -64,9 +64,11 @@ def parse(move: str) -> CardMove | None:
 
 
 def page_choice(game: GameState, src: str, count: int, *, columns: bool) -> str | None:
-    """Where the page sends ``count`` cards of ``src`` on a tap (``columns`` False,
-    except for the waste) or a double-tap: ``smartTarget`` in moves.js, on the same
-    ``legal_moves`` the server sends (the engine's, in the engine's order)."""
+    """Where the page sends ``count`` cards of ``src`` on a tap under the table's setting
+    "home" (``columns`` False, except for the waste), or on a double-tap and any tap under
+    "best" (``columns`` True): ``smartTarget`` in place.js, on the same ``legal_moves`` the
+    server sends (the engine's, in the engine's order). The classic rules build in suit,
+    so place.js's preference for a column of the card's suit changes nothing here."""
     targets = [
         m.dst
         for m in map(parse, game.legal_moves())
@@ -86,6 +88,25 @@ def page_choice(game: GameState, src: str, count: int, *, columns: bool) -> str 
         if rank > best_rank:
             best, best_rank = p, rank
     return best
+
+
+# The table's setting "tap" on the signed-in player's account (PUT /api/v1/settings, as the
+# settings panel saves it, with the board page's CSRF token); the page reads it on load.
+SET_TAP = """async (tap) => {
+  const token = document.querySelector('[name=csrfmiddlewaretoken]').value;
+  const answer = await fetch('/api/v1/settings', {
+    method: 'PUT', credentials: 'same-origin', body: JSON.stringify({tap}),
+    headers: {'Content-Type': 'application/json', 'X-CSRFToken': token},
+  });
+  return answer.status;
+}"""
+
+
+def use_tap(page: Page, tap: str) -> None:
+    """Keep ``tap`` ("best" or "home") on the account and reload the board with it."""
+    assert page.evaluate(SET_TAP, tap) == 200
+    page.reload()
+    page.locator('[data-testid="connection"][data-state="connected"]').wait_for()
 
 
 def expected_piles(game: GameState) -> dict[str, list[str]]:

@@ -5,6 +5,7 @@ board" for sighted players too, and wide pages that use a desktop's width."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -133,7 +134,7 @@ def test_every_page_finds_the_sites_icon(
 # Names and outcomes -----------------------------------------------------------------
 
 
-def test_variants_show_by_their_names_and_a_resignation_as_a_loss(
+def test_variants_show_by_their_names_and_a_resignation_by_its_name(
     signed_up_page: Page, start_practice: StartPractice, live_url: str, shots: Path
 ) -> None:
     page = signed_up_page
@@ -151,16 +152,18 @@ def test_variants_show_by_their_names_and_a_resignation_as_a_loss(
     result = page.locator('[data-testid="result"]')
     expect(result).to_be_visible()
     expect(result).to_have_attribute("data-status", "resigned")
-    # The title a lost game has: a resignation is a loss.
-    expect(result.locator('[data-result="title"]')).to_have_text("Game over")
-    expect(result.locator('[data-result="line"]')).to_have_text("Resigned: the game is lost.")
+    # Said as what it was (the resign button asked "resign?"), with the cards home.
+    expect(result.locator('[data-result="title"]')).to_have_text("You resigned")
+    expect(result.locator('[data-result="line"]')).to_have_text(
+        re.compile(r"^\d+ of 104 cards home when you resigned\.$")
+    )
     page.screenshot(path=str(shots / "resigned-result.png"))
 
     page.goto(live_url + "/games/")
     row = page.locator(".games-table tbody tr").first
     cells = row.locator("td").all_inner_texts()
     assert "Josephine" in cells[2] and "josephine" not in cells[2]
-    assert cells[3] == "lost"
+    assert cells[3] == "resigned"
     page.screenshot(path=str(shots / "my-games.png"), full_page=True)
 
 

@@ -150,7 +150,8 @@ def position(
         on_site(
             "from games import services; from games.models import Game\n"
             f"g = Game.objects.get(pk='{game_id}')\n"
-            f"for m in {moves!r}: services.game_play(user=g.player, game_id=g.pk, move=m)\n"
+            f"for m in {moves!r}:\n"
+            "    services.game_act(user=g.player, game_id=g.pk, kind='move', move=m)\n"
         )
         page.reload()
     game = GameState.from_code(code)

@@ -1,7 +1,8 @@
-"""Unit tests of reminders.js and finish.js, run in Chromium as the site serves them (the
-harness of test_js_units.py): refusals said in the player's words, in English and in
-Italian through Django's catalog, from the rules and params the engine really raises; the
-note for a tap on a card that cannot move; the finish's next move; the share text."""
+"""Unit tests of reminders.js and finish.js that need the server's side, run in Chromium
+as the site serves them (the harness of test_js_units.py): refusals said in the player's
+words, in English and in Italian through Django's catalog, from the rules and params the
+engine really raises; the note for a card that cannot move and the share text in Italian.
+Their cases on plain data are in tests/js/finish.test.js."""
 
 from __future__ import annotations
 
@@ -72,16 +73,6 @@ def test_refusals_are_said_in_the_players_words_in_english_and_italian(
     assert words == ["l'asso di picche", "l'8 di quadri", "la regina di cuori", "il 10 di fiori"]
 
 
-def test_an_unknown_rule_or_odd_params_fall_back_to_the_servers_reason(
-    call: Callable[..., Any],
-) -> None:
-    reason = "a rule from a newer server"
-    assert call("reminders.js", "reminderText", {"rule": "brand_new", "reason": reason}) == reason
-    odd = {"rule": "foundation_suit", "params": {"foundation": None}, "reason": reason}
-    assert call("reminders.js", "reminderText", odd) == reason
-    assert call("reminders.js", "reminderText", {"code": "game_over", "reason": "over"}) == "over"
-
-
 def test_every_rule_a_real_game_refuses_with_has_a_sentence(call: Callable[..., Any]) -> None:
     """Every illegal move from every pile of a real deal: the page has words of its own
     for each rule the engine names (never the English fallback)."""
@@ -102,53 +93,17 @@ def test_every_rule_a_real_game_refuses_with_has_a_sentence(call: Callable[..., 
         assert said and said != message["reason"], rule
 
 
-def test_a_tap_on_a_card_that_cannot_move_says_so_briefly(
-    call: Callable[..., Any], in_italian: Callable[..., Any]
+def test_a_tap_on_a_card_that_cannot_move_says_so_briefly_in_italian(
+    in_italian: Callable[..., Any],
 ) -> None:
     game = game_state(legal_moves=["s", "t2-f2"])
     stuck = {"pile": "t1", "card": "QS", "count": 1}
-    assert (
-        call("reminders.js", "cannotMoveNote", game, stuck)
-        == "The queen of spades cannot move now."
-    )
     assert in_italian("reminders.js", "cannotMoveNote", game, stuck) == (
         "La regina di picche ora non può muoversi."
     )
-    # A card with somewhere to go (a foundation, or only a column) gets no note.
-    assert call("reminders.js", "cannotMoveNote", game, {"pile": "t2", "card": "5H"}) is None
-    columns_only = game_state(legal_moves=["s", "t1-t2"])
-    assert call("reminders.js", "cannotMoveNote", columns_only, stuck) is None
 
 
-def test_the_finish_sends_a_card_home_from_the_waste_or_a_column_only(
-    call: Callable[..., Any],
-) -> None:
-    game = game_state(legal_moves=["f1-t2", "t1-t2", "w-f3", "t2-f2"], can_finish=True)
-    assert call("finish.js", "nextHomeMove", game) == "w-f3"
-    assert call("finish.js", "offersFinish", game) is True
-    assert call("finish.js", "offersFinish", {**game, "can_finish": False}) is False
-    assert call("finish.js", "nextHomeMove", {**game, "status": "won"}) is None
-    assert call("finish.js", "nextHomeMove", game_state(legal_moves=["s", "t1-t2"])) is None
-    # The server's can_finish reaches the state with an accepted action, and stops there.
-    changes = {"legal_moves": ["t2-f2"], "can_finish": True, "stock": 0}
-    msg = {
-        "type": "action",
-        "version": 4,
-        "action": "t2-f2",
-        "changes": changes,
-        "score": 20,
-        "moves": 4,
-        "status": "active",
-    }
-    applied = call("state.js", "applyAction", game_state(), msg, "2026-01-01T10:05:00.000Z")
-    assert applied["game"]["can_finish"] is True and "can_finish" not in applied["game"]["board"]
-    won = call("state.js", "normalise", game_state(status="won", can_finish=True))
-    assert won["can_finish"] is False
-
-
-def test_the_result_has_a_practice_share_text_and_a_rank_line(
-    call: Callable[..., Any], in_italian: Callable[..., Any]
-) -> None:
+def test_the_practice_share_text_is_in_italian_too(in_italian: Callable[..., Any]) -> None:
     result = {
         "status": "won",
         "score": 1234,
@@ -158,52 +113,6 @@ def test_the_result_has_a_practice_share_text_and_a_rank_line(
         "code": "FT1-J-0000002",
         "link": "https://example.test/practice/?code=FT1-J-0000002",
     }
-    assert call("finish.js", "practiceShareText", result) == (
-        "Josephine FT1-J-0000002 — won ✅ · 1234 pts · 280 moves · 7:05\n"
-        "https://example.test/practice/?code=FT1-J-0000002"
-    )
     assert in_italian("finish.js", "practiceShareText", result).startswith(
         "Josephine FT1-J-0000002 — vinta ✅ · 1234 punti · 280 mosse"
     )
-    assert call("finish.js", "rankLine", {"text": "…", "rank": 3, "size": 41}) == (
-        "You are ranked 3 of 41 today."
-    )
-    assert call("finish.js", "rankLine", {"text": "…", "rank": None}) == ""
-    assert call("finish.js", "confettiCount", True) == 0
-    assert call("finish.js", "confettiCount", False) > 0
-
-
-FINISHER = """async () => {
-  const { Finisher } = await import("/static/js/board/finish.js");
-  // Each accepted move brings the next position, as the server's answers do.
-  const positions = [["w-f1", "t1-t2"], ["t1-f2", "f1-t3"], ["t2-f1"]];
-  let game = { status: "active", can_finish: true, legal_moves: positions[0] };
-  const sent = [];
-  let stopped = 0;
-  await new Promise((done) => {
-    const finisher = new Finisher({
-      game: () => game,
-      play: (choose, callbacks) => {
-        const move = choose();  // chosen at its turn, as the action queue does
-        sent.push(move);
-        setTimeout(() => {
-          callbacks.onAccepted();  // main.js hears the answer before it draws it
-          const next = positions[sent.length];
-          const over = { ...game, status: "won", legal_moves: [] };
-          game = next ? { ...game, legal_moves: next } : over;
-        }, 5);
-      },
-      onStop: () => { stopped += 1; done(); },
-      pauseMs: 10,
-    });
-    finisher.start();
-  });
-  return { sent, stopped };
-}"""
-
-
-def test_the_finisher_sends_one_move_at_a_time_on_the_board_each_answer_brings(
-    page: Any, live_url: str
-) -> None:
-    _open_units_page(page, live_url)
-    assert page.evaluate(FINISHER) == {"sent": ["w-f1", "t1-f2", "t2-f1"], "stopped": 1}

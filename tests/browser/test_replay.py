@@ -30,7 +30,7 @@ from games.models import User
 user = User.objects.get(username={username!r})
 game = services.game_start_practice(user=user, code={code!r})
 for move in {moves!r}:
-    services.game_play(user=user, game_id=game.pk, move=move)
+    services.game_act(kind="move", user=user, game_id=game.pk, move=move)
 game.refresh_from_db()
 print(game.status, game.pk)
 """
@@ -237,7 +237,8 @@ def test_a_visitor_with_the_link_replays_it_on_a_phone(
     context.close()
 
 
-# The viewer's pure rules (static/js/replay/frames.js), run in Chromium -------------------
+# The viewer's frames (static/js/replay/frames.js) against the engine, in Chromium ----------
+# (its other rules are plain data: tests/js/frames.test.js)
 
 UNITS_PATH = "/__replay_units__/"
 CALL = """async ([name, args]) => {
@@ -265,37 +266,3 @@ def test_it_builds_every_frame_from_the_replay_steps(call: Callable[..., Any]) -
         steps.append({"changes": board_changes(views[-1], engine.view())})
         views.append(engine.view())
     assert call("buildFrames", initial, steps) == views
-
-
-def test_it_reads_a_link_to_a_step_within_the_game(call: Callable[..., Any]) -> None:
-    assert call("stepFromHash", "#move=12", 100) == 12
-    assert call("stepFromHash", "#move=500", 100) == 100
-    assert call("stepFromHash", "#move=0", 100) == 0
-    for other in ("", "#analysis", "#move=-1", "#move=1x"):
-        assert call("stepFromHash", other, 100) is None
-    assert call("hashFor", 7) == "#move=7"
-
-
-def test_it_steps_at_the_speed_chosen_and_slides_cards_only_when_there_is_time(
-    call: Callable[..., Any],
-) -> None:
-    assert [call("stepMs", s) for s in (1, 2, 4, 8)] == [1000, 500, 250, 125]
-    assert call("stepMs", "3") == 500 and call("stepMs", None) == 500  # not offered: 2 a second
-    assert [call("animates", s) for s in ("1", "2", "4", "8")] == [True, True, True, False]
-
-
-def test_it_draws_a_read_only_game_with_its_status_on_the_last_frame_only(
-    call: Callable[..., Any],
-) -> None:
-    frames = [{"stock": 3}, {"stock": 2}, {"stock": 1}]
-    middle = call("boardGame", frames, 1, {"score": 5, "status": "lost"})
-    assert middle == {
-        "board": {"stock": 2},
-        "legal_moves": [],
-        "can_undo": False,
-        "version": 1,
-        "moves": 1,
-        "score": 5,
-        "status": "active",
-    }
-    assert call("boardGame", frames, 2, {"score": 5, "status": "lost"})["status"] == "lost"

@@ -25,8 +25,8 @@ for user in (scout, player):
 for user, draws in ((scout, 60), (player, 40)):
     game = services.game_start_daily(user=user)
     for _ in range(draws):
-        services.game_play(user=user, game_id=game.pk, move="s")
-    services.game_resign(user=user, game_id=game.pk)
+        services.game_act(kind="move", user=user, game_id=game.pk, move="s")
+    services.game_act(kind="resign", user=user, game_id=game.pk)
 print(Result.objects.get(game__player=player).pk)
 """
 

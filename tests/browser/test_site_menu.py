@@ -19,6 +19,7 @@ SIGNED_IN_LINKS = [
     "Archive",
     "Rules",
     "My games",
+    "Duels",
     "Leagues",
     "Scorecard",
 ]
@@ -62,7 +63,7 @@ def test_one_tap_on_the_menu_button_shows_every_link_of_the_header(
     expect(button).to_have_attribute("aria-expanded", "true")
     shown = visible_nav_items(page)
     texts = [item["text"] for item in shown]
-    # Every link: the seven pages, the player's own name (the profile) and Log out.
+    # Every link: the eight pages, the player's own name (the profile) and Log out.
     assert texts == [*SIGNED_IN_LINKS, username, "Log out"], texts
     small = [i for i in shown if i["height"] < MIN_TAP_PX or i["width"] < MIN_TAP_PX]
     assert not small, f"tap targets under {MIN_TAP_PX} px: {small}"

@@ -26,7 +26,14 @@ from playwright.sync_api import Error as PlaywrightError
 
 from games.engine import GameState
 from tests.browser.tapping import LONG_ONLY, LONG_RUN, TAPPER
-from tests.browser.test_board import JOSEPHINE, Player, page_choice, record_accepted, won_game
+from tests.browser.test_board import (
+    JOSEPHINE,
+    Player,
+    page_choice,
+    record_accepted,
+    use_tap,
+    won_game,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -174,7 +181,8 @@ def test_double_click_and_double_tap_still_place_a_card(
     browser: Browser, sign_up: Callable[[Page], str], start_practice: StartPractice, board: BoardOf
 ) -> None:
     """A mouse's double-click, then (twenty moves of the recorded win later, where the
-    next chance comes) a finger's double-tap, on a phone-sized touch screen."""
+    next chance comes) a finger's double-tap, on a phone-sized touch screen, under the
+    table's setting "home" (a single tap on a card only a column takes moves nothing)."""
     game = GameState.from_code(JOSEPHINE)
     log = won_game(JOSEPHINE)["moves"].split()
     context = browser.new_context(
@@ -185,6 +193,7 @@ def test_double_click_and_double_tap_still_place_a_card(
         accepted = record_accepted(page)
         sign_up(page)
         start_practice(page, JOSEPHINE)
+        use_tap(page, "home")
         table = board(page)
         player = Player(page, table)
         for gesture, before in (("dblclick", 0), ("touch", 21)):

@@ -22,7 +22,7 @@ from games.models import User
 for name in {names!r}:
     u = User.objects.create_user(username=name, password="x" * 12)
     game = services.game_start_daily(user=u)
-    services.game_resign(user=u, game_id=game.pk)
+    services.game_act(kind="resign", user=u, game_id=game.pk)
 print(services.game_start_daily(user=u).deal.day)
 """
 

@@ -109,7 +109,9 @@ def test_a_second_browser_watches_the_game_and_sees_each_move(
 # Italian --------------------------------------------------------------------------
 
 # Words the home page and the rules page show, by their English text (the msgid).
-ON_EVERY_PAGE = ["Practice", "Rules", "Leaderboards", "Language", "Change language"]
+# ("Change language" is the picker's no-JavaScript button, hidden where the script runs:
+# tests/browser/test_language_switch.py.)
+ON_EVERY_PAGE = ["Practice", "Rules", "Leaderboards", "Language"]
 ON_THE_RULES_PAGE = ["Forty Thieves: the rules", "Contents", "How to play"]
 
 

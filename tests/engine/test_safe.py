@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState, IllegalMove, format_move
@@ -37,7 +37,7 @@ def test_a_card_waits_while_another_copy_of_its_predecessor_is_out() -> None:
     game = GameState.from_layout(layout, [], foundations=tops)
     # The queen of clubs could go onto f8 now, but the other jack is out: not safe (it is
     # the jack's other foundation, f4, that would have to take both queens in turn).
-    assert not is_safe_home(game, game._piles[1][-1], 1)
+    assert not is_safe_home(game, game.piles[1][-1], 1)
     assert next_safe_home(game) == Move(TO_FOUNDATION, 2, 3, 1)  # the jack: all tens home
 
 
@@ -46,7 +46,7 @@ def test_a_card_waits_while_a_card_that_could_build_on_it_is_out() -> None:
     tops = ["TS", "9H", "KD", "KC", "TS", "KH", "KD", "KC"]
     layout = [["KS", "QS", "JS"], ["KS", "QS", "JS", "KH", "QH", "JH", "TH"]] + [[]] * 8
     game = GameState.from_layout(layout, [], "streets", foundations=tops)
-    assert not is_safe_home(game, game._piles[1][-1], 1)
+    assert not is_safe_home(game, game.piles[1][-1], 1)
     assert format_move(next_safe_home(game)) == "t2-f2"  # the 10 of hearts: the nines home
 
 
@@ -58,10 +58,10 @@ def test_nothing_is_safe_with_foundation_takeback() -> None:
 
 def test_a_waste_card_waits_while_a_redeal_would_regroup_a_draw_of_three() -> None:
     game = GameState.from_seed(5, "little-forty")
-    ace = next(c for c in game._stock if c >> 2 == 1)
+    ace = next(c for c in game.stock if c >> 2 == 1)
     assert not is_safe_home(game, ace, 0)
-    game._redeals_left = 0
-    assert is_safe_home(game, ace, 0)
+    spent = GameState.load({**game.dump(), "redeals_left": 0})
+    assert is_safe_home(spent, ace, 0)
 
 
 def test_the_solver_reads_the_engines_definition() -> None:
@@ -70,7 +70,7 @@ def test_the_solver_reads_the_engines_definition() -> None:
         game = GameState.from_seed(rng.randrange(10**6), variant)
         knowledge = Knowledge(game)
         for _ in range(120):
-            for src, pile in enumerate(game._piles):
+            for src, pile in enumerate(game.piles):
                 if pile:
                     assert knowledge.is_safe_home(game, pile[-1], src) == is_safe_home(
                         game, pile[-1], src
@@ -91,10 +91,14 @@ def test_an_ace_needs_nothing_home() -> None:
 
 def _positions(seed: int, variant: str, steps: int) -> GameState:
     """A position part way through random play of a deal (home moves preferred, so that
-    foundations fill and safe moves come up)."""
+    foundations fill and safe moves come up): after ``steps`` moves, the first with a safe
+    home move to play (a walk that plays home moves as they come seldom stops at one:
+    none of 50 did), within 300 more."""
     rng = random.Random(seed)
     game = GameState.from_seed(seed, variant)
-    for _ in range(steps):
+    for done in range(steps + 300):
+        if done >= steps and next_safe_home(game) is not None:
+            break
         legal = engine_moves.legal(game)
         if not legal:
             break
@@ -121,11 +125,11 @@ def _still_legal(game: GameState, move: Move) -> bool:
 def test_a_safe_move_keeps_every_other_move_the_position_had(seed, variant, steps) -> None:
     """Every legal move before a safe home move is legal after it, except those of the card
     itself: a run that carried it on top moves one card shorter. So the cards that could
-    build on it (all home) and every other card keep every continuation they had."""
+    build on it (all home) and every other card keep every continuation they had. Checked
+    where the walk reaches a safe move (the others rejected): 150 of 219 examples (68 %)."""
     game = _positions(seed, variant, steps)
     safe = next_safe_home(game)
-    if safe is None:
-        return
+    assume(safe is not None)
     before = engine_moves.legal(game)
     after = GameState.load(game.dump(history=False))
     after.play_move(safe)
@@ -143,14 +147,16 @@ def test_a_safe_move_keeps_every_other_move_the_position_had(seed, variant, step
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(endgames(VARIANTS, lowest=8, stock=6))
 def test_a_safe_move_never_turns_a_won_position_lost(game: GameState) -> None:
+    """Checked where the end game has a safe move and the plain search finds its win
+    (before and after the move): 100 of 141 examples (71 %); most of the others have no
+    safe move."""
     safe = next_safe_home(game)
-    if safe is None:
-        return
-    truth = naive_winnable(game, limit=5000)
-    if not truth:
-        return  # undecided, or lost already
+    assume(safe is not None)
+    assume(naive_winnable(game, limit=5000))  # won, not lost already or undecided
     game.play_move(safe)
-    assert naive_winnable(game, limit=20_000) is not False, format_move(safe)
+    after = naive_winnable(game, limit=20_000)
+    assume(after is not None)  # a smaller space, but searched in another order
+    assert after, format_move(safe)
 
 
 # The undo of a move and the automatic moves it caused -------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from ftsite.rates import Rate
 from games import services
 from games.errors import Forbidden, NotAuthenticated, NotFound, SolverLocked
 from games.models import Deal, Game, GameAnalysis, User
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def analysis_budget(settings) -> None:
     settings.FT_ANALYSIS_SECONDS = 20.0
     settings.FT_ANALYSIS_POSITION_SECONDS = 3.0
-    settings.FT_RATE_ANALYSES = "100/h"
+    settings.FT_RATE_ANALYSES = Rate.parse("100/h")
 
 
 def lost_game(user: User, capture: Capture) -> Game:
@@ -147,7 +148,7 @@ def test_a_daily_game_waits_for_the_close_even_for_its_player(
 def test_new_analyses_are_throttled_but_kept_ones_are_not(
     user: User, settings, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    settings.FT_RATE_ANALYSES = "1/h"
+    settings.FT_RATE_ANALYSES = Rate.parse("1/h")
     first = resigned_game(user, django_capture_on_commit_callbacks)
     second = resigned_game(user, django_capture_on_commit_callbacks, code="FT1-N-0000009")
     with mock.patch.object(analysis_service, "_enqueue") as enqueue:

@@ -8,11 +8,13 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
+from ftsite.rates import Rate
 from games import services
 from games.errors import DayNotClosed, NoDeal
 from games.models import Game, User
 from games.payloads import game_payload
 from games.throttles import RateLimited
+from tests.support.games import game_play, game_resign, game_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +60,7 @@ def test_it_continues_the_unfinished_archive_game_of_the_day(
     deal = make_daily_deal(now.date() - YESTERDAY)
     first = services.game_start_archive(user=user, day=deal.day, now=now)
     assert services.game_start_archive(user=user, day=deal.day, now=now) == first
-    services.game_resign(user=user, game_id=first.pk)
+    game_resign(user=user, game_id=first.pk)
     second = services.game_start_archive(user=user, day=deal.day, now=now)
     assert second != first and second.mode == Game.Mode.ARCHIVE
 
@@ -68,10 +70,10 @@ def test_an_archive_game_has_undo_and_hints_like_practice(
 ) -> None:
     deal = make_daily_deal(now.date() - YESTERDAY)
     game = services.game_start_archive(user=user, day=deal.day, now=now)
-    services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     payload = game_payload(Game.objects.get(pk=game.pk))
     assert payload["mode"] == "archive" and payload["can_undo"] and payload["solver_help"]
-    undone = services.game_undo(user=user, game_id=game.pk)
+    undone = game_undo(user=user, game_id=game.pk)
     assert undone.action == "undo" and undone.moves == 2
     assert services.game_hint_begin(user=user, game_id=game.pk).game_id == str(game.pk)
 
@@ -81,17 +83,17 @@ def test_archive_moves_are_not_refused_by_the_day_closed_rule(
 ) -> None:
     deal = make_daily_deal(now.date() - YESTERDAY, revealed=False)  # closed by the clock
     game = services.game_start_archive(user=user, day=deal.day, now=now)
-    assert services.game_play(user=user, game_id=game.pk, move="s").version == 1
+    assert game_play(user=user, game_id=game.pk, move="s").version == 1
 
 
 def test_it_throttles_archive_starts_with_the_practice_starts(
     user: User, now: datetime, make_daily_deal, settings
 ) -> None:
-    settings.FT_RATE_PRACTICE_STARTS = "2/min"
+    settings.FT_RATE_PRACTICE_STARTS = Rate.parse("2/min")
     deal = make_daily_deal(now.date() - YESTERDAY)
     for _ in range(2):
         game = services.game_start_archive(user=user, day=deal.day, now=now)
-        services.game_resign(user=user, game_id=game.pk)
+        game_resign(user=user, game_id=game.pk)
     with pytest.raises(RateLimited) as refused:
         services.game_start_archive(user=user, day=deal.day, now=now)
     assert refused.value.code == "rate_limited"

@@ -9,7 +9,7 @@ import pytest
 from games import selectors, services
 from games.engine import GameState
 from games.models import Action, Game, User
-from games.realtime.live import live_clear
+from games.runtime.live import live_clear
 
 from .conftest import assert_refused
 

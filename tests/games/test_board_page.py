@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.models import Deal, Game, User
-from games.realtime.live import engine_for
+from games.runtime.live import engine_for
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +48,15 @@ def test_the_player_gets_the_board_with_its_state_script_and_styles(
     client.force_login(user)
     html = page(client, game)
     assert "data-board" in html and 'data-status="active"' in html and 'data-version="0"' in html
-    assert re.search(r'<script type="module" src="[^"]*js/board/main\.js"></script>', html)
-    assert re.search(r'<link rel="stylesheet" href="[^"]*css/board\.css">', html)
+    # One bundled script and stylesheet (make bundle; tests/test_bundle.py checks them).
+    assert re.search(r'<script type="module" src="[^"]*dist/table\.js"></script>', html)
+    assert re.search(r'<link rel="stylesheet" href="[^"]*dist/table\.css">', html)
     state = embedded(html, "game-state")
     assert state == json.loads(json.dumps(selectors.game_state(user=user, game_id=game.pk)))
     assert state["role"] == "player" and state["legal_moves"]
     config = embedded(html, "board-config")
     assert config["socket_path"] == f"/ws/games/{game.pk}/"
-    assert config["share_url"] is None  # only daily games have share text
+    assert config["story_url"] is None  # only ranked games have a story
     assert "strings" not in config  # the board's words come from /jsi18n/
     # The piles are there for the script (and tests): stock, waste, foundations, columns.
     board = state["board"]
@@ -88,21 +90,47 @@ def test_a_watcher_gets_the_same_board_read_only(client: Client, user: User, bob
         assert 'data-role="watcher"' in html and "Watching ada" in html
         assert 'data-action="undo"' not in html and 'data-action="resign"' not in html
         assert reverse("game_act", args=[game.pk]) not in html
-        assert "js/board/main.js" in html
+        assert "dist/table.js" in html
 
 
-def test_ranked_games_have_no_undo_button_and_a_share_url(client: Client, user: User) -> None:
+def test_ranked_games_have_no_undo_button_and_a_story_url(client: Client, user: User) -> None:
     game = services.game_start_daily(user=user)
     client.force_login(user)
     html = page(client, game)
     assert 'data-action="undo"' not in html and 'data-action="resign"' in html
-    assert embedded(html, "board-config")["share_url"].endswith(f"/games/{game.pk}/share/")
+    assert embedded(html, "board-config")["story_url"].endswith(f"/games/{game.pk}/story/")
+    # The weekly challenge's ranked game tells its story too.
+    weekly = services.game_start_weekly(user=user)
+    config = embedded(page(client, weekly), "board-config")
+    assert config["story_url"] == f"/games/{weekly.pk}/story/"
+
+
+def test_the_ranked_table_says_one_attempt_and_when_it_closes_until_it_ends(
+    client: Client, user: User
+) -> None:
+    game = services.game_start_daily(user=user)
+    client.force_login(user)
+    html = page(client, game)
+    mark = re.search(r'<p class="ft-ranked" data-testid="ranked-mark">(.*?)</p>', html, re.DOTALL)
+    assert mark is not None
+    assert re.search(
+        r"one attempt, no undo and no hints; it closes in <span[^>]*data-countdown>"
+        r"\d\d:\d\d</span>",
+        mark.group(1),
+    )
+    assert f'datetime="{game.deal.closes_at.isoformat()}"' in mark.group(1)
+    # Not for practice, nor once the attempt is spent.
+    assert "ranked-mark" not in page(
+        client, services.game_start_practice(user=user, code=PRACTICE_CODE)
+    )
+    game_resign(user=user, game_id=game.pk)
+    assert "ranked-mark" not in page(client, game)
 
 
 def test_the_page_never_shows_the_stock_or_the_daily_code(client: Client, user: User) -> None:
     game = services.game_start_daily(user=user)
     for n in range(3):
-        services.game_play(user=user, game_id=game.pk, move="s", version=n)
+        game_play(user=user, game_id=game.pk, move="s", version=n)
     game.refresh_from_db()
     client.force_login(user)
     html = page(client, game)
@@ -131,7 +159,7 @@ def test_the_page_never_shows_the_stock_or_the_daily_code(client: Client, user: 
 
 def test_a_finished_game_opens_on_its_result(client: Client, user: User) -> None:
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     client.force_login(user)
     html = page(client, game)
     assert 'data-status="resigned"' in html
@@ -184,7 +212,7 @@ def test_a_daily_game_shows_no_deal_code_before_its_day_closes(client: Client, u
     assert 'data-testid="deal-code"' not in html
     assert embedded(html, "board-config")["practice"] is None
     # Once the day has closed, its code is no secret: shown, with its practice link.
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     Deal.objects.filter(pk=game.deal_id).update(revealed_at=timezone.now())
     html = page(client, game)
     assert f'data-code="{game.deal.code}"' in html and "/practice/?code=" in html

@@ -15,6 +15,7 @@ from games.engine import format_code, parse_variant
 from games.errors import DayClosed, Forbidden, SolverLocked
 from games.models import Deal, User
 from games.weekly import week_label, week_monday
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_a_ranked_daily_start_after_its_close_is_refused_before_the_reveal(
 def test_weekly_refusals_name_the_weekly_challenge(user: User, bob: User, now: datetime) -> None:
     label = f"the weekly challenge of {week_label(week_monday(now.date()))}"
     done = services.game_start_weekly(user=bob, now=now)
-    services.game_resign(user=bob, game_id=done.pk)
+    game_resign(user=bob, game_id=done.pk)
     practice = services.game_start_practice(user=bob, deal_id=done.deal_id)
     with pytest.raises(SolverLocked, match=label):
         services.game_hint(user=bob, game_id=practice.pk)
@@ -42,7 +43,7 @@ def test_weekly_refusals_name_the_weekly_challenge(user: User, bob: User, now: d
     # before midday UTC): the week closed a second ago.
     Deal.objects.filter(pk=game.deal_id).update(closes_at=timezone.now() - timedelta(seconds=1))
     with pytest.raises(DayClosed) as refused:
-        services.game_play(user=user, game_id=game.pk, move="s")
+        game_play(user=user, game_id=game.pk, move="s")
     assert label in refused.value.reason and "daily" not in refused.value.reason
 
 

@@ -18,6 +18,7 @@ from games.errors import DayClosed, SolverLocked
 from games.models import Action, Deal, Game, User
 from games.payloads import game_payload
 from games.services.play import _dead_end_check
+from tests.support.games import game_play, game_resign
 from tests.support.sockets import ask, db, join, run_async
 
 from .conftest import Api, token_for
@@ -34,10 +35,10 @@ def test_it_refuses_a_ranked_move_once_the_deal_has_closed_before_any_reveal(
     game = services.game_start_daily(user=user, now=now - TOMORROW)
     assert game.deal.revealed_at is None
     with pytest.raises(DayClosed) as refused:
-        services.game_play(user=user, game_id=game.pk, move="s", client_id="late-1")
+        game_play(user=user, game_id=game.pk, move="s", client_id="late-1")
     assert refused.value.code == "day_closed" and "closed" in refused.value.reason
     with pytest.raises(DayClosed):
-        services.game_resign(user=user, game_id=game.pk, client_id="late-2")
+        game_resign(user=user, game_id=game.pk, client_id="late-2")
     assert not Action.objects.filter(game=game).exists()
 
 
@@ -45,7 +46,7 @@ def test_it_ends_a_game_whose_player_used_the_servers_old_close_id(
     user: User, now: datetime
 ) -> None:
     game = services.game_start_daily(user=user, now=now)
-    services.game_play(user=user, game_id=game.pk, move="s", client_id="system:day-closed")
+    game_play(user=user, game_id=game.pk, move="s", client_id="system:day-closed")
     assert services.deal_close_daily(day=now.date(), now=now + TOMORROW) == 1
     game.refresh_from_db()
     assert game.status == Game.Status.RESIGNED
@@ -54,23 +55,23 @@ def test_it_ends_a_game_whose_player_used_the_servers_old_close_id(
     assert game.actions.get(seq=1).by_system is False
     # The player plays the revealed line: every move is refused, nothing is applied.
     with pytest.raises(DayClosed):
-        services.game_play(user=user, game_id=game.pk, move="s", client_id="after")
+        game_play(user=user, game_id=game.pk, move="s", client_id="after")
 
 
 def test_a_resent_id_from_before_the_close_is_answered_but_nothing_new_is_applied(
     user: User, now: datetime
 ) -> None:
     game = services.game_start_daily(user=user, now=now)
-    first = services.game_play(user=user, game_id=game.pk, move="s", client_id="c1")
+    first = game_play(user=user, game_id=game.pk, move="s", client_id="c1")
     services.deal_close_daily(day=now.date(), now=now + TOMORROW)
-    again = services.game_play(user=user, game_id=game.pk, move="s", client_id="c1")
+    again = game_play(user=user, game_id=game.pk, move="s", client_id="c1")
     assert again.duplicate and again.version == first.version
     assert Action.objects.filter(game=game).count() == 2  # the move and the server's resign
 
 
 def test_closing_twice_or_after_a_finish_changes_nothing(user: User, now: datetime) -> None:
     game = services.game_start_daily(user=user, now=now)
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     assert services.game_resign_at_close(game_id=game.pk) is None
     assert services.deal_close_daily(day=now.date(), now=now + TOMORROW) == 1
     assert list(game.actions.values_list("by_system", flat=True)) == [False]
@@ -104,7 +105,7 @@ async def test_the_socket_refuses_a_ranked_move_after_the_close_with_day_closed(
 
 def practice_of_open_daily(user: User, now: datetime) -> Game:
     ranked = services.game_start_daily(user=user, now=now)
-    services.game_resign(user=user, game_id=ranked.pk)
+    game_resign(user=user, game_id=ranked.pk)
     return services.game_start_practice(user=user, deal_id=ranked.deal_id)
 
 

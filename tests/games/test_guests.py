@@ -12,12 +12,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from ftsite.rates import Rate
 from games import services
 from games.access import AccountRequired, is_guest
 from games.models import Game, Sighting, User
 from games.selectors import accounts_linked_to
 from games.services import guest_create
 from games.services.guests import NotAGuest
+from tests.support.games import game_play
 
 from .conftest import closed_daily_deal
 
@@ -56,7 +58,7 @@ def test_a_visitor_practises_as_a_guest_without_an_account() -> None:
 
 def test_a_guest_plays_moves_through_the_play_service() -> None:
     game = start_as_visitor(Client())
-    result = services.game_play(user=game.player, game_id=str(game.pk), move="s")
+    result = game_play(user=game.player, game_id=str(game.pk), move="s")
     assert result.version == 1
 
 
@@ -152,7 +154,7 @@ def test_a_guest_has_no_public_scorecard() -> None:
 
 
 def test_guests_are_throttled_per_address_with_retry_after(settings) -> None:
-    settings.FT_RATE_GUESTS_ADDRESS = "2/h"
+    settings.FT_RATE_GUESTS_ADDRESS = Rate.parse("2/h")
     for _ in range(2):
         start_as_visitor(Client(REMOTE_ADDR="198.51.100.20"))
     refused = Client(REMOTE_ADDR="198.51.100.20").post(
@@ -165,7 +167,7 @@ def test_guests_are_throttled_per_address_with_retry_after(settings) -> None:
 
 
 def test_guests_are_throttled_per_device(settings, client: Client) -> None:
-    settings.FT_RATE_GUESTS_DEVICE = "1/h"
+    settings.FT_RATE_GUESTS_DEVICE = Rate.parse("1/h")
     client.get("/")  # the device cookie
     start_as_visitor(client)
     client.post(reverse("logout"))  # a new session, the same browser
@@ -251,12 +253,12 @@ def test_a_guest_signing_in_to_an_account_brings_its_games_and_is_gone(user: Use
     client = Client()
     game = start_as_visitor(client)
     guest = game.player
-    services.game_play(user=guest, game_id=str(game.pk), move="s")  # held live here
+    game_play(user=guest, game_id=str(game.pk), move="s")  # held live here
     response = client.post(reverse("login"), {"username": "ada", "password": PASSWORD})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.player == user and not User.objects.filter(pk=guest.pk).exists()
-    assert services.game_play(user=user, game_id=str(game.pk), move="s").version == 2
+    assert game_play(user=user, game_id=str(game.pk), move="s").version == 2
     listing = client.get(reverse("my_games"))
     assert str(game.pk) in listing.content.decode()
 
@@ -268,11 +270,11 @@ def test_another_processs_copy_naming_the_guest_reloads_on_the_owners_move(
 
     game = start_as_visitor(Client())
     guest = game.player
-    services.game_play(user=guest, game_id=str(game.pk), move="s")
+    game_play(user=guest, game_id=str(game.pk), move="s")
     # As in another process: its live copy is not dropped by this one's commit.
     monkeypatch.setattr(guests, "_forget_all", lambda games: None)
     assert services.guest_merge(guest_id=guest.pk, into=user) == 1
-    assert services.game_play(user=user, game_id=str(game.pk), move="s").version == 2
+    assert game_play(user=user, game_id=str(game.pk), move="s").version == 2
 
 
 def test_merging_is_only_for_a_guest_and_only_once(user: User, bob: User) -> None:

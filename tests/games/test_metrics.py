@@ -9,7 +9,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from games.outcomes import DeadEndCheck
-from games.realtime import solver_pool
+from games.runtime import solver_pool
 from tests.support.sockets import ask, close_code, db, join, open_socket, run_async
 
 from .conftest import practice_game

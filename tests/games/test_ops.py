@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.daily import utc_today
 from games.models import Action, ApiToken, Deal, Game, User
+from tests.support.games import game_play
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +170,7 @@ def admin_client(client: Client, db: None) -> Client:
 @pytest.fixture
 def some_of_everything(user: User) -> Game:
     game = services.game_start_daily(user=user)
-    services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     services.deal_open_daily(day=PAST_DAY)
     services.deal_close_daily(day=PAST_DAY)
     ApiToken.objects.create(user=user, name="bot", prefix="ft_abcde", digest="0" * 64)

@@ -10,12 +10,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from ftsite.rates import Rate
 from games import services
 from games.daily import utc_today
 from games.engine import VARIANTS
 from games.errors import BadRequest
 from games.models import Action, Deal, Game, User
-from games.realtime.live import engine_for
+from games.runtime.live import engine_for
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +83,7 @@ def test_home_offers_a_visitor_to_log_in_and_a_player_to_play(client: Client, us
 
 def test_home_links_to_the_result_once_the_daily_game_is_over(client: Client, user: User) -> None:
     game = services.game_start_daily(user=user)
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     client.force_login(user)
     html = client.get(reverse("home")).content.decode()
     assert "See your result" in html and reverse("game", args=[game.pk]) in html
@@ -235,7 +237,8 @@ def test_a_refused_move_shows_the_engines_reason(client: Client, user: User) -> 
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
     client.force_login(user)
     messages = _act(client, game, type="move", move="t1-f1")
-    assert len(messages) == 1 and messages[0].startswith("foundation f1 builds spades only")
+    # In the board's words (games/refusal_words.py), not the engine's English reason.
+    assert messages == ["The spades foundation takes only spades, not the king of clubs."]
     game.refresh_from_db()
     assert game.version == 0
 
@@ -243,10 +246,10 @@ def test_a_refused_move_shows_the_engines_reason(client: Client, user: User) -> 
 def test_a_stale_form_and_undo_in_a_ranked_game_are_refused(client: Client, user: User) -> None:
     game = services.game_start_daily(user=user)
     client.force_login(user)
-    assert _act(client, game, type="undo") == ["ranked games have no undo"]
+    assert _act(client, game, type="undo") == ["Ranked games have no undo."]
     _act(client, game, type="move", move="s", version=0)
     messages = _act(client, game, type="move", move="s", version=0)
-    assert "not 0" in messages[0]
+    assert messages[0].startswith("The table changed since this page was shown")
     game.refresh_from_db()
     assert game.version == 1 and engine_for(game).stock_count == 63
 
@@ -288,7 +291,7 @@ def test_my_games_shows_an_abandoned_practice_start_as_not_started(
 ) -> None:
     idle = services.game_start_practice(user=user, code=PRACTICE_CODE)
     played = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    services.game_play(user=user, game_id=played.pk, move="s")
+    game_play(user=user, game_id=played.pk, move="s")
     client.force_login(user)
     rows = {g["id"]: g for g in client.get(reverse("my_games")).context["listing"]["games"]}
     assert rows[str(idle.pk)]["not_started"] is True
@@ -312,7 +315,7 @@ def test_it_refuses_to_discard_a_game_with_a_move_or_another_players(
     client: Client, user: User, bob: User
 ) -> None:
     played = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    services.game_play(user=user, game_id=played.pk, move="s")
+    game_play(user=user, game_id=played.pk, move="s")
     theirs = services.game_start_practice(user=bob, code=PRACTICE_CODE)
     ranked = services.game_start_daily(user=user)
     client.force_login(user)
@@ -329,7 +332,7 @@ def test_it_refuses_to_discard_a_game_with_a_move_or_another_players(
 
 
 def test_discarding_is_limited_as_practice_starts_are(client: Client, user: User, settings) -> None:
-    settings.FT_RATE_PRACTICE_STARTS = "2/min"
+    settings.FT_RATE_PRACTICE_STARTS = Rate.parse("2/min")
     first = services.game_start_practice(user=user, code=PRACTICE_CODE)
     second = services.game_start_practice(user=user, code=PRACTICE_CODE)
     client.force_login(user)

@@ -81,8 +81,12 @@ def test_stars_filter_the_pool(user: User) -> None:
     services.practice_pool_fill(variant="forty-thieves", count=1, max_nodes=5_000, seeds=[4])
     game = services.game_start_practice(user=user, variant="forty-thieves", stars=2)
     assert game.deal.pool_entry.stars == 2
-    with pytest.raises(PoolEmpty):
+    with pytest.raises(PoolEmpty) as empty:
         services.game_start_practice(user=user, variant="forty-thieves", stars=5)
+    assert "deal of 5 stars is ready" in empty.value.reason
+    with pytest.raises(PoolEmpty) as empty:
+        services.game_start_practice(user=user, variant="forty-thieves", stars=1)
+    assert empty.value.reason.startswith("No proven-winnable Forty Thieves deal of 1 star is")
 
 
 def test_the_page_offers_an_unfiltered_deal_when_the_pool_is_empty(user: User) -> None:
@@ -93,6 +97,8 @@ def test_the_page_offers_an_unfiltered_deal_when_the_pool_is_empty(user: User) -
     assert response.status_code == 404
     page = response.content.decode()
     assert 'data-testid="pool-empty"' in page and "Play a random deal instead" in page
+    # Said once, as a sentence of the page's language, not also as the API's reason.
+    assert page.count("proved winnable is ready") == 1 and "proven-winnable" not in page
     assert not Game.objects.exists()
     played = client.post(reverse("practice"), {"action": "random", "variant": EASY})
     assert played.status_code == 302 and Game.objects.get().deal.variant == EASY

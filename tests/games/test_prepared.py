@@ -13,7 +13,7 @@ from django.db.models import Model
 from games import services
 from games.access import GAME_ROW
 from games.models import Game, User
-from games.realtime.live import _log_of
+from games.runtime.live import _log_of
 
 from .conftest import practice_game
 

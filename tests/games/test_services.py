@@ -20,7 +20,8 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Action, Deal, Game
-from games.realtime.live import engine_for
+from games.runtime.live import engine_for
+from tests.support.games import game_play, game_resign, game_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_a_daily_game_starts_on_first_open_and_resumes_after(user, now) -> None:
 
 def test_a_move_is_logged_durably_with_its_server_time_before_it_is_acknowledged(user, now) -> None:
     game = services.game_start_daily(user=user, now=now)
-    result = services.game_play(user=user, game_id=game.pk, move="s", client_id="m1", version=0)
+    result = game_play(user=user, game_id=game.pk, move="s", client_id="m1", version=0)
     assert result.version == 1 and result.changes["stock"] == 63
     action = Action.objects.get(game=game)
     assert (action.seq, action.move, action.client_id) == (1, "s", "m1")
@@ -65,8 +66,8 @@ def test_a_move_is_logged_durably_with_its_server_time_before_it_is_acknowledged
 
 def test_a_resent_message_id_is_never_applied_twice(user, now) -> None:
     game = services.game_start_daily(user=user, now=now)
-    services.game_play(user=user, game_id=game.pk, move="s", client_id="m1")
-    again = services.game_play(user=user, game_id=game.pk, move="s", client_id="m1")
+    game_play(user=user, game_id=game.pk, move="s", client_id="m1")
+    again = game_play(user=user, game_id=game.pk, move="s", client_id="m1")
     assert again.duplicate and again.version == 1
     game.refresh_from_db()
     assert game.version == 1 and engine_for(game).stock_count == 63
@@ -75,11 +76,11 @@ def test_a_resent_message_id_is_never_applied_twice(user, now) -> None:
 def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(user) -> None:
     game = services.game_start_practice(user=user, code="FT1-N-0000007")
     with pytest.raises(Refused) as caught:
-        services.game_play(user=user, game_id=game.pk, move="t1-f1")
+        game_play(user=user, game_id=game.pk, move="t1-f1")
     assert caught.value.code == "illegal_move"
     assert caught.value.reason.startswith("foundation f1 builds spades only")
     with pytest.raises(Refused) as caught:
-        services.game_play(user=user, game_id=game.pk, move="t1-x")
+        game_play(user=user, game_id=game.pk, move="t1-x")
     assert caught.value.code == "invalid_move"
     game.refresh_from_db()
     assert game.version == 0 and not game.actions.exists()
@@ -87,30 +88,30 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
 
 def test_a_stale_version_is_refused(user) -> None:
     game = services.game_start_practice(user=user, code="FT1-N-0000007")
-    services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     with pytest.raises(StaleVersion) as caught:
-        services.game_play(user=user, game_id=game.pk, move="s", version=0)
+        game_play(user=user, game_id=game.pk, move="s", version=0)
     assert caught.value.extra == {"version": 1}
 
 
 def test_ranked_games_have_no_undo_but_practice_games_do(user, now) -> None:
     ranked = services.game_start_daily(user=user, now=now)
-    services.game_play(user=user, game_id=ranked.pk, move="s")
+    game_play(user=user, game_id=ranked.pk, move="s")
     with pytest.raises(Forbidden, match="ranked games have no undo"):
-        services.game_undo(user=user, game_id=ranked.pk)
+        game_undo(user=user, game_id=ranked.pk)
     practice = services.game_start_practice(user=user, code="FT1-N-0000007")
-    services.game_play(user=user, game_id=practice.pk, move="s")
-    result = services.game_undo(user=user, game_id=practice.pk)
+    game_play(user=user, game_id=practice.pk, move="s")
+    result = game_undo(user=user, game_id=practice.pk)
     assert result.version == 2 and result.moves == 2 and result.changes["stock"] == 64
     assert list(practice.actions.values_list("move", flat=True)) == ["s", "undo"]
 
 
 def test_resigning_ends_the_game_and_nothing_more_is_accepted(user) -> None:
     game = services.game_start_practice(user=user, code="FT1-N-0000007")
-    result = services.game_resign(user=user, game_id=game.pk)
+    result = game_resign(user=user, game_id=game.pk)
     assert result.status == "resigned"
     with pytest.raises(GameOver):
-        services.game_play(user=user, game_id=game.pk, move="s")
+        game_play(user=user, game_id=game.pk, move="s")
     game.refresh_from_db()
     assert game.finished_at is not None
 
@@ -118,13 +119,13 @@ def test_resigning_ends_the_game_and_nothing_more_is_accepted(user) -> None:
 def test_only_the_owner_may_play(user, bob) -> None:
     game = services.game_start_practice(user=user, code="FT1-N-0000007")
     with pytest.raises(Forbidden):
-        services.game_play(user=bob, game_id=game.pk, move="s")
+        game_play(user=bob, game_id=game.pk, move="s")
     from django.contrib.auth.models import AnonymousUser
 
     with pytest.raises(NotAuthenticated):
-        services.game_play(user=AnonymousUser(), game_id=game.pk, move="s")
+        game_play(user=AnonymousUser(), game_id=game.pk, move="s")
     with pytest.raises(NotFound):
-        services.game_play(user=user, game_id="not-a-uuid", move="s")
+        game_play(user=user, game_id="not-a-uuid", move="s")
 
 
 def test_a_bad_practice_code_says_what_a_code_looks_like(user) -> None:
@@ -143,7 +144,7 @@ def test_a_daily_deal_is_practised_only_after_the_ranked_attempt(user, now) -> N
     ranked = services.game_start_daily(user=user, now=now)
     with pytest.raises(Forbidden):
         services.game_start_practice(user=user, deal_id=ranked.deal_id)
-    services.game_resign(user=user, game_id=ranked.pk)
+    game_resign(user=user, game_id=ranked.pk)
     practice = services.game_start_practice(user=user, deal_id=ranked.deal_id)
     assert practice.mode == "practice" and practice.deal_id == ranked.deal_id
 
@@ -151,7 +152,7 @@ def test_a_daily_deal_is_practised_only_after_the_ranked_attempt(user, now) -> N
 def test_closing_the_day_reveals_the_code_and_ends_unfinished_ranked_games(user, bob, now) -> None:
     day = now.date()
     ada_game = services.game_start_daily(user=user, now=now)
-    services.game_play(user=user, game_id=ada_game.pk, move="s")
+    game_play(user=user, game_id=ada_game.pk, move="s")
     with pytest.raises(DayClosed):
         services.deal_close_daily(day=day, now=now)
     assert services.deal_close_daily(day=day, now=now + timedelta(days=1)) == 1
@@ -167,8 +168,8 @@ def test_a_win_is_recorded_as_won(user) -> None:
     game = services.game_start_practice(user=user, code="FT1-N-045DRXRH12V7ARRD8RT69WAGC4")
     *moves, last = won["moves"].split()
     for move in moves:
-        services.game_play(user=user, game_id=game.pk, move=move)
-    result = services.game_play(user=user, game_id=game.pk, move=last)
+        game_play(user=user, game_id=game.pk, move=move)
+    result = game_play(user=user, game_id=game.pk, move=last)
     assert result.status == "won"
 
 
@@ -182,7 +183,7 @@ def test_the_finish_is_offered_in_the_changes_and_the_state_once_nothing_is_left
     game = services.game_start_practice(user=user, code=record["code"])
     moves = record["moves"].split()
     for n, move in enumerate(moves):
-        result = services.game_play(user=user, game_id=game.pk, move=move, version=n)
+        result = game_play(user=user, game_id=game.pk, move=move, version=n)
         if result.changes["can_finish"]:
             break
     else:
@@ -192,7 +193,7 @@ def test_the_finish_is_offered_in_the_changes_and_the_state_once_nothing_is_left
     version = result.version
     while result.status == Game.Status.ACTIVE:
         home = next(m for m in state["legal_moves"] if "-f" in m and not m.startswith("f"))
-        result = services.game_play(user=user, game_id=game.pk, move=home, version=version)
+        result = game_play(user=user, game_id=game.pk, move=home, version=version)
         version = result.version
         state = selectors.game_state(user=user, game_id=game.pk)
     assert result.status == Game.Status.WON and result.changes["can_finish"] is False

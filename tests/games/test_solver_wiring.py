@@ -27,10 +27,11 @@ from games.daily import daily_seed, utc_today
 from games.engine import GameState
 from games.errors import Forbidden, GameOver
 from games.models import Deal, Game, User
-from games.realtime.live import engine_for
-from games.realtime.solver_pool import dead_end_for_state
+from games.runtime.live import engine_for
+from games.runtime.solver_pool import dead_end_for_state
 from games.services import deals as deals_service
 from games.solver import SolveResult, evidence, horizon
+from tests.support.games import game_play, game_resign, game_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def endgame(user: User, code: str, log: list[str]) -> Game:
     """A practice game of ``code`` played through ``log`` by the services."""
     game = services.game_start_practice(user=user, code=code)
     for move in log:
-        services.game_play(user=user, game_id=game.pk, move=move)
+        game_play(user=user, game_id=game.pk, move=move)
     return Game.objects.get(pk=game.pk)
 
 
@@ -189,7 +190,7 @@ def test_a_hint_is_a_legal_move_and_is_counted(user: User, quick_hints) -> None:
     legal = engine_for(game).legal_moves()
     first = services.game_hint(user=user, game_id=game.pk)
     assert first.move in legal and first.hints == 1 and first.version == 0
-    services.game_play(user=user, game_id=game.pk, move=first.move)
+    game_play(user=user, game_id=game.pk, move=first.move)
     game.refresh_from_db()
     second = services.game_hint(user=user, game_id=game.pk)
     assert second.move in engine_for(game).legal_moves() and second.hints == 2
@@ -199,11 +200,11 @@ def test_a_hint_is_a_legal_move_and_is_counted(user: User, quick_hints) -> None:
 def test_a_hint_in_a_winnable_endgame_is_the_next_move_of_a_win(user: User, quick_hints) -> None:
     game = endgame(user, LIVE_CODE, LIVE_LOG)
     hinted = services.game_hint(user=user, game_id=game.pk)
-    services.game_play(user=user, game_id=game.pk, move=hinted.move)
+    game_play(user=user, game_id=game.pk, move=hinted.move)
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE:
         hinted = services.game_hint(user=user, game_id=game.pk)
-        services.game_play(user=user, game_id=game.pk, move=hinted.move)
+        game_play(user=user, game_id=game.pk, move=hinted.move)
         game.refresh_from_db()
     assert game.status == Game.Status.WON and game.hints >= 2
 
@@ -217,7 +218,7 @@ def test_hints_are_refused_in_ranked_finished_and_other_players_games(
     practice = services.game_start_practice(user=user, code=PRACTICE_CODE)
     with pytest.raises(Forbidden):
         services.game_hint(user=bob, game_id=practice.pk)
-    services.game_resign(user=user, game_id=practice.pk)
+    game_resign(user=user, game_id=practice.pk)
     with pytest.raises(GameOver):
         services.game_hint(user=user, game_id=practice.pk)
     assert Game.objects.get(pk=practice.pk).hints == 0
@@ -286,7 +287,7 @@ def test_the_socket_gives_hints_to_the_player_only(user: User, bob: User, settin
 
 def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None:
     game = endgame(user, DEAD_CODE, DEAD_LOG)
-    result = services.game_play(user=user, game_id=game.pk, move=DEAD_LAST)
+    result = game_play(user=user, game_id=game.pk, move=DEAD_LAST)
     # The answer does not wait for the solver: the verdict comes after it.
     assert result.status == "active" and "dead_end" not in result.changes
     assert result.dead_end_check is not None and result.dead_end_check.version == result.version
@@ -294,32 +295,32 @@ def test_the_dead_end_flag_is_raised_when_no_win_is_possible(user: User) -> None
     state = selectors.game_state(user=user, game_id=game.pk)
     assert state["dead_end"] is True and state["legal_moves"]
     # The player may end it; a finished game has no dead-end notice.
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
 
 
 def test_a_verdict_for_an_older_position_marks_nothing(user: User) -> None:
     game = endgame(user, DEAD_CODE, DEAD_LOG)
-    result = services.game_play(user=user, game_id=game.pk, move=DEAD_LAST)
-    services.game_undo(user=user, game_id=game.pk)  # the position the check was for is gone
+    result = game_play(user=user, game_id=game.pk, move=DEAD_LAST)
+    game_undo(user=user, game_id=game.pk)  # the position the check was for is gone
     assert decide_dead_end(result) is False
     assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
 
 
 def test_the_dead_end_flag_never_shows_while_a_win_is_possible(user: User) -> None:
     game = endgame(user, LIVE_CODE, LIVE_LOG)
-    result = services.game_play(user=user, game_id=game.pk, move=CLASSIC["moves"].split()[-8])
+    result = game_play(user=user, game_id=game.pk, move=CLASSIC["moves"].split()[-8])
     assert decide_dead_end(result) is False
     assert selectors.game_state(user=user, game_id=game.pk)["dead_end"] is False
     # Nor before the stock is spent (not an endgame: never asked there).
     fresh = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    assert services.game_play(user=user, game_id=fresh.pk, move="s").dead_end_check is None
+    assert game_play(user=user, game_id=fresh.pk, move="s").dead_end_check is None
 
 
 def test_an_undecided_dead_end_says_nothing(user: User, settings) -> None:
     settings.FT_DEAD_END_NODES = 1
     game = endgame(user, DEAD_CODE, DEAD_LOG)
-    result = services.game_play(user=user, game_id=game.pk, move=DEAD_LAST)
+    result = game_play(user=user, game_id=game.pk, move=DEAD_LAST)
     assert decide_dead_end(result) is False
 
 
@@ -332,7 +333,7 @@ def test_the_game_page_carries_the_dead_end_banner_and_the_hint_button(
     banner = re.search(r'<div class="ft-dead-end" data-testid="dead-end"[^>]*>', html)
     assert banner and "hidden" in banner.group(0)
     assert 'data-action="hint"' in html
-    decide_dead_end(services.game_play(user=user, game_id=game.pk, move=DEAD_LAST))
+    decide_dead_end(game_play(user=user, game_id=game.pk, move=DEAD_LAST))
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     banner = re.search(r'<div class="ft-dead-end" data-testid="dead-end"[^>]*>', html)
     assert banner and "hidden" not in banner.group(0)
@@ -495,4 +496,4 @@ def test_a_clock_certified_or_uncertified_deal_gets_no_completions() -> None:
 
 
 def deal_stock(deal: Deal) -> list[int]:
-    return list(GameState.from_seed(deal.seed, deal.variant, undo_limit=0)._stock)
+    return list(GameState.from_seed(deal.seed, deal.variant, undo_limit=0).stock)

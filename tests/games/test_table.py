@@ -8,11 +8,13 @@ from datetime import date
 import pytest
 from django.test import Client
 
+from ftsite.rates import Rate
 from games import services
 from games.errors import Forbidden
 from games.models import Action, Game, PracticePoolDeal, User
 from games.services import RankedTable
 from games.throttles import RateLimited
+from tests.support.games import game_play, game_resign
 
 from .conftest import closed_daily_deal
 
@@ -24,7 +26,7 @@ CODE = "FT1-N-0000007"
 @pytest.fixture
 def practice(user: User) -> Game:
     game = services.game_start_practice(user=user, code=CODE)
-    services.game_play(user=user, game_id=str(game.pk), move="s")
+    game_play(user=user, game_id=str(game.pk), move="s")
     return game
 
 
@@ -45,7 +47,7 @@ def test_restart_deals_the_same_deal_as_a_new_game_and_resigns_the_old(
 
 
 def test_restart_of_a_finished_game_leaves_it_untouched(user: User, practice: Game) -> None:
-    services.game_resign(user=user, game_id=str(practice.pk))
+    game_resign(user=user, game_id=str(practice.pk))
     before = log(practice)
     services.game_restart(user=user, game_id=practice.pk)
     assert log(practice) == before
@@ -105,7 +107,7 @@ def test_the_practice_board_offers_both_and_they_go_to_the_new_game(
 
 
 def test_restarts_are_throttled_with_retry_after(settings, user: User, practice: Game) -> None:
-    settings.FT_RATE_TABLE_RESTARTS = "2/10min"
+    settings.FT_RATE_TABLE_RESTARTS = Rate.parse("2/10min")
     game = practice
     for _ in range(2):
         game = services.game_restart(user=user, game_id=game.pk)

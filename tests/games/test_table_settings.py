@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from ftsite.rates import Rate
 from games import services
 from games.models import User
 from games.table_settings import DEFAULTS, SettingsProblem, settings_clean, settings_of
@@ -25,6 +26,7 @@ def test_the_defaults_fill_what_is_missing() -> None:
         ({"size": "huge"}, "size: 'huge' is not a card size; one of small, medium, large"),
         ({"back": "gold"}, "back: 'gold' is not a card back"),
         ({"auto_home": "yes"}, "auto_home: 'yes' is not true or false"),
+        ({"tap": "double"}, "tap: 'double' is not a tap; one of best, home"),
         ({"colour": 1}, "colour: not a setting"),
         ([], "the settings are an object"),
     ],
@@ -47,9 +49,9 @@ def test_the_api_keeps_the_settings_on_the_account(ada, user: User) -> None:
         headers=ada.headers,
     )
     assert response.status_code == 200, response.content
-    assert response.json() == {"size": "large", "back": "blue", "auto_home": True}
+    assert response.json() == {"size": "large", "back": "blue", "auto_home": True, "tap": "best"}
     user.refresh_from_db()
-    assert user.table_settings == {"size": "large", "back": "blue", "auto_home": True}
+    assert user.table_settings == {**DEFAULTS, "size": "large", "auto_home": True}
     assert ada.get("/settings").json()["size"] == "large"
 
 
@@ -64,12 +66,36 @@ def test_the_api_refuses_a_bad_value_naming_the_field(ada) -> None:
     assert "size" in body["reason"]
 
 
+def test_what_a_tap_does_is_kept_on_the_account_and_an_old_record_reads_best(
+    ada, user: User
+) -> None:
+    response = ada.client.put(
+        "/api/v1/settings",
+        json.dumps({"tap": "home"}),
+        content_type="application/json",
+        headers=ada.headers,
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["tap"] == "home"
+    user.refresh_from_db()
+    assert user.table_settings["tap"] == "home"
+    # A record kept before the setting existed: the tap it had, the best place.
+    assert settings_of({"size": "large", "back": "red", "auto_home": True})["tap"] == "best"
+    bad = ada.client.put(
+        "/api/v1/settings",
+        json.dumps({"tap": "sideways"}),
+        content_type="application/json",
+        headers=ada.headers,
+    )
+    assert assert_refused(bad, 422, "bad_field")["reason"].count("tap")
+
+
 def test_a_visitor_has_no_settings_on_the_server(anonymous) -> None:
     assert_refused(anonymous.get("/settings"), 401, "not_authenticated")
 
 
 def test_it_slows_a_flood_of_changes(settings, user: User) -> None:
-    settings.FT_RATE_TABLE_SETTINGS = "3/h"
+    settings.FT_RATE_TABLE_SETTINGS = Rate.parse("3/h")
     for size in ("small", "medium", "large"):
         services.table_settings_save(user=user, data={"size": size})
     with pytest.raises(RateLimited):
@@ -91,5 +117,6 @@ def test_the_board_page_carries_a_signed_in_players_settings(client, user: User)
     game = services.game_start_practice(user=user, code="FT1-N-0000063")
     client.force_login(user)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert '"table_settings": {"size": "medium", "back": "red", "auto_home": false}' in page
+    expected = '{"size": "medium", "back": "red", "auto_home": false, "tap": "best"}'
+    assert f'"table_settings": {expected}' in page
     assert '"settings_url": "/api/v1/settings"' in page

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
 from games import services
@@ -28,12 +27,6 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("text", ["100", "0/min", "5/fortnight", "x/min", "/min"])
-def test_it_refuses_a_rate_it_cannot_read(text: str) -> None:
-    with pytest.raises(ImproperlyConfigured, match="rate"):
-        Rate.parse(text)
-
-
 def test_a_bad_rate_in_the_environment_stops_start_up() -> None:
     done = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
@@ -45,13 +38,48 @@ def test_a_bad_rate_in_the_environment_stops_start_up() -> None:
     assert done.returncode != 0 and "FT_RATE_HINTS='lots' is not a rate" in done.stderr
 
 
+# Rates are parsed once, with the settings -------------------------------------------------
+
+
+@pytest.fixture
+def no_rate_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on any parse of a rate's text fails (the settings hold parsed rates)."""
+
+    def refuse(cls: type, text: str) -> Rate:
+        raise AssertionError(f"a request parsed the rate {text!r}")
+
+    monkeypatch.setattr(Rate, "parse", classmethod(refuse))
+
+
+def test_no_api_call_parses_a_rate(settings, no_rate_parsed) -> None:
+    settings.FT_RATE_API_ANONYMOUS = Rate(2, 60)  # as the settings hold it
+    client = Client(REMOTE_ADDR="198.51.100.77")
+    url = f"{API}/games/00000000-0000-0000-0000-000000000000"
+    assert [client.get(url).status_code for _ in range(3)] == [404, 404, 429]
+
+
+@pytest.mark.django_db(transaction=True)
+@run_async
+async def test_no_socket_message_parses_a_rate(user, settings, no_rate_parsed) -> None:
+    settings.FT_RATE_SOCKET_MESSAGES = Rate(2, 60)
+    settings.FT_RATE_SOCKET_PACE = Rate(100, 1)
+    game = await db(practice_game)(user)
+    ws, _ = await join(game.pk, user)
+    assert [(await ask(ws, {"type": "ping"})).get("code") for _ in range(3)] == [
+        None,
+        None,
+        "rate_limited",
+    ]
+    await ws.disconnect()
+
+
 # Socket messages, across every socket of the user ---------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
 @run_async
 async def test_it_limits_messages_across_all_of_a_users_sockets(user, settings) -> None:
-    settings.FT_RATE_SOCKET_MESSAGES = "5/min"
+    settings.FT_RATE_SOCKET_MESSAGES = Rate.parse("5/min")
     game = await db(practice_game)(user)
     first, _ = await join(game.pk, user)
     second, _ = await join(game.pk, user)
@@ -70,7 +98,7 @@ async def test_it_limits_messages_across_all_of_a_users_sockets(user, settings) 
 
 
 def test_it_limits_hints_per_player(user: User, settings) -> None:
-    settings.FT_RATE_HINTS, settings.FT_HINT_SECONDS = "2/min", 0.05
+    settings.FT_RATE_HINTS, settings.FT_HINT_SECONDS = Rate.parse("2/min"), 0.05
     game = practice_game(user)
     for _ in range(2):
         services.game_hint(user=user, game_id=game.pk)
@@ -84,7 +112,7 @@ def test_it_limits_hints_per_player(user: User, settings) -> None:
 
 
 def test_it_limits_practice_games_started_per_player(user: User, bob: User, settings) -> None:
-    settings.FT_RATE_PRACTICE_STARTS = "3/min"
+    settings.FT_RATE_PRACTICE_STARTS = Rate.parse("3/min")
     api = Api(Client(), token_for(user))
     for _ in range(3):
         assert api.post("/games", {"mode": "practice"}).status_code == 201
@@ -98,7 +126,7 @@ def test_it_limits_practice_games_started_per_player(user: User, bob: User, sett
 def test_it_limits_ranked_starts_and_resumes_apart_from_practice(
     client: Client, user: User, settings
 ) -> None:
-    settings.FT_RATE_PRACTICE_STARTS = "3/min"
+    settings.FT_RATE_PRACTICE_STARTS = Rate.parse("3/min")
     api = Api(Client(), token_for(user))
     assert api.post("/games", {"mode": "practice"}).status_code == 201
     first = services.game_start_daily(user=user)
@@ -118,7 +146,7 @@ def test_it_limits_ranked_starts_and_resumes_apart_from_practice(
 
 
 def test_it_limits_anonymous_api_calls_per_address_without_keeping_the_address(settings) -> None:
-    settings.FT_RATE_API_ANONYMOUS = "3/min"
+    settings.FT_RATE_API_ANONYMOUS = Rate.parse("3/min")
     client = Client(REMOTE_ADDR="198.51.100.23")
     for _ in range(3):
         assert client.get(f"{API}/games/00000000-0000-0000-0000-000000000000").status_code == 404
@@ -133,7 +161,7 @@ def test_it_limits_anonymous_api_calls_per_address_without_keeping_the_address(s
 
 
 def test_behind_the_proxy_each_client_address_has_its_own_api_count(settings) -> None:
-    settings.FT_RATE_API_ANONYMOUS = "2/min"
+    settings.FT_RATE_API_ANONYMOUS = Rate.parse("2/min")
     settings.FT_TRUSTED_PROXIES = 1
     proxy = Client(REMOTE_ADDR="10.0.0.5")  # the proxy, in a trusted network
     url = f"{API}/games/00000000-0000-0000-0000-000000000000"
@@ -150,7 +178,7 @@ def test_behind_the_proxy_each_client_address_has_its_own_api_count(settings) ->
 def test_it_refuses_to_let_a_client_around_the_proxy_pick_its_address(settings) -> None:
     """A client that reaches the web process directly (not from a trusted network) is
     counted by its own address whatever X-Forwarded-For it sends."""
-    settings.FT_RATE_API_ANONYMOUS = "2/min"
+    settings.FT_RATE_API_ANONYMOUS = Rate.parse("2/min")
     settings.FT_TRUSTED_PROXIES = 1
     direct = Client(REMOTE_ADDR="198.51.100.50")
     url = f"{API}/games/00000000-0000-0000-0000-000000000000"
@@ -160,7 +188,7 @@ def test_it_refuses_to_let_a_client_around_the_proxy_pick_its_address(settings) 
 
 
 def test_it_limits_a_signed_in_callers_api_calls(user: User, settings) -> None:
-    settings.FT_RATE_API_USER = "2/min"
+    settings.FT_RATE_API_USER = Rate.parse("2/min")
     api = Api(Client(), token_for(user))
     assert [api.get("/tokens").status_code for _ in range(3)] == [200, 200, 429]
 
@@ -223,7 +251,7 @@ def test_the_api_docs_page_is_left_out_of_the_policy(client: Client) -> None:
 
 
 def test_the_refusal_of_a_rate_limit_is_json_with_its_retry(user: User, settings) -> None:
-    settings.FT_RATE_API_USER = "1/min"
+    settings.FT_RATE_API_USER = Rate.parse("1/min")
     api = Api(Client(), token_for(user))
     api.get("/tokens")
     body = json.loads(api.get("/tokens").content)

@@ -29,6 +29,7 @@ from games.weekly import (
     weekly_seed,
     weekly_variant,
 )
+from tests.support.games import game_play, game_resign, game_undo
 
 mondays = st.dates(min_value=date(1900, 1, 1), max_value=date(2900, 1, 1)).map(week_monday)
 
@@ -116,7 +117,7 @@ def test_a_player_gets_one_ranked_attempt_at_this_weeks_challenge(
     assert game.mode == Game.Mode.RANKED and game.deal.kind == "weekly"
     assert game.deal.day == week_monday(now.date())
     assert services.game_start_weekly(user=user, now=now) == game
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     assert services.game_start_weekly(user=user, now=now) == game  # the same, finished
     payload = game_payload(Game.objects.get(pk=game.pk))
     assert not payload["can_undo"] and not payload["solver_help"]
@@ -124,9 +125,9 @@ def test_a_player_gets_one_ranked_attempt_at_this_weeks_challenge(
 
 def test_a_weekly_game_has_no_undo_nor_hints(user: User, now: datetime) -> None:
     game = services.game_start_weekly(user=user, now=now)
-    services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     with pytest.raises(Forbidden, match="no undo"):
-        services.game_undo(user=user, game_id=game.pk)
+        game_undo(user=user, game_id=game.pk)
     with pytest.raises(Forbidden, match="no hints"):
         services.game_hint_begin(user=user, game_id=game.pk)
 
@@ -137,7 +138,7 @@ def test_the_weekly_deal_is_practised_only_after_the_ranked_attempt(
     game = services.game_start_weekly(user=user, now=now)
     with pytest.raises(Forbidden):
         services.game_start_practice(user=user, deal_id=game.deal_id)
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     practice = services.game_start_practice(user=user, deal_id=game.deal_id)
     assert practice.mode == Game.Mode.PRACTICE
 
@@ -147,17 +148,17 @@ def test_the_close_of_the_week_is_final_by_the_clock(user: User, now: datetime) 
     game = services.game_start_weekly(user=user, now=last_week)
     assert game.deal.has_closed(now) and game.deal.revealed_at is None
     with pytest.raises(DayClosed) as refused:
-        services.game_play(user=user, game_id=game.pk, move="s")
+        game_play(user=user, game_id=game.pk, move="s")
     assert refused.value.code == "day_closed" and "weekly challenge" in refused.value.reason
     with pytest.raises(DayClosed):
-        services.game_resign(user=user, game_id=game.pk)
+        game_resign(user=user, game_id=game.pk)
 
 
 def test_closing_the_week_resigns_unfinished_games_by_the_server_and_reveals(
     user: User, now: datetime
 ) -> None:
     game = services.game_start_weekly(user=user, now=now)
-    services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     monday = game.deal.day
     with pytest.raises(DayClosed, match="the weekly challenge of"):
         services.deal_close_weekly(monday=monday, now=now)

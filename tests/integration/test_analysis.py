@@ -11,7 +11,7 @@ import pytest
 
 from games import services
 from games.models import Game, GameAnalysis, User
-from tests.support.games import LOST
+from tests.support.games import LOST, game_play
 from tests.support.waiting import wait_for
 
 pytestmark = [
@@ -25,7 +25,7 @@ def test_a_worker_on_the_analysis_queue_finds_the_losing_move(workers, user: Use
     worker = workers("analysis")
     game = services.game_start_practice(user=user, code=LOST["code"])
     for move in LOST["moves"].split():
-        services.game_play(user=user, game_id=str(game.pk), move=move)
+        game_play(user=user, game_id=str(game.pk), move=move)
     game.refresh_from_db()
     assert game.status == Game.Status.LOST
 

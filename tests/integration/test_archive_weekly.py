@@ -26,6 +26,7 @@ from games.daily import utc_today
 from games.models import Deal, Game, User
 from leaderboards.boards import board_for
 from leaderboards.models import Result
+from tests.support.games import game_play
 
 pytestmark = [
     pytest.mark.integration,
@@ -111,7 +112,7 @@ def test_an_archive_win_is_verified_by_the_worker_and_never_on_a_ranked_board(
     # finish over a socket on the other server, which rebuilds the game from its log.
     line = classic_win[1]
     for move in line[:-20]:
-        services.game_play(user=user, game_id=archive.pk, move=move)
+        game_play(user=user, game_id=archive.pk, move=move)
     last = play_over_socket(second, archive, user, line[-20:])
     assert last["status"] == "won"
     result = wait_for_result(archive, lambda r: r.status != Result.Status.PENDING)
@@ -153,7 +154,7 @@ def test_a_weekly_challenge_opens_plays_verifies_and_ranks_end_to_end(
     game = services.game_start_weekly(user=user)
     assert (game.deal, game.mode) == (deal, Game.Mode.RANKED)
     for move in line[:-20]:
-        services.game_play(user=user, game_id=game.pk, move=move)
+        game_play(user=user, game_id=game.pk, move=move)
     assert play_over_socket(first, game, user, line[-20:])["status"] == "won"
     other = services.game_start_weekly(user=bob)
     play_over_socket(second, other, bob, ["s", "resign"])

@@ -72,10 +72,10 @@ def test_a_layer_with_redis_down_fails_within_a_second(own_redis: OwnRedis) -> N
 def test_joins_at_once_go_together_and_only_a_later_joiner_finds_company(
     own_redis: OwnRedis,
 ) -> None:
-    """``games.realtime.groups`` on the real layer: sockets of different games joining in
+    """``games.socket.groups`` on the real layer: sockets of different games joining in
     one turn each find themselves alone; two of one game, one of them finds the other;
     leaving takes a socket out of the group (``group_send`` no longer reaches it)."""
-    from games.realtime.groups import group_join, group_leave
+    from games.socket.groups import group_join, group_leave
 
     layer = layer_on(own_redis)
 

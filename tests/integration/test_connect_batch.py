@@ -1,6 +1,6 @@
 """On PostgreSQL the connects a connect thread takes together read their rows in one round
 trip (``PreparedRow.get_many``: psycopg's pipeline), and each still reads what it would
-have read alone (the checks of ``tests/games/realtime/test_connect_batch.py``)."""
+have read alone (the checks of ``tests/games/socket/test_connect_batch.py``)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.access import GAME_ROW
 from games.models import User
-from games.realtime import live
+from games.runtime import live
 from tests.games.conftest import practice_game
-from tests.games.realtime.test_connect_batch import batch_reads_as_each_alone
+from tests.games.socket.test_connect_batch import batch_reads_as_each_alone
+from tests.support.games import game_play
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -43,7 +44,7 @@ def test_the_logs_of_a_batch_are_one_round_trip(user: User, bob: User) -> None:
     for person in (user, bob, user):
         game = services.game_start_practice(user=person)
         for n in range(3):
-            services.game_play(user=person, game_id=game.pk, move="s", client_id=f"c{n}")
+            game_play(user=person, game_id=game.pk, move="s", client_id=f"c{n}")
         played.append(game.pk)
     live.live_clear()
     rows = [GAME_ROW.get(pk) for pk in played]

@@ -24,6 +24,7 @@ from games.models import Deal, Game, User
 from games.solver.horizon import HORIZONS
 from leaderboards.fairplay.eprocess import DRAW_BETS
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result
+from tests.support.games import game_play
 from tests.support.waiting import wait_for
 
 pytestmark = [
@@ -73,7 +74,7 @@ def test_a_ranked_finish_steps_the_test_on_the_fairplay_queue_and_a_crossing_hol
     )
     game = services.game_start_daily(user=user)
     for move in CLASSIC_WIN["moves"].split():
-        services.game_play(user=user, game_id=game.pk, move=move)
+        game_play(user=user, game_id=game.pk, move=move)
     result = wait_for(lambda: Result.objects.filter(game=game, status="verified").first())
     assert result.won
     step = wait_for(

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # game before another process played on keeps its live entry at the old version, and
 # refuses every action carrying the right version as stale_version (a re-sent one too,
 # instead of answering it as a duplicate). Judged on its own below, until it is fixed.
-STALE_ENTRY = "(stale live entry, games.realtime.live)"
+STALE_ENTRY = "(stale live entry, games.runtime.live)"
 
 
 def faults_database_url() -> str:

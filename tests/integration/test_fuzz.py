@@ -37,12 +37,14 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ftsite.rates import Rate
 from games import services
 from games.daily import utc_today
 from games.dates import FIRST_DAY
 from games.models import User
 from games.weekly import week_label, week_monday
 from tests.integration.conftest import clear_celery_and_boards
+from tests.support.games import game_play, game_resign
 
 pytestmark = [
     pytest.mark.integration,
@@ -119,9 +121,9 @@ class World:
 
     def __init__(self, ada: User) -> None:
         self.game = services.game_start_practice(user=ada, code="FT1-N-0000007")
-        services.game_play(user=ada, game_id=self.game.pk, move="s")
+        game_play(user=ada, game_id=self.game.pk, move="s")
         finished = services.game_start_practice(user=ada, code="FT1-N-0000009")
-        services.game_resign(user=ada, game_id=finished.pk)
+        game_resign(user=ada, game_id=finished.pk)
         self.finished = finished
         from leaderboards.leagues.selectors import invite_token
         from leaderboards.leagues.services import league_create
@@ -199,7 +201,7 @@ def generous(settings: Any) -> None:
         "FT_RATE_PASSWORD_CHANGES",
         "FT_RATE_ANALYSES",
     ):
-        setattr(settings, name, "100000/h")
+        setattr(settings, name, Rate.parse("100000/h"))
 
 
 # The cases, put in every slot of every pattern and in the query and form before

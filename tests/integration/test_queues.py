@@ -13,6 +13,7 @@ from games.models import User
 from games.tasks import rate_deal
 from leaderboards.boards import redis_client
 from leaderboards.models import Result
+from tests.support.games import game_play, game_resign
 
 pytestmark = [
     pytest.mark.integration,
@@ -36,8 +37,8 @@ def test_a_verification_is_not_queued_behind_a_thousand_ratings(workers, user: U
         rate_deal.delay(deal.pk)
     assert queue_length("solver") == 1000 and queue_length("celery") == 0
     game = services.game_start_daily(user=user)
-    services.game_play(user=user, game_id=game.pk, move="s")
-    services.game_resign(user=user, game_id=game.pk)
+    game_play(user=user, game_id=game.pk, move="s")
+    game_resign(user=user, game_id=game.pk)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         result = Result.objects.filter(game=game, status="verified").first()

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from games import services
 from games.models import Game, User
 from tests.browser.test_board import JOSEPHINE, won_game
+from tests.support.games import game_play
 
 from .test_live_play import session_cookie
 
@@ -79,7 +80,7 @@ def test_ten_taps_a_second_for_ten_seconds_and_a_finish_are_never_closed(
             took = time.monotonic() - started
             # The player thinks between the burst and the finish (played here, not timed).
             for move in middle:
-                await asyncio.to_thread(services.game_play, user=user, game_id=game.pk, move=move)
+                await asyncio.to_thread(game_play, user=user, game_id=game.pk, move=move)
             # Finish sends every card home, one move each 140 ms (finish.js).
             home = await tap(ws, finish, "f", every=0.14)
             await ws.send(json.dumps({"type": "ping"}))

@@ -4,22 +4,28 @@ left without their expiry."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+import time_machine
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 
 from games.throttles import Allowance, Rate, RateLimited, throttle_reserve
-from tests.support.clock import pin_throttle_clock
+from tests.support.clock import PINNED_AT
 
 pytestmark = [pytest.mark.integration]
 
 
 @pytest.fixture(autouse=True)
-def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The counters here are taken in this process: their clock is pinned inside a window
-    (the tier keeps the real one for its servers), so a test that fills a 20 s window and
-    expects the next unit refused cannot straddle two windows."""
-    pin_throttle_clock(monkeypatch)
+def stopped_clock() -> Iterator[None]:
+    """The counters here are taken in this process, so its wall clock can be held: stopped
+    at the unit tier's instant (time-machine; the tier keeps the real clock for its
+    servers, in other processes), so a test that fills a 20 s window and expects the next
+    unit refused cannot straddle two windows. Redis keeps its own clock for the expiry,
+    which the tests read as a time to live."""
+    with time_machine.travel(PINNED_AT, tick=False):
+        yield
 
 
 def test_it_counts_every_sockets_units_in_redis_and_refuses_at_the_limit() -> None:
@@ -50,11 +56,11 @@ def test_it_counts_every_sockets_units_in_redis_and_refuses_at_the_limit() -> No
 
 
 def test_the_event_loops_counter_is_the_same_count_in_one_round_trip_a_turn() -> None:
-    """``games.realtime.loop_throttle``: sockets asking at once (one turn of the loop) share
+    """``games.socket.loop_throttle``: sockets asking at once (one turn of the loop) share
     one transaction, and count on the same key as the threads' ``throttle_reserve``."""
     import asyncio
 
-    from games.realtime.loop_throttle import throttle_reserve_on_loop
+    from games.socket.loop_throttle import throttle_reserve_on_loop
 
     cache.clear()
     rate = Rate.parse("40/20s")

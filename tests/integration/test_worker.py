@@ -24,10 +24,11 @@ from django.utils import timezone
 from games import services
 from games.engine import GameState
 from games.models import Action, Deal, Game, User
-from games.realtime.live import engine_for
+from games.runtime.live import engine_for
 from leaderboards.boards import board_for, redis_client
 from leaderboards.models import Result
 from leaderboards.tasks import sweep, verify_game
+from tests.support.games import game_play, game_resign
 
 pytestmark = [
     pytest.mark.integration,
@@ -66,10 +67,8 @@ def play_some_and_resign(user: User, game: Game, count: int = 6) -> None:
     for _ in range(count):
         others = [m for m in legal if m != "s"]
         move = others[0] if others else legal[0]
-        legal = services.game_play(user=user, game_id=str(game.pk), move=move).changes[
-            "legal_moves"
-        ]
-    services.game_resign(user=user, game_id=str(game.pk))
+        legal = game_play(user=user, game_id=str(game.pk), move=move).changes["legal_moves"]
+    game_resign(user=user, game_id=str(game.pk))
 
 
 def verifications_done(worker: Any) -> int:
@@ -105,7 +104,7 @@ def test_a_finished_game_is_verified_by_a_real_worker_and_ranked(workers, user, 
     won = WON_GAMES[0]
     practice = services.game_start_practice(user=bob, code=won["code"])
     for move in won["moves"].split():
-        services.game_play(user=bob, game_id=str(practice.pk), move=move)
+        game_play(user=bob, game_id=str(practice.pk), move=move)
     practice.refresh_from_db()
     assert practice.status == Game.Status.WON
 
@@ -303,7 +302,7 @@ def test_the_sweep_re_enqueues_a_verification_whose_message_was_lost(workers, us
     Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=2))
 
     # here; it enqueues to Redis (no closed deal: no day file to build)
-    assert sweep.apply().get() == {"games": 1, "results": 0, "day_files": 0}
+    assert sweep.apply().get() == {"games": 1, "results": 0, "day_files": 0, "duels": 0}
     assert redis_client().llen("celery") == 1
     workers()
     result = wait_for_result(game, verified_and_ranked)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import RESIGN, GameState, format_code, parse_code, parse_variant
-from leaderboards.log_check import Claim, Logged
+from games.engine.audit import Claim, Logged
 from tests.support.worker_redis import worker_redis_url
 
 WON_GAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "won_games.json"
@@ -190,6 +190,7 @@ def make_result(db: None) -> Callable[..., object]:
     from games import services as game_services
     from games.models import Deal, Game
     from leaderboards.models import Result
+    from leaderboards.standings.services import result_standings_refresh
 
     counter = itertools.count(1)
     base = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -227,7 +228,7 @@ def make_result(db: None) -> Callable[..., object]:
         mode = mode or (Game.Mode.RANKED if day is not None else Game.Mode.PRACTICE)
         outcome = outcome or ("won" if won else "resigned")
         game = Game.objects.create(player=player, deal=deal, mode=mode, status=outcome)
-        return Result.objects.create(
+        result = Result.objects.create(
             game=game,
             player=player,
             deal=deal,
@@ -246,6 +247,9 @@ def make_result(db: None) -> Callable[..., object]:
             review=review,
             verified_at=base if status != Result.Status.PENDING else None,
         )
+        if result.on_board:  # as the placement would: the period boards' standings
+            result_standings_refresh(result=result)
+        return result
 
     return make
 

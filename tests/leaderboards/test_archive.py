@@ -6,17 +6,18 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 
 from games import services as game_services
 from games.daily import day_end
-from games.models import Game, User
+from games.models import Deal, Game, User
 from leaderboards import selectors, services
 from leaderboards.archive import archive_month
 from leaderboards.boards import board_for, ranked_results
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
-from tests.support.games import play_all
+from tests.support.games import game_play, game_resign, play_all
 
 pytestmark = pytest.mark.django_db
 
@@ -37,8 +38,8 @@ def test_an_archive_win_is_never_on_the_days_board_nor_a_period_board(
     noon = datetime.combine(board_day, time(12), tzinfo=UTC)
     with django_capture_on_commit_callbacks(execute=True):
         ranked = game_services.game_start_daily(user=bob, now=noon)
-        game_services.game_play(user=bob, game_id=ranked.pk, move="s")
-        game_services.game_resign(user=bob, game_id=ranked.pk)
+        game_play(user=bob, game_id=ranked.pk, move="s")
+        game_resign(user=bob, game_id=ranked.pk)
     after_close = day_end(board_day) + timedelta(hours=1)
     with django_capture_on_commit_callbacks(execute=True):
         archive = game_services.game_start_archive(user=user, day=deal.day, now=after_close)
@@ -113,6 +114,22 @@ def test_the_archive_shows_each_closed_day_with_results_winners_and_difficulty(
     assert f'action="/play/archive/{first.isoformat()}/"' in text
 
 
+def test_a_weekly_win_is_not_a_daily_winner_in_the_archive(
+    user: User, bob: User, now: datetime, make_daily_deal, make_result
+) -> None:
+    # The count reads the results' weekly flag, not the deal's kind (issue 37): a weekly
+    # challenge's win of the same variant on that Monday is still no daily winner.
+    first = now.date().replace(day=1)
+    daily = make_daily_deal(first)
+    weekly = Deal.objects.create(
+        kind=Deal.Kind.WEEKLY, variant=daily.variant, day=first, seed_hex="0", code="weekly-x"
+    )
+    make_result(bob, deal=weekly, won=True, finished_at=now)
+    make_result(user, deal=daily, won=True, finished_at=now)
+    month = archive_month(month=first, user=None, now=datetime.combine(now.date(), time(23), UTC))
+    assert next(d for d in month.days if d.day == first).winners == 1
+
+
 def test_todays_open_deal_is_not_offered_in_the_archive(user: User, now: datetime) -> None:
     game_services.deal_open_daily(day=now.date())
     cell = next(d for d in archive_month(month=now.date(), user=user, now=now).days if d.deal)
@@ -141,11 +158,33 @@ def test_a_visitor_sees_the_archive_with_guest_play_and_a_log_in_link(
     [("2026-12-01", "2026-11"), ("2026-12-02", "2026-12"), ("2027-01-01", "2026-12")],
 )
 def test_the_archive_opens_on_the_month_of_the_latest_closed_day(
-    client: Client, db: None, monkeypatch: pytest.MonkeyPatch, today: str, shown: str
+    client: Client, db: None, wall_clock: time_machine.Traveller, today: str, shown: str
 ) -> None:
-    from leaderboards import views
-
-    monkeypatch.setattr(views, "_today", lambda: date.fromisoformat(today))
+    wall_clock.move_to(f"{today}T12:00:00Z")
     page = client.get("/archive/")
     assert page.status_code == 200
     assert page.context["archive"].month == date.fromisoformat(f"{shown}-01")
+
+
+def test_the_calendar_has_weekday_heads_monday_first(client: Client, db: None) -> None:
+    import re
+
+    page = client.get("/archive/2026-11/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    heads = page.split('data-testid="archive-weekdays">', 1)[1].split("</ol>", 1)[0]
+    assert re.findall(r"<li>(\w+)</li>", heads) == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+def test_an_empty_archive_says_when_days_arrive(client: Client, db: None) -> None:
+    page = client.get("/archive/").content.decode()
+    assert 'data-testid="archive-empty"' in page and "closes at 00:00 UTC" in page
+
+
+def test_a_month_with_a_closed_day_does_not_say_it_is_empty(
+    client: Client, user: User, now: datetime
+) -> None:
+    day = now.date() - timedelta(days=1)
+    if day.month != now.date().month:
+        day = now.date().replace(day=1) - timedelta(days=1)
+    game_services.deal_open_daily(day=day)
+    page = client.get(f"/archive/{day:%Y-%m}/").content.decode()
+    assert 'data-testid="archive-empty"' not in page

@@ -7,7 +7,14 @@ from datetime import date, timedelta
 
 import pytest
 
-from leaderboards.charts import Labels, Point, histogram_bins, results_chart, score_histogram
+from leaderboards.charts import (
+    Labels,
+    Point,
+    histogram_bins,
+    nice_ticks,
+    results_chart,
+    score_histogram,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 LABELS = Labels(title="Daily results", description="Scores", x_axis="Day", y_axis="Score")
@@ -114,3 +121,84 @@ def test_points_stay_inside_the_drawing() -> None:
     for circle in root.iter(f"{SVG}circle"):
         assert 0 <= float(circle.get("cx", "-1")) <= width
         assert 0 <= float(circle.get("cy", "-1")) <= height
+
+
+# Even axes --------------------------------------------------------------------------
+
+
+def tick_labels(root: ET.Element, *, axis: str) -> list[int]:
+    """The numbers along an axis: ``"y"`` those left of the plot, ``"x"`` those under it."""
+    found = []
+    for text in root.iter(f"{SVG}text"):
+        if text.get("class") != "chart__tick" or not (text.text or "").isdigit():
+            continue
+        on_y = text.get("text-anchor") == "end" and float(text.get("x", "0")) < 50
+        if on_y == (axis == "y"):
+            found.append(int(text.text or "0"))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("top", "most", "ticks"),
+    [
+        (1359, 5, [0, 500, 1000, 1500]),
+        (1040, 5, [0, 500, 1000, 1500]),
+        (300, 5, [0, 100, 200, 300]),
+        (301, 5, [0, 100, 200, 300, 400]),
+        (4, 5, [0, 1, 2, 3, 4]),
+        (7, 5, [0, 2, 4, 6, 8]),
+        (23, 5, [0, 5, 10, 15, 20, 25]),
+        (12, 6, [0, 2, 4, 6, 8, 10, 12]),
+        (14, 6, [0, 5, 10, 15]),
+        (1, 5, [0, 1]),
+        (0, 5, [0, 1]),
+        (0.4, 5, [0, 1]),
+    ],
+)
+def test_nice_ticks_are_round_even_steps_from_zero(top: float, most: int, ticks: list[int]) -> None:
+    assert nice_ticks(top, most=most) == ticks
+
+
+@pytest.mark.parametrize("most", [4, 5, 6])
+def test_nice_ticks_cover_every_top_with_the_smallest_round_step(most: int) -> None:
+    for top in range(1, 20_001, 7):
+        ticks = nice_ticks(top, most=most)
+        step = ticks[1]
+        assert ticks[0] == 0 and ticks[-1] >= top, (top, ticks)
+        assert all(b - a == step for a, b in zip(ticks, ticks[1:], strict=False)), (top, ticks)
+        assert len(ticks) - 1 <= most, (top, ticks)
+        digits = str(step).rstrip("0")
+        assert digits in ("1", "2", "5"), (top, step)
+        # The next smaller round step would need more intervals than allowed.
+        smaller = {"1": step // 2, "2": step // 2, "5": step * 2 // 5}[digits]
+        if smaller:
+            assert -(-top // smaller) > most, (top, ticks)
+
+
+def test_the_score_histogram_reads_its_axis_in_even_steps() -> None:
+    # Scores up to 350 once read 0, 200, 300 (the first, middle and last band).
+    root = parse(score_histogram([50, 120, 210, 350, 355], labels=LABELS))
+    assert tick_labels(root, axis="x") == [0, 100, 200, 300, 400]
+    assert tick_labels(root, axis="y") == [0, 1, 2]
+    wide = parse(score_histogram([40, 700, 1359, 1290], labels=LABELS))
+    assert tick_labels(wide, axis="x") == [0, 500, 1000, 1500]
+    bars = [e for e in wide.iter(f"{SVG}rect") if e.get("class") == "chart__bar"]
+    assert len(bars) == 15  # the axis's whole width in bands, the empty ones kept
+
+
+def test_the_results_chart_reads_its_score_axis_in_even_steps() -> None:
+    root = parse(results_chart(points(14), labels=LABELS))
+    assert tick_labels(root, axis="y") == [0, 500, 1000, 1500]
+
+
+def test_every_tick_stays_inside_the_drawing() -> None:
+    for svg in (
+        score_histogram([40, 700, 1359, 1290], labels=LABELS),
+        results_chart(points(14), labels=LABELS),
+    ):
+        root = parse(svg)
+        width = float(root.get("viewBox", "").split()[2])
+        for text in root.iter(f"{SVG}text"):
+            if text.get("class") == "chart__tick" and text.get("text-anchor") == "middle":
+                half = len(text.text or "") * 4  # about half a label's width at 13 units
+                assert half <= float(text.get("x", "0")) <= width - half, text.text

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from ftsite.rates import Rate
 from games import services as game_services
 from games.engine import format_code, parse_variant
 from games.engine.cli import main as engine_cli
@@ -24,7 +25,7 @@ from games.models import Deal, User
 from games.services import deals as deal_services
 from leaderboards.fairplay.services import result_review_decide
 from leaderboards.models import Result, ReviewDecision
-from tests.support.games import play_all
+from tests.support.games import game_resign, play_all
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def closed_day(
         for user, draws in ((quick, 2), (slow, 6), (idle, 0)):
             game = game_services.game_start_daily(user=user, now=now)
             play_all(user, game, ["s"] * draws)
-            game_services.game_resign(user=user, game_id=game.pk)
+            game_resign(user=user, game_id=game.pk)
         game = game_services.game_start_daily(user=left_open, now=now)
         play_all(left_open, game, ["s", "s", "s"])
         deal_services.deal_close_daily(day=now.date(), now=now + timedelta(days=1))
@@ -164,7 +165,7 @@ def test_it_is_cached_by_etag_and_for_a_few_minutes(client: Client, closed_day: 
 
 
 def test_downloads_are_throttled_per_address(settings, client: Client, closed_day: Deal) -> None:
-    settings.FT_RATE_DAY_FILES = "2/h"
+    settings.FT_RATE_DAY_FILES = Rate.parse("2/h")
     assert client.get(url(closed_day)).status_code == 200
     assert client.get(url(closed_day)).status_code == 200
     refused = client.get(url(closed_day))
@@ -244,3 +245,34 @@ def test_the_sweep_builds_the_files_of_lately_closed_deals(closed_day: Deal) -> 
     assert tasks.sweep()["day_files"] == 1  # eager in tests: built at once
     assert dayfiles.day_files_due() == []
     assert tasks.build_day_file(closed_day.pk) is False  # nothing changed: not built again
+
+
+def test_each_ranked_game_carries_its_players_rating_once_the_deal_is_rated(
+    client: Client, closed_day: Deal, tmp_path: Path
+) -> None:
+    from leaderboards.rating.models import RatingHistory
+    from leaderboards.rating.services import ratings_apply
+
+    before = fetch(client, closed_day)
+    assert [g["rating"] for g in before["games"]] == [None] * 5  # not rated yet
+
+    assert ratings_apply() == 1
+    data = fetch(client, closed_day)  # the rating made a new file, not the cached one
+    after = {
+        h.user.public_name: h
+        for h in RatingHistory.objects.filter(deal=closed_day).select_related("user")
+    }
+    ratings = [g["rating"] for g in data["games"]]
+    assert all(r is not None for r in ratings)
+    for game in data["games"]:
+        row = after[game["player"]]
+        assert game["rating"]["mu"] == pytest.approx(row.mu)
+        assert game["rating"]["sigma"] == pytest.approx(row.sigma)
+    # The winner gained, the last lost: the values follow the ranks.
+    assert ratings[0]["value"] > ratings[-1]["value"]
+    # The engine's checker reads the file with the new field as before.
+    assert verify_day(data).problems == []
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps(data))
+    out = io.StringIO()
+    assert engine_cli(["verify-day", str(path)], out=out) == 0, out.getvalue()

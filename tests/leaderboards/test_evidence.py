@@ -29,6 +29,7 @@ from leaderboards.fairplay import sequential
 from leaderboards.fairplay.eprocess import DRAW_BETS
 from leaderboards.fairplay.selectors import review_case
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -231,9 +232,9 @@ def ranked_play(user: User, deal, moves: list[str], capture) -> Result:
     with capture(execute=True):
         for move in moves:
             if move == "resign":
-                game_services.game_resign(user=user, game_id=game.pk)
+                game_resign(user=user, game_id=game.pk)
             else:
-                game_services.game_play(user=user, game_id=game.pk, move=move)
+                game_play(user=user, game_id=game.pk, move=move)
     return Result.objects.get(game=game)
 
 

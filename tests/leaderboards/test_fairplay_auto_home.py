@@ -12,6 +12,7 @@ from games import services as game_services
 from games.models import Action, User
 from games.services.starts import game_create
 from leaderboards.models import FairPlayCheck, Result
+from tests.support.games import game_play, game_resign
 
 from .test_fairplay import daily_of_won_log, play  # noqa: TID252
 
@@ -42,8 +43,8 @@ def test_the_analyses_replay_the_line_with_the_safe_cards_sent_home(user: User) 
     user.save(update_fields=["table_settings"])
     game = game_services.game_start_practice(user=user, code="FT1-N-0000063")  # AH over AH
     for move in ("s", "s"):
-        game_services.game_play(user=user, game_id=game.pk, move=move)
-    game_services.game_resign(user=user, game_id=game.pk)
+        game_play(user=user, game_id=game.pk, move=move)
+    game_resign(user=user, game_id=game.pk)
     line = played_line(game_id=game.pk)
     assert line == ["s", "t7-f2", "t7-f6", "s"]
     GameState.from_code("FT1-N-0000063").replay(line)  # legal from the deal, as played

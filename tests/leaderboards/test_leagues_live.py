@@ -84,6 +84,19 @@ async def test_a_member_joining_nudges_the_league_board(user, bob, make_league) 
     await ada.disconnect()
 
 
+@run_async
+async def test_the_socket_is_in_its_group_before_the_page_hears_it_open(user, make_league) -> None:
+    """A join between "open" and the subscription would be missed until the next change
+    (seen once in CI as a lost nudge): the consumer subscribes first, then accepts."""
+    from leaderboards.leagues.broadcast import league_group
+
+    league, _ = await db(make_league)(user)
+    ws = await open_league_board(league.pk, user)
+    group = league_group(league.pk, today().isoformat())
+    assert get_channel_layer().groups.get(group), "accepted before joining its group"
+    await ws.disconnect()
+
+
 @pytest.mark.parametrize("who", ["non-member", "visitor", "no-such-league", "bad-day"])
 @run_async
 async def test_anyone_but_a_member_is_closed_with_4404(user, carol, make_league, who) -> None:

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from ftsite.rates import Rate
 from games import services as game_services
 from games.weekly import week_label, week_monday
 from leaderboards.leagues import services
@@ -167,7 +168,7 @@ def test_a_bad_name_is_a_400(user):
 
 
 def test_every_league_form_is_throttled(settings, user, make_league):
-    settings.FT_RATE_LEAGUE_ACTIONS = "2/h"
+    settings.FT_RATE_LEAGUE_ACTIONS = Rate.parse("2/h")
     client = signed_in(user)
     url = reverse("leaderboards:league_create")
     assert client.post(url, {"name": "One"}).status_code == 302
@@ -281,7 +282,7 @@ def test_the_league_pages_speak_italian(user, bob, make_league):
 
 
 def test_opening_invite_links_is_throttled_apart_from_joining(settings, user, bob, make_league):
-    settings.FT_RATE_LEAGUE_ACTIONS = "2/h"
+    settings.FT_RATE_LEAGUE_ACTIONS = Rate.parse("2/h")
     league, token = make_league(user)
     client = signed_in(bob)
     url = reverse("leaderboards:league_join", args=[token])

@@ -1,6 +1,6 @@
 """The live daily board socket, through the real ASGI stack (origin check, session auth).
 
-As in ``tests/games/realtime/test_consumer_*.py``: no pytest-asyncio; each async test runs under
+As in ``tests/games/socket/test_consumer_*.py``: no pytest-asyncio; each async test runs under
 :func:`asgiref.sync.async_to_sync`, and the database is used through real transactions, so
 ``result_rank``'s on-commit broadcast runs exactly as it does in production.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import RESIGN, GameState
-from leaderboards.log_check import Claim, Logged, Rejected, replay_claim
+from games.engine.audit import Claim, Logged, Rejected, replay_claim
 
 from .conftest import WON_GAMES, Played, WonGame, play_log  # noqa: TID252
 

@@ -12,7 +12,14 @@ from games.daily import day_start, utc_today
 from games.models import Game, User
 from games.services import deal_open_daily
 from leaderboards.models import Result
-from leaderboards.selectors import MIN_GAMES_FOR_RATE, PlayerStats, period_board, period_of
+from leaderboards.selectors import (
+    MIN_GAMES_FOR_RATE,
+    PlayerStats,
+    period_board,
+    period_board_size,
+    period_of,
+)
+from leaderboards.standings.services import result_standings_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +46,10 @@ def play(player: User, day: date, *, won: bool = True, **more: object) -> Result
         "finished_at": day_start(day) + timedelta(hours=2),
     }
     fields.update(more)
-    return Result.objects.create(**fields)
+    result = Result.objects.create(**fields)
+    if result.on_board:  # as the placement would
+        result_standings_refresh(result=result)
+    return result
 
 
 def player(name: str) -> User:
@@ -102,6 +112,16 @@ def test_equal_players_share_a_rank() -> None:
         play(player(name), date(2026, 10, 5), won=name != "c")
     rows = period_board(kind="week", start=date(2026, 10, 5), by="wins").rows
     assert [(r.rank, r.player_name) for r in rows] == [(1, "a"), (1, "b"), (3, "c")]
+
+
+def test_a_tie_across_the_page_end_is_cut_by_name() -> None:
+    # Only the shown rows and those tied with the last one are named (issue 37): a tie
+    # across the limit still keeps the names that sort first, and counts every player.
+    for name in ("d", "B", "a", "c", "e"):
+        play(player(name), date(2026, 10, 5), won=name not in ("a", "e"))
+    board = period_board(kind="week", start=date(2026, 10, 5), by="wins", limit=2)
+    assert [(r.rank, r.player_name) for r in board.rows] == [(1, "B"), (1, "c")]
+    assert period_board_size(kind="week", start=date(2026, 10, 5)) == 5
 
 
 # Streaks ---------------------------------------------------------------------------------------
@@ -182,3 +202,29 @@ def test_a_bad_period_start_or_order_is_a_404(client) -> None:
     # The current period has no "next" link.
     html = client.get("/boards/week/").content.decode()
     assert 'rel="next"' not in html
+
+
+# Queries ------------------------------------------------------------------------------------
+
+
+def board_queries(kind: str, start: date | None) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        period_board(kind=kind, start=start)  # type: ignore[arg-type]
+    return len(queries)
+
+
+@pytest.mark.parametrize("kind", ["week", "month", "all"])
+def test_a_period_board_costs_the_same_queries_for_3_or_12_players(kind: str) -> None:
+    # Each name read a user's is_guest of its own (issue 37: the all-time board made one
+    # query per player, 100,003 at 100,000 players).
+    day = utc_today(timezone.now()) - timedelta(days=1)
+    for name in ("a", "b", "c"):
+        play(player(name), day)
+    few = board_queries(kind, day)
+    for index in range(9):
+        play(player(f"more{index}"), day)
+    assert period_board_size(kind=kind, start=day) == 12  # type: ignore[arg-type]
+    assert board_queries(kind, day) == few

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
+from ftsite.rates import Rate
 from games import services
 from games.engine import GameState
 from games.models import Deal, Game, GameAnalysis, User
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def analysis_budget(settings) -> None:
     settings.FT_ANALYSIS_SECONDS = 20.0
-    settings.FT_RATE_ANALYSES = "100/h"
+    settings.FT_RATE_ANALYSES = Rate.parse("100/h")
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_a_refusal_is_json_with_its_code_and_a_retry_hint(
 ) -> None:
     response = Client().post(url(lost), **JSON)
     assert response.status_code == 401 and response.json()["code"] == "not_authenticated"
-    settings.FT_RATE_ANALYSES = "1/h"
+    settings.FT_RATE_ANALYSES = Rate.parse("1/h")
     client.force_login(bob)
     with mock.patch.object(analysis_service, "_enqueue"):
         client.post(url(lost), **JSON)

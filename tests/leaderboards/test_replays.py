@@ -20,11 +20,11 @@ from games.engine import GameState, format_code, parse_code, parse_variant
 from games.engine.cards import RANKS, SUITS
 from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
-from games.realtime.live import engine_for
+from games.runtime.live import engine_for
 from leaderboards.models import Result
 from leaderboards.replays.frames import action_words, card_label, replay_frames
 from leaderboards.share import VerificationPending
-from tests.support.games import apply_changes
+from tests.support.games import apply_changes, game_play, game_resign, game_undo
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +38,11 @@ def play(user: User, game: Game, moves: list[str], capture: Capture) -> Game:
     with capture(execute=True):
         for move in moves:
             if move == "resign":
-                services.game_resign(user=user, game_id=game.pk)
+                game_resign(user=user, game_id=game.pk)
             elif move == "undo":
-                services.game_undo(user=user, game_id=game.pk)
+                game_undo(user=user, game_id=game.pk)
             else:
-                services.game_play(user=user, game_id=game.pk, move=move)
+                game_play(user=user, game_id=game.pk, move=move)
     game.refresh_from_db()
     return game
 
@@ -243,7 +243,7 @@ def test_the_replay_page_embeds_only_the_frames(
     match = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html)
     assert match is not None
     embedded = json.loads(match.group(1))
-    assert embedded == json.loads(json.dumps(replay_frames(user=user, game_id=game.pk)))
+    assert embedded == json.loads(json.dumps(replay_frames(user=AnonymousUser(), game_id=game.pk)))
     # Nothing of the stored state (hidden cards, undo history) is on the page.
     assert '"undo_limit"' not in html and '"history"' not in html and '"down": [' not in html
 
@@ -261,8 +261,8 @@ def test_an_unfinished_game_has_no_replay(user: User, client: Client) -> None:
 
 def test_a_game_awaiting_verification_says_so(user: User, client: Client) -> None:
     game = services.game_start_practice(user=user, code="FT1-N-0000007")
-    services.game_play(user=user, game_id=game.pk, move="s")
-    services.game_resign(user=user, game_id=game.pk)  # no on-commit: never verified
+    game_play(user=user, game_id=game.pk, move="s")
+    game_resign(user=user, game_id=game.pk)  # no on-commit: never verified
     with pytest.raises(VerificationPending):
         replay_frames(user=user, game_id=game.pk)
     response = client.get(reverse("leaderboards:replay", args=[game.pk]))
@@ -300,10 +300,12 @@ def test_a_daily_game_before_close_is_for_its_owner_only(
     assert Result.objects.get(game=game).status == Result.Status.VERIFIED
     assert not Deal.objects.get(pk=game.deal_id).is_revealed
     url = reverse("leaderboards:replay", args=[game.pk])
-    # The owner, after finishing.
+    # The owner, after finishing: their own game, said so.
     assert replay_frames(user=user, game_id=game.pk)["steps"]
     client.force_login(user)
-    assert client.get(url).status_code == 200
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "<h1>Replay of your game</h1>" in response.content.decode()
     # Anyone else: refused, even a player who finished their own attempt (and so may watch).
     with pytest.raises(NotAuthenticated):
         replay_frames(user=AnonymousUser(), game_id=game.pk)
@@ -330,7 +332,12 @@ def test_a_daily_game_after_close_is_for_everyone(
     close_day(game)
     assert replay_frames(user=bob, game_id=game.pk)["game"]["code"] == game.deal.code
     assert replay_frames(user=AnonymousUser(), game_id=game.pk)["steps"]
-    assert client.get(reverse("leaderboards:replay", args=[game.pk])).status_code == 200
+    response = client.get(reverse("leaderboards:replay", args=[game.pk]))
+    assert response.status_code == 200
+    # Anyone else reads whose game it is.
+    assert "<h1>Replay of ada's game</h1>" in response.content.decode()
+    assert not replay_frames(user=bob, game_id=game.pk)["game"]["mine"]
+    assert replay_frames(user=user, game_id=game.pk)["game"]["mine"]
 
 
 def test_a_won_daily_game_replays_after_close(
@@ -373,3 +380,24 @@ def test_actions_are_put_in_words_from_the_visible_board() -> None:
     )
     assert action_words("f1-t1", before) == "ace of spades from foundation 1 to column 1"
     assert card_label("TH") == "10♥" and card_label("KS") == "K♠"
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "words"),
+    [
+        ("en", "QD", "queen of diamonds"),
+        ("en", "TS", "10 of spades"),
+        ("it", "QD", "regina di quadri"),
+        ("it", "AH", "asso di cuori"),
+    ],
+)
+def test_a_replay_names_the_card_in_the_reader_s_language(
+    language: str, code: str, words: str
+) -> None:
+    # The ranks' words were never extracted, so a court card stayed English everywhere.
+    from django.utils import translation
+
+    from leaderboards.replays.frames import card_words
+
+    with translation.override(language):
+        assert card_words(code) == words

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
@@ -170,6 +171,19 @@ def test_the_history_page_links_and_the_pager(
     assert html.count('class="sc-game"') == 5 and 'rel="prev"' in html and 'rel="next"' not in html
 
 
+def test_the_history_says_resigned_for_a_resignation_and_lost_for_a_dead_end(
+    user: User, client: Client, now: datetime, make_result: MakeResult
+) -> None:
+    make_result(user, now.date() - D, outcome="resigned")
+    make_result(user, now.date() - 2 * D, outcome="lost")
+    make_result(user, now.date() - 3 * D, outcome="won")
+    html = client.get(reverse("leaderboards:scorecard", args=["ada"])).content.decode()
+    badges = re.findall(r'data-testid="outcome-(\w+)">([^<]*)<', html)
+    assert badges == [("resigned", "resigned"), ("lost", "lost"), ("won", "won")]
+    # Both count as lost days in the numbers and the streak.
+    assert scorecard(username="ada", now=now)["stats"]["lost"] == 2
+
+
 def test_a_daily_games_replay_link_comes_only_after_its_day_closes(
     user: User, client: Client, now: datetime, make_result: MakeResult
 ) -> None:
@@ -186,6 +200,12 @@ def test_a_daily_games_replay_link_comes_only_after_its_day_closes(
     assert f"/games/{open_day.game_id}/replay/" not in html
     assert "Replay after the day closes" in html
     # The deal of a day still open is never named, on the owner's page or anyone's.
+    assert open_day.deal.code not in html
+    # Its owner replays it at once (the result dialog offers it too), worded as theirs.
+    client.force_login(user)
+    html = client.get(reverse("leaderboards:scorecard", args=["ada"])).content.decode()
+    assert f'<a href="/games/{open_day.game_id}/replay/">Replay your game</a>' in html
+    assert "Replay after the day closes" not in html
     assert open_day.deal.code not in html
 
 
@@ -274,5 +294,6 @@ def test_the_page_takes_a_bounded_number_of_queries(
     for k in range(25):
         make_result(user, datetime.now(UTC).date() - k * D, won=True)
     client.force_login(user)
-    with django_assert_max_num_queries(15):
+    # 16: the skill rating and its chart are one more query (the last history rows).
+    with django_assert_max_num_queries(16):
         assert client.get("/players/ada/").status_code == 200

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from games.engine.cards import RANKS, SUITS
 from games.models import Deal, Game, User
 from leaderboards.models import Result
 from leaderboards.share import share_text
+from tests.support.games import game_play, game_resign
 
 Capture = Callable[..., Any]
 WON = json.loads((Path(__file__).parent.parent / "data" / "won_games.json").read_text())["games"]
@@ -53,7 +55,7 @@ def won_daily(user: User, day: date, capture: Capture) -> Game:
     game = Game.objects.create(player=user, deal=deal, mode="ranked")
     with capture(execute=True):
         for move in won["moves"].split():
-            services.game_play(user=user, game_id=game.pk, move=move)
+            game_play(user=user, game_id=game.pk, move=move)
     game.refresh_from_db()
     return game
 
@@ -162,8 +164,8 @@ def test_the_owner_gets_the_share_text_as_plain_text(
     game = services.game_start_daily(user=user, now=now)
     with django_capture_on_commit_callbacks(execute=True):
         for move in ("s", "s"):
-            services.game_play(user=user, game_id=game.pk, move=move)
-        services.game_resign(user=user, game_id=game.pk)
+            game_play(user=user, game_id=game.pk, move=move)
+        game_resign(user=user, game_id=game.pk)
     game.refresh_from_db()
     url = reverse("leaderboards:share", args=[game.pk])
     assert client.get(url).status_code == 401
@@ -186,11 +188,11 @@ def test_share_is_refused_for_unfinished_pending_and_practice_games(
     daily = services.game_start_daily(user=user, now=now)
     url = reverse("leaderboards:share", args=[daily.pk])
     assert client.get(url).status_code == 404  # still being played
-    services.game_resign(user=user, game_id=daily.pk)  # no on-commit: not verified yet
+    game_resign(user=user, game_id=daily.pk)  # no on-commit: not verified yet
     assert client.get(url).status_code == 409
     practice = services.game_start_practice(user=user, code="FT1-N-0000007")
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(user=user, game_id=practice.pk)
+        game_resign(user=user, game_id=practice.pk)
     assert Result.objects.get(game=practice).status == Result.Status.VERIFIED
     response = client.get(reverse("leaderboards:share", args=[practice.pk]))
     assert response.status_code == 404 and b"daily" in response.content
@@ -202,8 +204,8 @@ def test_the_result_dialog_gets_the_share_text_and_the_rank_as_json(
 ) -> None:
     game = services.game_start_daily(user=user, now=now)
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_play(user=user, game_id=game.pk, move="s")
-        services.game_resign(user=user, game_id=game.pk)
+        game_play(user=user, game_id=game.pk, move="s")
+        game_resign(user=user, game_id=game.pk)
     client.force_login(user)
     url = reverse("leaderboards:share", args=[game.pk])
     body = client.get(url, HTTP_ACCEPT="application/json").json()
@@ -215,3 +217,29 @@ def test_the_result_dialog_gets_the_share_text_and_the_rank_as_json(
         reverse("leaderboards:share", args=[practice.pk]), HTTP_ACCEPT="application/json"
     )
     assert refused.status_code == 404 and refused.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("it", "Forty Thieves 2026-11-29 — vinta ✅ 1185 punti · 312 mosse · 18:42"),
+        ("nl", "Forty Thieves 2026-11-29 — gewonnen ✅ 1185 ptn · 312 zetten · 18:42"),
+        ("fi", "Forty Thieves 2026-11-29 — voitettu ✅ 1185 p · 312 siirtoa · 18:42"),
+    ],
+)
+def test_the_share_text_is_in_the_players_language(language: str, expected: str) -> None:
+    """The text is made in the sharer's language; the link carries none, so whoever opens
+    it reads the board in their own (Accept-Language, or their account's choice)."""
+    result = Result(
+        day=date(2026, 11, 29),
+        variant="forty-thieves",
+        outcome="won",
+        won=True,
+        score=1185,
+        moves=312,
+        duration_ms=(18 * 60 + 42) * 1000,
+    )
+    with translation.override(language):
+        first, link = share_text(result, site_url="https://ft.example").split("\n")
+    assert first == expected
+    assert link == "https://ft.example/boards/daily/2026-11-29/"

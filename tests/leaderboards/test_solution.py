@@ -16,6 +16,7 @@ from games import services
 from games.daily import day_end, utc_today
 from games.engine import GameState
 from games.models import Deal, User
+from tests.support.games import game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +89,7 @@ def test_the_line_stays_secret_until_the_day_closes(client: Client, user: User) 
     now = timezone.now()
     deal = today_with_a_line(utc_today(now))
     game = services.game_start_daily(user=user)
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     client.force_login(user)
     pages = [
         client.get(reverse("home")),
@@ -114,7 +115,7 @@ def test_after_close_the_board_and_the_finished_game_link_the_solution(
     day = utc_today(timezone.now())
     deal = today_with_a_line(day)
     game = services.game_start_daily(user=user)
-    services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     Deal.objects.filter(pk=deal.pk).update(revealed_at=timezone.now())
     client.force_login(user)
     board = client.get(reverse("leaderboards:daily", args=[day.isoformat()])).content.decode()

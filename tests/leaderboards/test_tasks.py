@@ -13,6 +13,7 @@ from games.models import Game, User
 from leaderboards import tasks
 from leaderboards.boards import board_for
 from leaderboards.models import Result
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +24,8 @@ def finished_ranked(user: User, now: datetime, *, draws: int = 2) -> Game:
     """A ranked daily game played and resigned; its on-commit verification never runs."""
     game = game_services.game_start_daily(user=user, now=now)
     for _ in range(draws):
-        game_services.game_play(user=user, game_id=game.pk, move="s")
-    game_services.game_resign(user=user, game_id=game.pk)
+        game_play(user=user, game_id=game.pk, move="s")
+    game_resign(user=user, game_id=game.pk)
     game.refresh_from_db()
     return game
 
@@ -71,7 +72,7 @@ def test_finishing_a_game_enqueues_its_verification(
 ) -> None:
     game = game_services.game_start_daily(user=user, now=now)
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.game_resign(user=user, game_id=game.pk)
+        game_resign(user=user, game_id=game.pk)
     result = Result.objects.get(game=game)
     assert result.status == "verified" and result.ranked_at is not None
 
@@ -91,7 +92,7 @@ def test_the_sweep_verifies_and_ranks_what_was_left_undone(
 
     with django_capture_on_commit_callbacks(execute=True):
         counts = tasks.sweep.delay().get()
-    assert counts == {"games": 1, "results": 1, "day_files": 0}
+    assert counts == {"games": 1, "results": 1, "day_files": 0, "duels": 0}
     swept = Result.objects.get(game=lost_message)
     assert swept.status == "verified" and swept.ranked_at is not None
     assert Result.objects.get(game=unranked_game).ranked_at is not None
@@ -99,12 +100,12 @@ def test_the_sweep_verifies_and_ranks_what_was_left_undone(
     assert board.size() == 2
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0}
+        assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0, "duels": 0}
 
 
 def test_the_sweep_leaves_fresh_work_alone(user: User, now: datetime) -> None:
     finished_ranked(user, now)  # finished just now: its own message may still come
-    assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0}
+    assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0, "duels": 0}
     assert not Result.objects.exists()
 
 
@@ -112,10 +113,10 @@ def test_the_sweep_rejects_a_forged_game_it_finds(user: User, now: datetime) -> 
     game = finished_ranked(user, now)
     age(game)
     Game.objects.filter(pk=game.pk).update(moves=99)
-    assert tasks.sweep() == {"games": 1, "results": 0, "day_files": 0}
+    assert tasks.sweep() == {"games": 1, "results": 0, "day_files": 0, "duels": 0}
     result = Result.objects.get(game=game)
     assert result.status == "rejected" and "move count 99" in result.reason
-    assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0}
+    assert tasks.sweep() == {"games": 0, "results": 0, "day_files": 0, "duels": 0}
 
 
 def test_a_verification_of_something_that_is_not_a_game_id_does_nothing(db: None) -> None:

@@ -18,7 +18,7 @@ from games.services.starts import game_create
 from leaderboards import services
 from leaderboards.boards import board_for
 from leaderboards.models import Result
-from tests.support.games import play_all
+from tests.support.games import game_play, game_resign, game_undo, play_all
 
 from .conftest import WON_GAMES, WonGame  # noqa: TID252
 
@@ -31,7 +31,7 @@ def ranked_resigned(user: User, now: datetime, draws: int = 3) -> Game:
     """A ranked daily game: a few draws, then resigned (not verified yet)."""
     game = game_services.game_start_daily(user=user, now=now)
     play_all(user, game, ["s"] * draws)
-    game_services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     game.refresh_from_db()
     return game
 
@@ -96,7 +96,7 @@ def test_a_ranked_daily_game_is_verified_and_ranked_when_it_finishes(
     game = game_services.game_start_daily(user=user, now=now)
     with django_capture_on_commit_callbacks(execute=True):
         play_all(user, game, ["s", "s", "s"])
-        game_services.game_resign(user=user, game_id=game.pk)
+        game_resign(user=user, game_id=game.pk)
     result = Result.objects.get(game=game)
     assert (result.status, result.outcome, result.won) == ("verified", "resigned", False)
     assert result.ranked and result.ranked_at is not None
@@ -116,8 +116,8 @@ def test_a_won_ranked_game_ranks_above_a_resigned_one(
     winner = game_create(user=user, deal=deal, mode="ranked")
     loser = game_create(user=bob, deal=deal, mode="ranked")
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.game_play(user=bob, game_id=loser.pk, move=won.moves[0])
-        game_services.game_resign(user=bob, game_id=loser.pk)
+        game_play(user=bob, game_id=loser.pk, move=won.moves[0])
+        game_resign(user=bob, game_id=loser.pk)
         play_all(user, winner, won.moves)
     first, second = Result.objects.get(game=winner), Result.objects.get(game=loser)
     assert (first.status, first.won, first.ranked) == ("verified", True, True)
@@ -148,7 +148,7 @@ def test_a_practice_game_with_undos_is_verified(
     won = WON_GAMES[0]
     game = game_services.game_start_practice(user=user, code=won.code)
     play_all(user, game, won.moves[:10])
-    game_services.game_undo(user=user, game_id=game.pk)
+    game_undo(user=user, game_id=game.pk)
     with django_capture_on_commit_callbacks(execute=True):
         play_all(user, game, won.moves[9:])
     result = Result.objects.get(game=game)
@@ -348,7 +348,7 @@ def test_a_practice_game_of_a_daily_deal_is_never_ranked(
     practice = game_services.game_start_practice(user=user, deal_id=ranked.deal_id)
     with django_capture_on_commit_callbacks(execute=True):
         play_all(user, practice, ["s"])
-        game_services.game_resign(user=user, game_id=practice.pk)
+        game_resign(user=user, game_id=practice.pk)
     result = Result.objects.get(game=practice)
     assert result.status == "verified" and not result.ranked and result.ranked_at is None
     assert result.day == now.date()

@@ -17,6 +17,7 @@ from games.services import deals as deal_services
 from leaderboards import services
 from leaderboards.boards import board_for
 from leaderboards.models import Result
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +27,8 @@ Capture = Callable[..., object]
 def ranked_finished(user: User, now: datetime, moves: list[str]) -> Game:
     game = game_services.game_start_daily(user=user, now=now)
     for move in moves:
-        game_services.game_play(user=user, game_id=game.pk, move=move)
-    game_services.game_resign(user=user, game_id=game.pk)
+        game_play(user=user, game_id=game.pk, move=move)
+    game_resign(user=user, game_id=game.pk)
     game.refresh_from_db()
     return game
 
@@ -50,7 +51,7 @@ def test_the_servers_own_resign_is_stamped_with_the_close_and_verified(
     user: User, now: datetime, django_capture_on_commit_callbacks: Capture
 ) -> None:
     game = game_services.game_start_daily(user=user, now=now)
-    game_services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     with django_capture_on_commit_callbacks(execute=True):
         # The close ran late ("tomorrow"): its resign is still stamped with the close.
         deal_services.deal_close_daily(day=now.date(), now=now + timedelta(days=1))
@@ -64,7 +65,7 @@ def test_the_servers_own_resign_is_stamped_with_the_close_and_verified(
 def closed_by_the_server(user: User, now: datetime) -> Game:
     """A ranked game the close resigned (not verified yet)."""
     game = game_services.game_start_daily(user=user, now=now)
-    game_services.game_play(user=user, game_id=game.pk, move="s")
+    game_play(user=user, game_id=game.pk, move="s")
     deal_services.deal_close_daily(day=now.date(), now=now + timedelta(days=1))
     game.refresh_from_db()
     return game
@@ -119,7 +120,7 @@ def test_a_practice_game_of_a_closed_daily_is_never_late(user: User, now: dateti
     ranked = ranked_finished(user, now, ["s"])
     deal_services.deal_close_daily(day=now.date(), now=now + timedelta(days=1))
     practice = game_services.game_start_practice(user=user, deal_id=ranked.deal_id)
-    game_services.game_resign(user=user, game_id=practice.pk)  # verification not run yet
+    game_resign(user=user, game_id=practice.pk)  # verification not run yet
     Action.objects.filter(game=practice).update(
         created_at=ranked.deal.closes_at + timedelta(hours=1)
     )

@@ -13,7 +13,7 @@ from games import services as game_services
 from games.models import Action, Game, User
 from leaderboards import services
 from leaderboards.boards import board_for
-from tests.support.games import play_all
+from tests.support.games import game_resign, play_all
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def ranked_resigned(user: User, now: datetime, started_ago: timedelta) -> Game:
     play_all(user, game, ["s", "s", "s"])
     first = (timezone.now() - started_ago).replace(microsecond=0)
     Action.objects.filter(game=game, seq=1).update(created_at=first)
-    game_services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     game.refresh_from_db()
     return game
 
@@ -75,7 +75,7 @@ def test_an_unranked_games_time_comes_from_its_log_too(user: User) -> None:
     play_all(user, game, ["s", "s"])
     first = (timezone.now() - timedelta(hours=1)).replace(microsecond=0)
     Action.objects.filter(game=game, seq=1).update(created_at=first)
-    game_services.game_resign(user=user, game_id=game.pk)
+    game_resign(user=user, game_id=game.pk)
     Game.objects.filter(pk=game.pk).update(first_action_at=timezone.now())
     result = services.result_verify(game_id=game.pk)
     assert result.status == "verified", result.reason

@@ -17,7 +17,7 @@ from leaderboards import selectors, services
 from leaderboards.boards import board_for, board_key, ranked_results
 from leaderboards.models import Result
 from leaderboards.scorecards import scorecard
-from tests.support.games import play_all
+from tests.support.games import game_resign, play_all
 
 from .conftest import WON_GAMES, WonGame  # noqa: TID252
 
@@ -62,7 +62,7 @@ def test_a_weekly_win_is_verified_and_ranked_on_the_weeks_own_board(
     assert game.status == Game.Status.WON
     with django_capture_on_commit_callbacks(execute=True):
         other = game_services.game_start_weekly(user=bob, now=now)
-        game_services.game_resign(user=bob, game_id=other.pk)
+        game_resign(user=bob, game_id=other.pk)
     result = Result.objects.get(game=game)
     assert result.status == "verified" and result.ranked and result.weekly
     assert result.ranked_at is not None and (result.day, result.variant) == (
@@ -100,7 +100,7 @@ def test_the_scorecard_gives_a_weekly_badge_and_keeps_the_daily_numbers_apart(
     weekly_win(user, now, won, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         daily = game_services.game_start_daily(user=user, now=now)
-        game_services.game_resign(user=user, game_id=daily.pk)
+        game_resign(user=user, game_id=daily.pk)
     card = scorecard(username=user.username, viewer=user, now=now)
     assert (card["stats"]["played"], card["stats"]["won"]) == (1, 0)
     [badge] = card["weekly_badges"]

@@ -8,7 +8,7 @@ import pytest
 from games import services
 from games.access import GAME_ROW
 from games.models import Action, User
-from games.realtime import live
+from games.runtime import live
 from load.players import stock_turned
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """The tiers' and the load runs' server: daphne, as compose.yaml deploys it, unless
-FT_SERVER=uvicorn asks for the comparison's uvicorn (docs/benchmarks.md, "Session 11");
+FT_SERVER=uvicorn asks for the comparison's uvicorn (docs/research/web-server.md);
 and ``load.profile`` charges either server's frames to the server's layer."""
 
 from __future__ import annotations

@@ -121,17 +121,26 @@ def test_a_capped_layer_keeps_the_best_of_each_foundation_state_first(
         assert kept[len(capped) :] == [x for x in ranked if x not in capped][: width - len(capped)]
 
 
-def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing() -> None:
+def test_the_beam_phase_stops_when_a_wider_beam_would_change_nothing(monkeypatch) -> None:
     # The blocked position of the tests above with its jack in the stock: tiny
     # layers, so no beam drops a position and no wider one is tried.
+    import games.solver as solver
+
     tops = ["9S", "TH", "JD", "9C", "JS", "JH", "JD", "JC"]
     columns = [[f"Q{s}", f"K{s}"] for s in "SHDC" for _ in range(2)]
     columns += [["TS", "JS"], ["TC", "JC"]]
     game = layout(columns, stock=["JH"], foundations=tops)
-    began = time.perf_counter()
-    assert _beams(game, began + 5.0, 4) == (None, 2)
-    assert time.perf_counter() - began < 1.0
-    assert solve(game, max_seconds=2).verdict == "lost"
+    beams: list[int] = []
+    made = solver.beam_over
+
+    def counted(work: GameState, **options: Any) -> Beam:
+        beams.append(options["width"])
+        return made(work, **options)
+
+    monkeypatch.setattr(solver, "beam_over", counted)
+    # one beam, not beams until the deadline: 5 s would fit many
+    assert _beams(game, time.perf_counter() + 5.0, 4) == (None, 2) and beams == [4]
+    assert solve(game, max_seconds=60, max_nodes=10_000).verdict == "lost"
 
 
 def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights(
@@ -144,7 +153,7 @@ def test_every_beam_of_the_phase_starts_from_the_position_given_with_its_weights
     game = GameState.from_seed(3, undo_limit=0)
 
     def position(g: GameState) -> tuple:
-        return repr((g._piles, g._stock, g._found, g._down, g._score))
+        return repr((g.piles, g.stock, g.found, g.down, g.score))
 
     root = position(game)
     starts: list[str] = []
@@ -241,18 +250,18 @@ def documented_score(game: GameState, weights: tuple[float, ...] | None = None) 
 
     W_HOME, W_EMPTY, W_BURY, W_NEXT, W_WASTE = weights or WEIGHTS  # noqa: N806
 
-    total = W_HOME * game._home - W_WASTE * len(game._piles[0])
-    total += W_EMPTY * sum(1 for pile in game._piles[1:] if not pile)
+    total = W_HOME * game.home - W_WASTE * len(game.piles[0])
+    total += W_EMPTY * sum(1 for pile in game.piles[1:] if not pile)
     depth: dict[int, int] = {}
-    for pile in game._piles:
+    for pile in game.piles:
         lowest = 99
         for d, card in enumerate(reversed(pile)):
             depth[card] = min(depth.get(card, 99), d)
             if card >> 2 < lowest:
                 lowest = card >> 2
                 total -= W_BURY * d * (14 - lowest)
-    for k, rank in enumerate(game._found):
-        wanted = ((rank + 1) << 2) | game._fsuit[k]
+    for k, rank in enumerate(game.found):
+        wanted = ((rank + 1) << 2) | game.fsuit[k]
         if rank < 13 and wanted in depth:
             total -= W_NEXT * depth[wanted]
     return total

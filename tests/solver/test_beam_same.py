@@ -1,4 +1,4 @@
-"""The beam computes what it did before round ten, only faster (docs/benchmarks.md).
+"""The beam computes what it did before round ten, only faster (docs/research/beam-speed.md).
 
 The beam keeps each position's piles as tuples, its sorted column entries and per-pile
 score infos, remade only for the piles a move touches; the plain loop it replaced
@@ -94,16 +94,16 @@ def test_pile_infos_carried_move_by_move_score_each_position_as_score_does(
     seed: int, variant: str, steps: int, rng_seed: int
 ) -> None:
     positions = random_play(variant, seed, steps, rng_seed)
-    needs = Needs(positions[0]._fsuit)
-    cols = [tuple(p) for p in positions[0]._piles]
+    needs = Needs(positions[0].fsuit)
+    cols = [tuple(p) for p in positions[0].piles]
     infos = [pile_info(c) for c in cols]
     for game in positions:
-        new = [tuple(p) for p in game._piles]
+        new = [tuple(p) for p in game.piles]
         infos = [moved(info, old, pile) for info, old, pile in zip(infos, cols, new, strict=True)]
         cols = new
         assert infos == [pile_info(c) for c in cols]
         for weights, _ in BEAM_PORTFOLIO:
-            fast = score_of(cols, infos, game._home, needs[tuple(game._found)], weights)
+            fast = score_of(cols, infos, game.home, needs[tuple(game.found)], weights)
             assert fast == score(game, weights)  # to the last bit: ties are broken by key
         assert list(_snapshot(game)[0]) == cols
 
@@ -120,10 +120,10 @@ def test_the_beam_key_parts_make_the_position_key(
 ) -> None:
     positions = random_play(variant, seed, steps, rng_seed)
     stock, columns, recolumn = make_beam_key_parts(positions[0])
-    old = [tuple(p) for p in positions[0]._piles]
+    old = [tuple(p) for p in positions[0].piles]
     entries = columns(positions[0], old)
     for game in positions:
-        cols = [tuple(p) for p in game._piles]
+        cols = [tuple(p) for p in game.piles]
         changed = tuple(i for i in range(len(cols)) if cols[i] != old[i])
         entries = recolumn(game, entries, old, cols, changed)
         assert entries == columns(game, cols)

@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState
@@ -23,8 +23,14 @@ from games.engine.cards import KING, format_card
 from games.solver import deadlock
 from games.solver.deadlock import DEAD, make_probe
 from games.solver.prove import prove
-from tests.solver.test_deadlock import check_every_reachable_position
-from tests.support.solver import crowded_game, naive_winnable, reachable_outcomes
+from tests.solver.test_deadlock import LISTED_CUT, check_every_reachable_position, met_a_cut
+from tests.support.solver import (
+    UNTIMED,
+    crowded_game,
+    crowded_games,
+    naive_winnable,
+    reachable_outcomes,
+)
 
 #: Two and three decks (the rule per foundation matters only with two or more), nine to
 #: thirteen columns, a space for kings only, a redeal.
@@ -92,15 +98,22 @@ def both_rules(game: GameState) -> tuple[int, int]:
     return now(game), before(game)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(split_games())
-@example(split_game("maria", 31))
-@example(split_game("indian", 88))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded_games(LISTED_CUT, loose=26))
+# positions where the rule per foundation calls dead what the old one left open (12, 4)
+@example(crowded_game("streets+kings", 3))
+@example(crowded_game("streets+kings", 0))
 def test_a_dead_position_has_no_win_when_the_foundations_of_a_suit_are_far_apart(
     game: GameState,
 ) -> None:
+    """Crowded late games take their cards from the foundations of one or two suits at
+    random, so a suit's two foundations are often far apart; of the kings-only ones the
+    plain search lists about half whole, and only those with a dead position (or a lone
+    draw) in them are checked, the others rejected: 30 of 55 examples (55 %). (The split
+    games below checked nothing here: of 72 tried, the listed ones held no dead position,
+    nor did the two examples this test had, past the plain search's limit.)"""
     with per_foundation():
-        check_every_reachable_position(game)
+        assume(met_a_cut(check_every_reachable_position(game)))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -108,11 +121,11 @@ def test_a_dead_position_has_no_win_when_the_foundations_of_a_suit_are_far_apart
 def test_the_prover_agrees_with_the_plain_search_when_foundations_are_far_apart(
     game: GameState,
 ) -> None:
+    """Checked where the plain search decides: 25 of 26 examples (96 %)."""
     truth = naive_winnable(game, limit=5000)
-    if truth is None:
-        return
+    assume(truth is not None)
     with per_foundation():
-        verdict = prove(game, max_seconds=30).verdict
+        verdict = prove(game, max_seconds=UNTIMED, max_nodes=1_000_000).verdict  # no clock
     assert verdict == ("win" if truth else "lost"), game.dump()
 
 

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks import blind_survival as survival
+from benchmarks.blind_survival import blind_survival
+from benchmarks.players import Seen
 from games.engine import GameState
-from games.solver import beam as solver_beam
 from games.solver import evidence
-from games.solver import search as solver_search
-from games.solver.evidence import blind_survival, block_factor, split_blocks, verdict
+from games.solver.evidence import block_factor, split_blocks, verdict
+from tests.support.clock import step_perf_counter
 
 WIN = json.loads((Path(__file__).parents[1] / "data" / "classic_win.json").read_text())
 SEED, MOVES = int(WIN["seed"], 16), WIN["moves"].split()
@@ -93,17 +95,17 @@ def test_certified_completions_keep_the_turned_cards_and_pass_the_certifications
     game = start.copy()
     for block in split_blocks(MOVES)[:20]:
         game.replay(block)
-    turned = start._stock[len(game._stock) :]
+    turned = start.stock[len(game.stock) :]
     seen_deals = []
 
     def accept(deal: GameState) -> bool:
-        seen_deals.append(list(deal._stock))
-        return deal._stock[0] % 3 == 0  # any test of the whole deal will do
+        seen_deals.append(list(deal.stock))
+        return deal.stock[0] % 3 == 0  # any test of the whole deal will do
 
-    sample = evidence.certified_sampler(start, accept, tries=200)
-    other = sample(game, evidence.Seen.from_view(game.view()), random.Random(3))
-    assert other is not None and sorted(other._stock) == sorted(game._stock)
-    assert seen_deals[-1] == list(other._stock) + list(turned)  # the deal as it was dealt
+    sample = survival.certified_sampler(start, accept, tries=200)
+    other = sample(game, Seen.from_view(game.view()), random.Random(3))
+    assert other is not None and sorted(other.stock) == sorted(game.stock)
+    assert seen_deals[-1] == list(other.stock) + list(turned)  # the deal as it was dealt
     assert seen_deals[-1][0] % 3 == 0 and all(d[0] % 3 for d in seen_deals[:-1])
 
 
@@ -117,12 +119,12 @@ def test_a_block_whose_completions_cannot_be_certified_is_not_weighed() -> None:
 
 def test_a_games_value_is_the_mean_of_its_slots_not_the_product_of_its_factors() -> None:
     # two of four slots weighed, each worth 3: (3 + 3 + 1 + 1) / 4, where a product gave 9
-    assert evidence.game_value([3.0, 3.0], won=True, losses=False, slots=4) == 2.0
-    assert evidence.game_value([3.0, 0.0], won=False, losses=True, slots=2) == 1.5
-    assert evidence.game_value([3.0], won=False, losses=False, slots=2) == 0.0
-    assert evidence.game_value([], won=True, losses=False, slots=0) == 1.0
+    assert survival.game_value([3.0, 3.0], won=True, losses=False, slots=4) == 2.0
+    assert survival.game_value([3.0, 0.0], won=False, losses=True, slots=2) == 1.5
+    assert survival.game_value([3.0], won=False, losses=False, slots=2) == 0.0
+    assert survival.game_value([], won=True, losses=False, slots=0) == 1.0
     with pytest.raises(ValueError):
-        evidence.game_value([1.0, 1.0], won=True, losses=False, slots=1)
+        survival.game_value([1.0, 1.0], won=True, losses=False, slots=1)
 
 
 def test_a_positions_verdict_does_not_depend_on_what_was_solved_before_it() -> None:
@@ -201,13 +203,6 @@ def test_the_wider_verdict_is_a_function_of_the_position_not_of_the_clock(monkey
     game = _after_blocks(40)
     calm = evidence.decide(game, nodes=200, width=2, widths=(8, 30))
     # a machine so loaded that every look at the clock finds another hour gone
-    now = [0.0]
-
-    def clock() -> float:
-        now[0] += 3600.0
-        return now[0]
-
-    for module in (solver_search, solver_beam):
-        monkeypatch.setattr(module.time, "perf_counter", clock)
+    clock = step_perf_counter(monkeypatch, tick=3600.0)
     assert evidence.decide(game, nodes=200, width=2, widths=(8, 30)) == calm
-    assert now[0] > 0  # the searches did read the (slow) clock
+    assert clock.reads > 0  # the searches did read the (slow) clock

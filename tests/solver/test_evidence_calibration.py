@@ -21,10 +21,11 @@ from typing import Any
 
 import pytest
 
+from benchmarks import blind_survival as survival
+from benchmarks.players import Played, play_greedy
 from games.engine import GameState
 from games.engine.cards import is_red
 from games.solver import evidence, horizon
-from games.solver.players import Played, play_greedy
 
 VARIANT = "forty-thieves"
 GAMES = 60
@@ -34,13 +35,13 @@ MAX_STOCK = 12  # every draw from 12 cards left: 12 weighed draws, 60 positions,
 def certifies(deal: GameState) -> bool:
     """A deterministic, strongly tilted certification: the 8 cards drawn while the stock
     goes from 12 to 4 cards are all red."""
-    return all(is_red(card) for card in deal._stock[4:12])
+    return all(is_red(card) for card in deal.stock[4:12])
 
 
 def toy_verdict(game: GameState, **budget) -> str:
     """Won when the next stock card is red, undecided otherwise (a function of the
     position, including the hidden stock, as the real decider is)."""
-    return "w" if game._stock and is_red(game._stock[-1]) else "u"
+    return "w" if game.stock and is_red(game.stock[-1]) else "u"
 
 
 def certified_seeds(count: int, rng: random.Random) -> list[int]:
@@ -64,7 +65,7 @@ def certified_games(rng_seed: int) -> tuple[list[tuple[int, Played]], tuple[Any,
     return played, rng.getstate()
 
 
-def honest_games(*, conditioned: bool) -> list[evidence.Evidence]:
+def honest_games(*, conditioned: bool) -> list[survival.Evidence]:
     """The weighed games of a blind player on certified deals."""
     deals, after_drawing = certified_games(20261201)
     rng = random.Random()
@@ -76,7 +77,7 @@ def honest_games(*, conditioned: bool) -> list[evidence.Evidence]:
             pool = evidence.certified_pool(
                 seed, VARIANT, accept=certifies, rng=rng, max_stock=MAX_STOCK, stride=1, tries=200
             )
-        found = evidence.blind_survival(
+        found = survival.blind_survival(
             seed,
             VARIANT,
             played.moves,
@@ -129,7 +130,7 @@ def far_sighted_verdict(game: GameState, **budget) -> str:
     weighed draw has not revealed yet, so the true position's verdicts at successive draws
     are correlated (they read the same hidden card) while each draw's completions are
     fresh. Each draw's factor still has mean one given what the player has seen."""
-    return "w" if game._stock and is_red(game._stock[0]) else "u"
+    return "w" if game.stock and is_red(game.stock[0]) else "u"
 
 
 def test_an_honest_games_value_stays_calibrated_when_the_verdict_reads_far_ahead(
@@ -188,7 +189,7 @@ def test_the_horizon_product_stays_calibrated_where_the_full_rest_product_does_n
         for s in (1, 2):
             products[s].append(math.prod(found.factors(s)))
         factors += found.factors(1)
-        rest = evidence.blind_survival(
+        rest = survival.blind_survival(
             seed, VARIANT, played.moves, won=played.won, rng=rng, pool=pool, losses=True,
             max_stock=MAX_STOCK, stride=1,
         )  # fmt: skip

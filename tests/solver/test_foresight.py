@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from benchmarks.players import Determinized, Seen, greedy, play_greedy, play_honest
 from games.engine import GameState
 from games.engine.notation import DRAW, format_move
 from games.solver.foresight import (
@@ -21,7 +22,6 @@ from games.solver.foresight import (
     _Analysis,
     analyse_foresight,
 )
-from games.solver.players import Determinized, Seen, greedy, play_greedy, play_honest
 
 VARIANT = "forty-thieves"
 SEEDS = (3, 11, 29)
@@ -34,8 +34,8 @@ def peeker_log(seed: int, limit: int = 400) -> list[str]:
     analysis = _Analysis(game, random.Random(0), samples=0, horizon=1)
     log: list[str] = []
     streak = 0
-    while game._stock and len(log) < limit:
-        analysis.futures = [[game._stock[-1]]]
+    while game.stock and len(log) < limit:
+        analysis.futures = [[game.stock[-1]]]
         kept = analysis.know.ordered(game, analysis.legal(game), None)
         honest = greedy(Seen.from_view(game.view())) or "s"
         best, best_value = honest, analysis.values(_parse(honest))[0]
@@ -125,15 +125,15 @@ def _with_stock_reordered(seed: int, moves: list[str]) -> tuple[GameState, GameS
     game.replay(moves)
     other = GameState.from_seed(seed, VARIANT, undo_limit=0)
     other.replay(moves)
-    stock = list(other._stock)
+    stock = list(other.stock)
     random.Random(1).shuffle(stock)
-    other._stock = stock
+    other.restock(stock)
     return game, other
 
 
 def test_it_does_not_let_honest_players_see_the_stock_order() -> None:
     game, other = _with_stock_reordered(SEEDS[0], ["s", "s", "s"])
-    assert game._stock != other._stock
+    assert game.stock != other.stock
     seen, seen_other = Seen.from_view(game.view()), Seen.from_view(other.view())
     assert seen == seen_other  # the view carries the unseen cards as a sorted multiset only
     assert greedy(seen) == greedy(seen_other)

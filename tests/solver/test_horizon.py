@@ -35,8 +35,8 @@ def seen(monkeypatch) -> list[list[int]]:
     stocks: list[list[int]] = []
 
     def decide(game: GameState, **budget) -> str:
-        stocks.append(list(game._stock))
-        return "w" if game._stock and is_red(game._stock[0]) else "l"
+        stocks.append(list(game.stock))
+        return "w" if game.stock and is_red(game.stock[0]) else "l"
 
     monkeypatch.setattr(evidence, "verdict", decide)
     return stocks
@@ -49,7 +49,7 @@ def test_the_truth_is_its_next_cards_then_the_stored_tail_never_the_hidden_rest(
     )
     draws = {d.stock: d for d in found.draws}
     assert sorted(draws, reverse=True) == evidence.weighed_counts(64)
-    true_stock = START._stock  # bottom first: the card at index i is drawn with i + 1 left
+    true_stock = START.stock  # bottom first: the card at index i is drawn with i + 1 left
     for n, draw in draws.items():
         assert set(draw.truths) == {s for s in horizon.HORIZONS if n % s == 0}
         for s in draw.truths:
@@ -108,9 +108,9 @@ def test_a_lost_game_is_weighed_up_to_its_end(seen) -> None:
 
 def test_the_tails_are_certified_orders_of_the_cards_left() -> None:
     def accept(deal: GameState) -> bool:
-        return is_red(deal._stock[0])  # the last card drawn is red
+        return is_red(deal.stock[0])  # the last card drawn is red
 
     tails = horizon.certified_tails(SEED, VARIANT, accept=accept, rng=random.Random(1))
     assert sorted(tails, reverse=True) == list(range(44, 0, -4))
     for count, order in tails.items():
-        assert sorted(order) == sorted(START._stock[:count]) and is_red(order[0])
+        assert sorted(order) == sorted(START.stock[:count]) and is_red(order[0])

@@ -40,7 +40,7 @@ def test_it_does_not_collide_when_two_columns_swap_their_top_cards() -> None:
     game = GameState.from_seed(7, "forty-thieves", undo_limit=0)
     key = make_table_key(game)
     for _ in range(2000):
-        piles = game._piles
+        piles = game.piles
         x = [rng.randrange(4, 56) for _ in range(rng.randrange(1, 6))]
         a, b = rng.sample(range(4, 56), 2)
         piles[1], piles[2] = [*x, a], [b]

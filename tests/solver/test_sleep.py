@@ -12,14 +12,14 @@ cannot pass with the rule idle).
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.players import play_greedy
 from games.engine import GameState
 from games.engine import moves as engine_moves
 from games.solver import _private_copy
 from games.solver.key import make_table_key
-from games.solver.players import play_greedy
 from games.solver.prove import LostTable
 from games.solver.search import Search
 from games.solver.sleep import make_touches
@@ -74,9 +74,10 @@ ASLEEP: list[int] = []
 def test_the_prover_with_sleeping_moves_agrees_with_the_plain_search(
     game: GameState, budget: int
 ) -> None:
+    """Checked where the plain search lists the whole space (the others rejected): 80 of
+    233 examples (34 %), most of them blocked kings-only games."""
     outcomes = reachable_outcomes(game, make_table_key(game), limit=5000)
-    if not outcomes:
-        return
+    assume(outcomes)
     winnable = outcomes[state_of(game)][0]
     lost = {k for won, k in outcomes.values() if not won}
     table = LostTable()

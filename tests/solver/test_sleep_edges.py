@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings, target
 from hypothesis import strategies as st
 
 from games.engine import GameState
@@ -82,10 +82,13 @@ def truth(game: GameState) -> tuple[bool, set[int]] | None:
 def test_sleeping_searches_in_any_order_prove_only_lost_positions(
     game: GameState, order: int, budget: int
 ) -> None:
+    """Checked where the plain search lists the whole space (the others rejected): 100 of
+    224 examples (45 %)."""
     known = truth(game)
-    if known is None:
-        return
+    assume(known is not None)
+    assert known is not None
     winnable, lost = known
+    met = len(WAITS)
     for shift in range(4):  # four move orders of one position
         cut = LostTable()
         search = sleeping(game, cut, order=order + shift, budget=budget * (shift + 1))
@@ -98,6 +101,10 @@ def test_sleeping_searches_in_any_order_prove_only_lost_positions(
         assert verdict == ("win" if winnable else "lost"), game.dump()
         assert whole.keys <= lost, game.dump()
         WAITS.append(search.waits)
+    # Steer Hypothesis towards the positions this check exists for: with only the decided
+    # examples kept (assume), it drifts to small spaces where no edge is virtual (session
+    # 18: 8 of 816 searches met one), so it is told to seek the ones that meet most.
+    target(float(sum(WAITS[met:])), label="virtual edges to open positions")
 
 
 @settings(max_examples=25, derandomize=True, deadline=None, suppress_health_check=SLOW)
@@ -105,9 +112,10 @@ def test_sleeping_searches_in_any_order_prove_only_lost_positions(
 def test_turns_interleaved_with_a_later_positions_search_prove_only_lost_positions(
     game: GameState, order: int, turns: list[int]
 ) -> None:
+    """Checked where the plain search lists the whole space: 25 of 67 examples (37 %)."""
     known = truth(game)
-    if known is None:
-        return
+    assume(known is not None)
+    assert known is not None
     winnable, lost = known
     table = LostTable()
     root = sleeping(game, table, order=order, budget=None)
@@ -132,4 +140,6 @@ def test_turns_interleaved_with_a_later_positions_search_prove_only_lost_positio
 def test_the_checks_above_meet_virtual_edges_to_open_positions() -> None:
     if not WAITS:  # run alone: the property tests first
         test_sleeping_searches_in_any_order_prove_only_lost_positions()
-    assert sum(1 for n in WAITS if n) >= 8 and sum(WAITS) >= 100
+    # Steered by target() above: 453 of 816 searches met 9,637 such edges (session 19);
+    # without it 8 met 26.
+    assert sum(1 for n in WAITS if n) >= 100 and sum(WAITS) >= 1000

@@ -1,4 +1,4 @@
-"""The beam's search loop as it was before round ten (docs/benchmarks.md), for comparison.
+"""The beam's search loop as it was before round ten (docs/research/beam-speed.md), for comparison.
 
 Every position keyed, snapshotted and scored whole (:func:`games.solver.key.make_key_function`,
 :func:`games.solver.beam.score`): what :class:`games.solver.beam.Beam` computes from the
@@ -28,7 +28,7 @@ def reference_layers(
     ordered, legal = knowledge_for(game).ordered, make_generator(game)
     key = make_key_function(game)
     deck = game.rules.deck_size
-    stock0 = list(game._stock)
+    stock0 = list(game.stock)
     layers: list[list[tuple[Any, ...]]] = []
     layer: list[tuple[Any, Any]] = [(_snapshot(game), None)]
     draw = False
@@ -36,9 +36,14 @@ def reference_layers(
         pool: dict[int, tuple[Any, ...]] = {}
         for snap, line in layer:
             piles, found, down, stock, home, points = snap
-            game._piles = [list(p) for p in piles]
-            game._found, game._down, game._stock = list(found), list(down), stock0[:stock]
-            game._home, game._score = home, points
+            game.set_position(
+                [list(p) for p in piles],
+                list(found),
+                list(down),
+                stock0[:stock],
+                home=home,
+                score=points,
+            )
             if draw:
                 engine_moves.apply(game, DRAW_MOVE)
                 line = (DRAW_MOVE, line)
@@ -63,7 +68,7 @@ def reference_layers(
                 record = engine_moves.apply(game, move)
                 budget -= 1
                 here = (move, lines[-1])
-                if game._home == deck:
+                if game.home == deck:
                     return layers, _unlink(here)
                 k = key(game)
                 if k in pool:

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ASGI_APP = "ftsite.asgi:application"
 
-# uvicorn in place of daphne, for the comparison in docs/benchmarks.md ("Session 11"): the
+# uvicorn in place of daphne, for the comparison in docs/research/web-server.md: the
 # same application on asyncio (uvloop), httptools and websockets' sans-I/O protocol, with
 # no compression (autobahn under daphne negotiates none) and no proxy headers (the project
 # reads X-Forwarded-For itself). Not a project dependency: `.venv/bin/pip install uvicorn

@@ -1,7 +1,7 @@
 """Websocket tests without pytest-asyncio: async tests, real session cookies, the origin.
 
 Also the game socket's client side (``open_socket``, ``join``, ``receive``, ``ask``,
-``close_code``), shared by the ``tests/games/realtime/test_consumer_*`` modules.
+``close_code``), shared by the ``tests/games/socket/test_consumer_*`` modules.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 ``--variant V --count N`` adds up to N deals of one variant; without ``--variant`` every
 variant is topped up towards ``--target`` (``FT_POOL_TARGET``). ``--nodes`` is the solver's
 node budget per seed (``FT_POOL_NODES``): a node budget, so a seed's verdict repeats.
+``--starter`` adds the proven deals shipped with the code (games/data/starter_pool.json, a
+few of every star), each line replayed to a win first: what ``make run`` does on a fresh
+install, so "winnable deals only" has deals before the hourly fill has run.
 """
 
 from __future__ import annotations
@@ -26,10 +29,15 @@ class Command(BaseCommand):
         parser.add_argument("--target", type=int, default=None, help="pool size per variant")
         parser.add_argument("--nodes", type=int, default=None, help="solver nodes per seed")
         parser.add_argument("--tries", type=int, default=None, help="seeds to try at most")
+        parser.add_argument(
+            "--starter", action="store_true", help="add the shipped proven deals (a few per star)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            if options["variant"]:
+            if options["starter"]:
+                fills = [services.practice_pool_load_starter()]
+            elif options["variant"]:
                 fills = [
                     services.practice_pool_fill(
                         variant=options["variant"],

@@ -4,15 +4,18 @@
 // finish; the deal code's Copy buttons.
 
 import { t } from "./i18n.js";
+import { storageGet, storageSet } from "./storage.js";
 
 const FOUR_COLOUR_KEY = "ft-four-colour";
 
 /**
  * The player's controls. Watchers get none of these handlers: the board is theirs to
  * look at only.
- * @param {object} actions  undo(), resign(), askHint()
+ * @param {Element} root  the board
+ * @param {{undo(): void, resign(): void, askHint(): void, finish(): void}} actions
  */
 export function wirePlayerControls(root, { undo, resign, askHint, finish }) {
+  /** @type {HTMLDialogElement | null} */
   const confirmDialog = root.querySelector('[data-testid="confirm-resign"]');
   const confirmResign = () => {
     if (confirmDialog?.showModal) confirmDialog.showModal();
@@ -30,15 +33,20 @@ export function wirePlayerControls(root, { undo, resign, askHint, finish }) {
   root.querySelector('[data-action="hint"]')?.addEventListener("click", askHint);
   root.querySelector('[data-action="finish"]')?.addEventListener("click", finish);
   document.addEventListener("keydown", (e) => {
-    if (e.key === "h" && !e.ctrlKey && !e.metaKey && !e.altKey && !e.target.closest?.("input, textarea")) askHint();
+    if (e.key === "h" && !e.ctrlKey && !e.metaKey && !e.altKey && !(e.target instanceof Element && e.target.closest("input, textarea"))) askHint();
   });
 }
 
-/** Controls for player and watcher alike. @param {function} describe -> the board in words */
+/**
+ * Controls for player and watcher alike.
+ * @param {Element} root  the board
+ * @param {{describe(): void}} actions  describe() -> the board in words
+ */
 export function wireViewControls(root, { describe }) {
   root.querySelector('[data-action="describe"]')?.addEventListener("click", describe);
   wireDealCode(root);
   // The four-colour deck is a checkbox of the table's settings panel (settings.js).
+  /** @type {HTMLInputElement | null} */
   const box = root.querySelector('input[name="four_colour"]');
   const set = (on) => {
     root.classList.toggle("four-colour", on);
@@ -66,21 +74,4 @@ function wireDealCode(root) {
   };
   block.querySelector('[data-action="copy-code"]')?.addEventListener("click", () => copy(block.dataset.code));
   block.querySelector('[data-action="copy-link"]')?.addEventListener("click", () => copy(block.dataset.link));
-}
-
-// localStorage may be unavailable (privacy modes): the toggle then lasts the page.
-function storageGet(key) {
-  try {
-    return window.localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function storageSet(key, value) {
-  try {
-    window.localStorage.setItem(key, value);
-  } catch {
-    /* ignore */
-  }
 }

@@ -31,7 +31,11 @@ function stockText(board) {
   return `${t("Stock")}: ${n}.`;
 }
 
-/** The whole board, in the order a player reads the table. */
+/**
+ * The whole board, in the order a player reads the table.
+ * @param {import("./state.js").Game} game
+ * @returns {string}
+ */
 export function describeBoard(game) {
   const board = game.board;
   return [
@@ -43,7 +47,12 @@ export function describeBoard(game) {
   ].join(" ");
 }
 
-/** A pile named in the notation, in words for the middle of a sentence ("column 3"). */
+/**
+ * A pile named in the notation, in words for the middle of a sentence ("column 3").
+ * @param {string} pile
+ * @param {import("./changes.js").Board} board
+ * @returns {string}
+ */
 export function pileWords(pile, board) {
   if (pile === "w") return t("the waste");
   const n = Number(pile.slice(1));
@@ -56,6 +65,10 @@ export function pileWords(pile, board) {
 /**
  * What one accepted action did, in a sentence, followed by the piles it changed.
  * `before` is the game just before the action (the moved card is read from it).
+ * @param {string} action
+ * @param {import("./state.js").Game} before
+ * @param {import("./state.js").Game} after
+ * @returns {string}
  */
 export function describeAction(action, before, after) {
   const sentences = [];
@@ -91,7 +104,13 @@ export function describeAction(action, before, after) {
   return sentences.join(" ");
 }
 
-/** The top `count` cards of a pile named in the notation ("w", "t3", "f2"). */
+/**
+ * The top `count` cards of a pile named in the notation ("w", "t3", "f2").
+ * @param {import("./changes.js").Board} board
+ * @param {string} pile
+ * @param {number} [count]
+ * @returns {string[]}
+ */
 export function cardsAt(board, pile, count = 1) {
   if (pile === "w") return board.waste.slice(-1);
   const i = Number(pile.slice(1)) - 1;

@@ -7,7 +7,11 @@
 import { t } from "./i18n.js";
 import { parseMove } from "./moves.js";
 
-/** A legal move that sends a card home (from the waste or a column), or null. */
+/**
+ * A legal move that sends a card home (from the waste or a column), or null.
+ * @param {import("./state.js").Game} game
+ * @returns {string | null}
+ */
 export function nextHomeMove(game) {
   if (game.status !== "active") return null;
   const home = (game.legal_moves || []).find((text) => {
@@ -17,7 +21,11 @@ export function nextHomeMove(game) {
   return home ?? null;
 }
 
-/** Whether the board offers to finish now. */
+/**
+ * Whether the board offers to finish now.
+ * @param {import("./state.js").Game} game
+ * @returns {boolean}
+ */
 export function offersFinish(game) {
   return game.status === "active" && Boolean(game.can_finish) && nextHomeMove(game) !== null;
 }
@@ -31,6 +39,10 @@ export class Finisher {
    * @param {object} hooks  game() -> the current state; play(chooser, callbacks) queues
    *                        an action (main.js's controller); onStop() once it stops;
    *                        pauseMs between two moves
+   * @param {() => any} hooks.game
+   * @param {(chooser: () => string | null, callbacks: object) => void} hooks.play
+   * @param {() => void} [hooks.onStop]
+   * @param {number} [hooks.pauseMs]
    */
   constructor({ game, play, onStop = () => {}, pauseMs = 120 }) {
     this.game = game;
@@ -77,10 +89,13 @@ export class Finisher {
  * The share text of a practice game: its outcome and numbers, and a link that opens the
  * same deal (a practice deal's code is no secret). `result`: {status, score, moves, time,
  * variant, code, link}.
+ * @param {{status: string, score: number, moves: number, time: string, variant: string, code: string, link: string}} result
+ * @returns {string}
  */
 export function practiceShareText(result) {
-  const outcome = result.status === "won" ? t("won") : t("lost");
-  const mark = result.status === "won" ? "✅" : "❌";
+  // As the daily's share text (leaderboards/share.py): a resignation is named as one.
+  const outcome = { won: t("won"), resigned: t("resigned") }[result.status] ?? t("lost");
+  const mark = { won: "✅", resigned: "🏳️" }[result.status] ?? "❌";
   const line = [
     `${result.variant} ${result.code} — ${outcome} ${mark}`,
     t("%(score)s pts", { score: result.score }),
@@ -90,18 +105,14 @@ export function practiceShareText(result) {
   return `${line}\n${result.link}`;
 }
 
-/** The rank line of the result dialog, or "" while the rank is not known. */
-export function rankLine(share) {
-  if (!share || !share.rank) return "";
-  return t("You are ranked %(rank)s of %(size)s today.", { rank: share.rank, size: share.size });
-}
-
 /**
  * What the result dialog says of a result held for a fair-play check, or "" when it is not
  * held: the server's words, already in the player's language (title, why, what next).
+ * @param {{review?: {state: string, title?: string, why?: string[], next?: string} | null} | null} story
+ * @returns {string}
  */
-export function reviewText(share) {
-  const review = share && share.review;
+export function reviewText(story) {
+  const review = story && story.review;
   if (!review || review.state !== "held") return "";
   return [review.title, ...(review.why || []), review.next].filter(Boolean).join(" ");
 }

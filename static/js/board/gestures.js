@@ -22,7 +22,8 @@
 //   a draw or a sync is on its way on a card no foundation takes moved nothing at all.
 // * every press on the stock is a draw of its own, as in any solitaire.
 
-import { formatMove, smartTarget } from "./moves.js";
+import { formatMove } from "./moves.js";
+import { tapTarget } from "./place.js";
 
 // A second click this soon after a click that moved its card is the same gesture: people
 // double-click at 60-250 ms, and nobody sees a card uncovered that quickly (it is drawn a
@@ -35,6 +36,23 @@ export const DOUBLE_TAP_MS = 350;
 export const SAME_SPOT_PX = 24;
 
 /**
+ * A press on the table (input.js): where and when, the card and run it is bound to, and
+ * for the press that started the last gesture, what became of it.
+ * @typedef {object} Press
+ * @property {string} pile
+ * @property {string | null} card
+ * @property {number} index
+ * @property {number} [count]
+ * @property {number} x
+ * @property {number} y
+ * @property {number} time
+ * @property {boolean} [top]  for the column's top card at its turn
+ * @property {boolean} [moved]
+ * @property {boolean} [waiting]
+ * @property {boolean} [double]
+ */
+
+/**
  * What `press` ({pile, card, index, x, y, time}) is, after `last` (the last press that
  * started a gesture, with `moved`: whether it sent a move, and `waiting`: its move is
  * chosen at its turn, which has not come; or null): "tap" (a gesture of its own),
@@ -42,6 +60,10 @@ export const SAME_SPOT_PX = 24;
  * a gesture whose press is still waiting its turn: that press makes a double-tap's move
  * then, this one nothing) or "same" (the rest of the last gesture: it does nothing).
  * `inFlight`: a move of the very card pressed is still waiting for its answer.
+ * @param {Press | null} last
+ * @param {Press} press
+ * @param {{inFlight?: boolean}} [options]
+ * @returns {"tap" | "double" | "again" | "same"}
  */
 export function pressKind(last, press, { inFlight = false } = {}) {
   if (press.pile === "stock") return "tap";
@@ -60,7 +82,11 @@ export function pressKind(last, press, { inFlight = false } = {}) {
   return sameCard && elapsed < DOUBLE_TAP_MS ? "double" : "tap";
 }
 
-/** A key naming a card at its place, for the moves in flight. */
+/**
+ * A key naming a card at its place, for the moves in flight.
+ * @param {{pile: string, index: number, card: string | null}} place
+ * @returns {string}
+ */
 export function placeKey({ pile, index, card }) {
   return `${pile}:${index}:${card}`;
 }
@@ -74,6 +100,9 @@ export function placeKey({ pile, index, card }) {
  * this press (a quick player taps ahead of a slow server's answers: the card the last
  * tap sends away, a card a tap sends there); the rest of a double-click never gets here
  * (pressKind).
+ * @param {import("./changes.js").Board} board
+ * @param {Press} press
+ * @returns {number}
  */
 export function boundCount(board, { pile, card, index, count = 1, top = false }) {
   if (pile === "w") {
@@ -103,6 +132,9 @@ export function boundCount(board, { pile, card, index, count = 1, top = false })
  * card} (a tap's move of that waste card). A press while the top card's move is pending
  * is a deliberate second tap (the rest of a double-click never gets here, see pressKind):
  * it is for the card under it, and so on down.
+ * @param {string[]} waste
+ * @param {{kind: "draw" | "waste", card?: string | null}[]} pending
+ * @returns {{card: string | null} | null}
  */
 export function wasteTarget(waste, pending) {
   let top = waste.length - 1;
@@ -115,18 +147,32 @@ export function wasteTarget(waste, pending) {
 }
 
 /**
- * The one move a press bound to `press` makes in `game`, or null. A tap sends the card(s)
- * to a foundation (the waste's card, failing that, to a column); a double-tap to a
- * foundation, else the longest accepting column, else an empty one.
+ * The one move a press bound to `press` makes in `game`, or null. Under the table's
+ * `tap` "best" a tap sends the card(s) to their best place (place.js: home, else the best
+ * column); under "home", to a foundation (the waste's card, failing that, to a column). A
+ * double-tap, either way, to a foundation, else the best column, else an empty one.
+ * @param {import("./state.js").Game} game
+ * @param {Press} press
+ * @param {{double?: boolean, tap?: string}} [options]
+ * @returns {string | null}
  */
-export function boundMove(game, press, { double = false } = {}) {
+export function boundMove(game, press, { double = false, tap = "best" } = {}) {
   const count = boundCount(game.board, press);
   if (!count) return null;
-  const target = smartTarget(game, press.pile, count, { columns: double || press.pile === "w" });
+  const target = tapTarget(game, press.pile, count, { tap, double });
   return target ? formatMove(press.pile, target, count) : null;
 }
 
-/** Whether the point (x, y) is inside `box` ({left, top, width, height}). */
+/**
+ * @typedef {{left: number, top: number, width: number, height: number}} Box
+ */
+
+/**
+ * Whether the point (x, y) is inside `box` ({left, top, width, height}).
+ * @param {Box | null | undefined} box
+ * @param {number} x
+ * @param {number} y
+ */
 function inside(box, x, y) {
   return Boolean(box) && x >= box.left && x < box.left + box.width && y >= box.top && y < box.top + box.height;
 }
@@ -136,6 +182,10 @@ function inside(box, x, y) {
  * puts it, where it is drawn now, and whether it is still sliding there) a press at (x, y)
  * picks: the topmost whose place holds the point, or, while it slides, whose drawn box
  * does. A card that is landing is picked, never the card under it. -1: none.
+ * @param {{place: Box, drawn?: Box | null, moving: boolean}[]} cards
+ * @param {number} x
+ * @param {number} y
+ * @returns {number}
  */
 export function pickCard(cards, x, y) {
   for (let i = cards.length - 1; i >= 0; i -= 1) {

@@ -1,10 +1,10 @@
 // Hints (practice only, and on a daily deal only once its day has closed: the server's
 // `solver_help`): the server's solver picks a legal move; the board marks its source and
-// target for a moment and plays nothing.
+// target for a moment, says it in a callout beside the card to move, and plays nothing.
 
 import { pileWords } from "./describe.js";
 import { t } from "./i18n.js";
-import { movePiles } from "./moves.js";
+import { movePiles, parseMove } from "./moves.js";
 
 const HINT_SHOWN_MS = 2500; // how long a hint's source and target stay marked
 const MARKS = { source: "3px dashed #e0a800", target: "3px solid #e0a800" };
@@ -13,8 +13,15 @@ export class Hints {
   /**
    * @param {object} parts  root, view (BoardView), socket (GameSocket), notices (Notices),
    *                        game() -> the current state, onCount(hints) -> store the count
+   * @param {Element} parts.root
+   * @param {import("./render.js").BoardView} parts.view
+   * @param {import("./socket.js").GameSocket} parts.socket
+   * @param {import("./notices.js").Notices} parts.notices
+   * @param {() => any} parts.game
+   * @param {(hints: number) => void} parts.onCount
    */
   constructor({ root, view, socket, notices, game, onCount }) {
+    /** @type {HTMLButtonElement | null} */
     this.button = root.querySelector('[data-action="hint"]');
     this.view = view;
     this.socket = socket;
@@ -49,7 +56,7 @@ export class Hints {
   refused(msg) {
     if (!this.pending || msg.id !== this.pending) return false;
     this.forget();
-    if (msg.reason) this.notices.remind(msg.reason);
+    if (msg.reason) this.notices.remind(msg.reason, this.button);
     return true;
   }
 
@@ -59,7 +66,7 @@ export class Hints {
     this.onCount(msg.hints);
     this.clear();
     if (!msg.move) {
-      this.notices.remind(t("No hint: there is no move to make."));
+      this.notices.remind(t("No hint: there is no move to make."), this.button);
       return;
     }
     const [source, target] = movePiles(msg.move);
@@ -72,7 +79,9 @@ export class Hints {
         : msg.move === "r"
           ? t("Hint: turn the waste over.")
           : t("Hint: draw a card.");
-    this.notices.remind(words);
+    // Beside the card to move (the stock for a draw), as a refusal is beside its card.
+    const count = parseMove(msg.move)?.count ?? 1;
+    this.notices.remind(words, source ? this.view.placeOf(source, count) : null);
     this.notices.announce(words);
     this.timer = setTimeout(() => this.clear(), HINT_SHOWN_MS);
   }

@@ -3,26 +3,32 @@
 // server's legal_moves only; a drop or key press on any other pile is still SENT, so
 // the server's refusal can tell the player which rule stands in the way.
 
-import { suitOf } from "./cards.js";
 import { cardsAt } from "./describe.js";
 import { boundCount, boundMove, placeKey, pressKind, wasteTarget } from "./gestures.js";
-import { formatMove, legalCounts, legalTargets, smartTarget } from "./moves.js";
-import { cannotMoveNote } from "./reminders.js";
+import { formatMove, legalCounts, legalTargets } from "./moves.js";
+import { ownFoundation, smartTarget, tapNote } from "./place.js";
 
 const DRAG_THRESHOLD_PX = 6; // less than this between down and up is a tap
 const ANSWER_WAIT_MS = 1200; // a dropped card waits this long for the server, then goes home
 
+/**
+ * A press in progress: the pile, card and run under it (sourceAt), where and when.
+ * @typedef {{pile: string, count: number, card: string | null, index: number,
+ *   elements: HTMLElement[], x: number, y: number, id: number, time: number,
+ *   moving: boolean, lastX?: number, lastY?: number}} Drag
+ */
+
 export class Input {
   /**
-   * @param {BoardView} view
-   * @param {object} game  { get(): current game state, play(move or () => move,
-   *                         callbacks), busy(), draw(), undo(), selected(selection or
-   *                         null), note(text) } (main.js's controller)
+   * @param {import("./render.js").BoardView} view
+   * @param {import("./main.js").GameControls} game  main.js's controller
    */
   constructor(view, game) {
     this.view = view;
     this.game = game;
+    /** @type {Drag | null} */
     this.drag = null; // the gesture in progress
+    /** @type {import("./gestures.js").Press | null} */
     this.lastTap = null; // the press that started the last gesture (gestures.js)
     this.flying = new Set(); // the cards (placeKey) whose tap's move awaits its answer
     // Draws and waste taps not yet shown on the board ({kind, card, version}; version:
@@ -46,6 +52,11 @@ export class Input {
 
   get active() {
     return this.state.status === "active";
+  }
+
+  /** The table's setting: what a single tap does ("best" or "home", place.js). */
+  get tapMode() {
+    return this.game.tapMode();
   }
 
   // Pointer: tap, double-tap, drag ---------------------------------------------
@@ -153,7 +164,7 @@ export class Input {
    * drop between piles) the accepting pile the dragged card overlaps most.
    */
   dropTarget(x, y, d) {
-    const under = document.elementFromPoint(x, y)?.closest("[data-pile]");
+    const under = /** @type {HTMLElement | null | undefined} */ (document.elementFromPoint(x, y)?.closest("[data-pile]"));
     const name = under?.dataset.pile;
     if (name && name !== d.pile && /^[tf]\d+$/.test(name)) return name;
     const card = d.elements[0]?.getBoundingClientRect();
@@ -175,9 +186,10 @@ export class Input {
 
   /**
    * A tap is decided at once (gestures.js). A press is bound to the card it started on:
-   * a single tap sends that card to a foundation that accepts it (the waste card, failing
-   * that, to a column); a second tap on a card a tap just could not move is a
-   * double-tap: to a foundation, else the longest accepting column, else an empty one. A
+   * a single tap sends that card to its best place (place.js: a foundation, else the best
+   * column; under the setting "home", a foundation only, the waste card failing that to a
+   * column); a second tap on a card a tap just could not move is a double-tap: to a
+   * foundation, else the best accepting column, else an empty one. A
    * second press right after a press that moved its card (the rest of a double-click)
    * is the same gesture and does nothing: a gesture makes at most one move, never one
    * for the card that was underneath. A later press on a waste or column card whose move
@@ -222,21 +234,27 @@ export class Input {
       this.send(press, () => {
         gesture.waiting = false;
         if (gesture.double) return boundMove(this.state, press, { double: true }) ?? this.homeAnyway(press);
-        const move = boundMove(this.state, press);
+        const move = boundMove(this.state, press, { tap: this.tapMode });
         gesture.moved = Boolean(move);
         // Still there with nowhere to go: say so, as an immediate tap does (a board
         // still syncing after connecting is busy too, and a silent tap reads as a miss).
-        if (!move && boundCount(this.state.board, press)) this.game.note(cannotMoveNote(this.state, press));
+        if (!move && boundCount(this.state.board, press)) this.note(press);
         return move;
       });
       return;
     }
-    const move = boundMove(this.state, press);
+    const move = boundMove(this.state, press, { tap: this.tapMode });
     this.lastTap = { ...press, moved: Boolean(move) };
     if (move) this.send(press, move);
-    // A card with nowhere to go says so briefly (one with only columns to go to is a
-    // double-tap away from moving, and says nothing).
-    else this.game.note(cannotMoveNote(this.state, press));
+    // A card with nowhere to go says so briefly, beside it (under "home", one that only
+    // a column takes says that a double-tap places it).
+    else this.note(press);
+  }
+
+  /** The note for a tap that moved nothing, beside the card (the one now there). */
+  note(press) {
+    const text = tapNote(this.state, press, { tap: this.tapMode });
+    if (text) this.game.note(text, this.view.placeOf(press.pile, press.count || 1));
   }
 
   /** Play a pressed card's move (or a function choosing it at its turn), in flight until answered. */
@@ -318,15 +336,7 @@ export class Input {
 
   /** The foundation of the card's suit that is furthest along: the likeliest home. */
   ownFoundation(pile) {
-    const [card] = cardsAt(this.state.board, pile, 1);
-    if (!card) return null;
-    let best = null;
-    this.state.board.foundations.forEach((f, k) => {
-      if (f.suit === suitOf(card) && `f${k + 1}` !== pile && (!best || f.count > best.count)) {
-        best = { name: `f${k + 1}`, count: f.count };
-      }
-    });
-    return best?.name ?? null;
+    return ownFoundation(this.state.board, pile);
   }
 
   shake(elements) {
@@ -412,7 +422,7 @@ export class Input {
     const top = piles.filter((el) => !el.classList.contains("ft-column"));
     const columns = piles.filter((el) => el.classList.contains("ft-column"));
     const row = from.classList.contains("ft-column") ? columns : top;
-    let next = null;
+    let next;
     if (key === "ArrowLeft" || key === "ArrowRight") {
       const i = row.indexOf(from) + (key === "ArrowRight" ? 1 : -1);
       next = row[(i + row.length) % row.length];

@@ -5,10 +5,11 @@
 // The parts, one job each: state.js (the state and its versions, pure), changes.js
 // (applying the server's changes, pure), moves.js (reading the notation and deciding
 // taps, pure), queue.js (one action in flight), input.js (gestures and keys), hints.js,
-// notices.js (messages to the player), result.js (the result dialog), controls.js
-// (buttons), render.js (drawing), socket.js (the websocket), describe.js (the board in
-// words), reminders.js (refusals in the player's words), finish.js (the finish),
-// settings.js (the table's settings panel; settings-state.js, pure).
+// notices.js (messages to the player), result.js (the result dialog; story.js a ranked
+// game's story in it, story-words.js its words, pure), controls.js (buttons), render.js
+// (drawing), socket.js (the websocket), describe.js (the board in words), reminders.js
+// (refusals in the player's words), finish.js (the finish), settings.js (the table's
+// settings panel; settings-state.js, pure).
 
 import { wirePlayerControls, wireViewControls } from "./controls.js";
 import { describeAction, describeBoard, pileWords } from "./describe.js";
@@ -16,7 +17,8 @@ import { Finisher, offersFinish } from "./finish.js";
 import { t } from "./i18n.js";
 import { Hints } from "./hints.js";
 import { Input } from "./input.js";
-import { drawMove } from "./moves.js";
+import { wireMore } from "./more.js";
+import { drawMove, parseMove } from "./moves.js";
 import { Notices } from "./notices.js";
 import { ActionQueue } from "./queue.js";
 import { reminderText } from "./reminders.js";
@@ -42,6 +44,19 @@ function readJson(id) {
   return el ? JSON.parse(el.textContent) : null;
 }
 
+/**
+ * What the board's controller lets input.js do (BoardPage.controller()).
+ * @typedef {object} GameControls
+ * @property {() => import("./state.js").Game} get  the current game state
+ * @property {(move: string | null | (() => string | null), callbacks?: object) => void} play
+ * @property {() => boolean} busy
+ * @property {(callbacks?: object) => void} draw
+ * @property {() => void} undo
+ * @property {(selection: {pile: string, count: number} | null) => void} selected
+ * @property {(text: string | null, near?: import("./callout.js").Box | null) => void} note  beside `near`
+ * @property {() => string} tapMode  the table's setting: what a tap does (place.js)
+ */
+
 /** One board on the page: its current state, and the parts that show and change it. */
 class BoardPage {
   constructor(root) {
@@ -57,7 +72,7 @@ class BoardPage {
     this.notices = new Notices(root);
     this.result = new ResultDialog(root, {
       mine: this.isPlayer,
-      shareUrl: this.config.share_url,
+      storyUrl: this.config.story_url,
       practice: this.config.practice,
     });
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -88,9 +103,13 @@ class BoardPage {
       pauseMs: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 140,
     });
     this.input = null;
+    /** @type {(() => import("./settings-state.js").Settings) | null} */
+    this.settings = null; // the table's settings, once wired (start)
   }
 
   start() {
+    // First: the settings say what a tap does, and the card size the board is drawn at.
+    this.settings = wireSettings(this.root, this.config);
     this.view.render(this.game, { animate: false });
     window.addEventListener("resize", () => this.view.fitColumns());
     this.tick();
@@ -107,7 +126,7 @@ class BoardPage {
       wireTableActions(this.root, { game: () => this.game });
     }
     wireViewControls(this.root, { describe: () => this.notices.describe(describeBoard(this.game)) });
-    wireSettings(this.root, this.config);
+    wireMore(this.root);
     this.notices.deadEnd(this.game);
     this.showFinish();
     this.hints.updateButton();
@@ -115,7 +134,10 @@ class BoardPage {
     if (this.game.status !== "active") this.showResult();
   }
 
-  /** What input.js may do with the game: read it, and ask for actions. */
+  /**
+   * What input.js may do with the game: read it, and ask for actions.
+   * @returns {GameControls}
+   */
   controller() {
     // A move, or a function choosing it when its turn comes (on the board by then).
     const message = (move) => (move ? { type: "move", move } : null);
@@ -127,9 +149,10 @@ class BoardPage {
       // Chosen at its turn too: a tap on the stock just emptied by the last draw redeals.
       draw: (callbacks) => this.queue.enqueue(() => message(drawMove(this.game)), callbacks),
       undo: () => this.undo(),
-      note: (text) => {
-        if (text) this.notices.remind(text);
+      note: (text, near) => {
+        if (text) this.notices.remind(text, near);
       },
+      tapMode: () => this.settings?.().tap ?? "best",
       selected: (selection) => {
         this.notices.announce(
           selection
@@ -254,9 +277,22 @@ class BoardPage {
       this.notices.remind(t("The board was out of date and has been refreshed."));
       this.requestSync();
     } else if (msg.reason) {
-      this.notices.remind(reminderText(msg));
+      this.notices.remind(reminderText(msg), this.near(item?.sent));
     }
     this.queue.pump();
+  }
+
+  /**
+   * What a refusal of `message` is about, for its callout: a card move's cards (where they
+   * stand, or are gliding back to), the stock for a draw, Undo for an undo; else null.
+   * @param {{type?: string, move?: string} | undefined} message
+   */
+  near(message) {
+    if (message?.type === "undo") return this.root.querySelector('[data-action="undo"]');
+    const move = message?.type === "move" ? message.move : null;
+    if (move === "s" || move === "r") return this.view.placeOf("stock");
+    const parsed = parseMove(move);
+    return parsed ? this.view.placeOf(parsed.src, parsed.count) : null;
   }
 
   requestSync() {

@@ -1,29 +1,54 @@
 // Reading the server's legal_moves. The board never decides a rule: "where may this
 // card go" is always "which moves in legal_moves start at this pile". Choosing among
-// the legal targets (longest column first, ...) is presentation, not rules.
+// the legal targets (a tap's best place) is presentation, not rules: place.js.
 
 const PATTERN = /^(w|[tf]\d+)-([tf]\d+)(?:x(\d+))?$/;
 
-/** {src, dst, count} for a card move in the notation, null for s, r, undo... */
+/**
+ * A card move: `count` cards from pile `src` to pile `dst` ("w", "t1".."t10", "f1".."f8").
+ * @typedef {{src: string, dst: string, count: number}} Move
+ */
+
+/**
+ * {src, dst, count} for a card move in the notation, null for s, r, undo...
+ * @param {string | null | undefined} text
+ * @returns {Move | null}
+ */
 export function parseMove(text) {
   const m = PATTERN.exec(text || "");
   if (!m) return null;
   return { src: m[1], dst: m[2], count: m[3] ? Number(m[3]) : 1 };
 }
 
-/** The piles a move names, source first: "t3-f1" -> [t3, f1]; "s" and "r" -> [stock]. */
+/**
+ * The piles a move names, source first: "t3-f1" -> [t3, f1]; "s" and "r" -> [stock].
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function movePiles(text) {
   if (text === "s" || text === "r") return ["stock"];
   const m = parseMove(text);
   return m ? [m.src, m.dst] : [];
 }
 
-/** The move text for `count` cards from `src` to `dst` ("t3-t5x3" for a run). */
+/**
+ * The move text for `count` cards from `src` to `dst` ("t3-t5x3" for a run).
+ * @param {string} src
+ * @param {string} dst
+ * @param {number} [count]
+ * @returns {string}
+ */
 export function formatMove(src, dst, count = 1) {
   return `${src}-${dst}${count > 1 ? `x${count}` : ""}`;
 }
 
-/** The legal destinations of `count` cards from `src`, as pile names ("t4", "f2"). */
+/**
+ * The legal destinations of `count` cards from `src`, as pile names ("t4", "f2").
+ * @param {string[]} legalMoves
+ * @param {string} src
+ * @param {number} [count]
+ * @returns {string[]}
+ */
 export function legalTargets(legalMoves, src, count = 1) {
   const out = [];
   for (const text of legalMoves) {
@@ -33,12 +58,23 @@ export function legalTargets(legalMoves, src, count = 1) {
   return out;
 }
 
-/** Whether any move from `src` (of any count) is legal: the pile is worth picking up. */
+/**
+ * Whether any move from `src` (of any count) is legal: the pile is worth picking up.
+ * @param {string[]} legalMoves
+ * @param {string} src
+ * @returns {boolean}
+ */
 export function hasMovesFrom(legalMoves, src) {
   return legalMoves.some((text) => text.startsWith(`${src}-`));
 }
 
-/** The legal run lengths from column `src` to `dst`, longest first. */
+/**
+ * The legal run lengths from column `src` to `dst`, longest first.
+ * @param {string[]} legalMoves
+ * @param {string} src
+ * @param {string} dst
+ * @returns {number[]}
+ */
 export function legalCounts(legalMoves, src, dst) {
   const counts = [];
   for (const text of legalMoves) {
@@ -49,33 +85,10 @@ export function legalCounts(legalMoves, src, dst) {
 }
 
 /**
- * Where a tap or double-click sends the top `count` cards of `src`, as in the
- * reference app: a foundation first; then (double-click, or a tap on the waste) the
- * longest column that accepts it, then an empty one. Null when nothing is legal.
- */
-export function smartTarget(game, src, count, { columns }) {
-  const targets = legalTargets(game.legal_moves, src, count);
-  const foundation = targets.find((p) => p[0] === "f");
-  if (foundation || !columns) return foundation || null;
-  let best = null;
-  let bestLength = -1;
-  for (const p of targets) {
-    if (p[0] !== "t") continue;
-    const c = game.board.columns[Number(p.slice(1)) - 1];
-    const length = c.down + c.cards.length;
-    // An empty column is the last resort: it is the most precious space on the table.
-    const rank = length === 0 ? -0.5 : length;
-    if (rank > bestLength) {
-      best = p;
-      bestLength = rank;
-    }
-  }
-  return best;
-}
-
-/**
  * What a tap on the stock sends: a draw, or with the stock empty and a redeal left, the
  * redeal (a draw goes even on an empty stock: the server says why not); null once over.
+ * @param {import("./state.js").Game} game
+ * @returns {"s" | "r" | null}
  */
 export function drawMove(game) {
   if (game.status !== "active") return null;

@@ -1,7 +1,9 @@
-// Messages to the player: the reminder line (a refusal's reason, a hint), the live
+// Messages to the player: the reminder (a refusal's reason, a hint, a tap's note: a
+// callout beside the card concerned, a live region for screen readers too), the live
 // description for screen readers, the board in words on demand (for everyone to read),
 // the connection status, the dead-end notice and the offer to finish.
 
+import { calloutPlace, relativeBox } from "./callout.js";
 import { t } from "./i18n.js";
 
 const REMINDER_MS = 4000;
@@ -16,6 +18,7 @@ const STATUS_WORDS = {
 
 export class Notices {
   constructor(root) {
+    this.root = root;
     this.reminder = root.querySelector('[data-testid="reminder"]');
     this.description = root.querySelector('[data-testid="description"]');
     this.connectionEl = root.querySelector('[data-testid="connection"]');
@@ -25,12 +28,34 @@ export class Notices {
     this.reminderTimer = null;
   }
 
-  /** A short visible message that fades by itself. */
-  remind(text) {
+  /**
+   * A short visible message that fades by itself, beside `near` (a card, a pile, a
+   * button, or a box as getBoundingClientRect gives one); without it, at the table's top.
+   * @param {string} text
+   * @param {Element | import("./callout.js").Box | null} [near]
+   */
+  remind(text, near = null) {
     this.reminder.textContent = text;
+    this.place(near);
     this.reminder.classList.add("is-shown");
     clearTimeout(this.reminderTimer);
     this.reminderTimer = setTimeout(() => this.reminder.classList.remove("is-shown"), REMINDER_MS);
+  }
+
+  /** Stand the reminder beside `near` (callout.js), in the board's coordinates. */
+  place(near) {
+    const el = this.reminder;
+    const board = this.root.getBoundingClientRect();
+    const target = near instanceof Element ? (near.isConnected ? near.getBoundingClientRect() : null) : near;
+    const table = this.root.querySelector(".ft-table")?.getBoundingClientRect();
+    // No card to point at: centred over the table's top, just under the bar.
+    const anchor = target ?? { left: board.left, top: table ? table.top - 10 : board.top, width: board.width, height: 0 };
+    const area = { width: board.width, top: -board.top, bottom: window.innerHeight - board.top };
+    const spot = calloutPlace(relativeBox(anchor, board), { width: el.offsetWidth, height: el.offsetHeight }, area);
+    el.style.left = `${spot.left}px`;
+    el.style.top = `${spot.top}px`;
+    el.style.setProperty("--arrow", `${spot.arrow}px`);
+    el.dataset.side = target ? spot.side : "none";
   }
 
   /** Say `text` to a screen reader (the description is a live region). */

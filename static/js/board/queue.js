@@ -17,13 +17,18 @@ export const MAX_QUEUED = 120;
 
 export class ActionQueue {
   /**
-   * @param {object} socket   {isOpen, act(message) -> id}
+   * @param {{isOpen: boolean, act(message: object): string}} socket   {isOpen, act(message) -> id}
    * @param {object} hooks    canSend() -> whether actions are taken now (a player, an
    *                          active game); version() -> the version the board shows;
    *                          syncing() -> whether the board waits for the server's
    *                          whole state (a version was skipped): nothing is chosen or
    *                          sent until it comes, so no tap is worked out on a board
    *                          that is about to be replaced
+   * @param {() => boolean} hooks.canSend
+   * @param {() => number} hooks.version
+   * @param {() => boolean} [hooks.syncing]
+   * @param {(fn: () => void, ms: number) => unknown} [hooks.later]
+   * @param {number} [max]
    */
   constructor(
     socket,
@@ -98,6 +103,7 @@ export class ActionQueue {
       // A resignation is valid whatever the position; everything else names its version.
       if (message.type !== "resign") message.version = this.version();
       item.id = this.socket.act(message);
+      item.sent = message; // what was sent: a refusal's callout points at its cards
       this.inFlight = item;
     }
   }

@@ -2,7 +2,8 @@
 // rule and its parameters (docs/protocol.md, "The rule"), and this turns them into a
 // sentence through the catalog ("The spades foundation takes only spades, not the king
 // of clubs."). A rule this page does not know yet falls back to the server's English
-// reason. Pure functions of plain data (no DOM), unit-tested in tests/browser/test_js_units.py.
+// reason. Pure functions of plain data (no DOM), unit-tested in tests/js/finish.test.js and,
+// on the engine's real refusals, tests/browser/test_js_reminders.py.
 
 import { rankLabel, suitName } from "./cards.js";
 import { t } from "./i18n.js";
@@ -12,6 +13,8 @@ import { legalTargets } from "./moves.js";
  * A card with its article, for the middle of a sentence: "the 7 of hearts". Italian's
  * article depends on the rank ("il 7", "l'8", "l'asso", "la regina"), so each kind of
  * rank is its own string.
+ * @param {string} card
+ * @returns {string}
  */
 export function theCard(card) {
   const suit = suitName(card[1]);
@@ -31,12 +34,20 @@ export function theCard(card) {
   }
 }
 
-/** A foundation as players know it, by its suit: "the spades foundation". */
+/**
+ * A foundation as players know it, by its suit: "the spades foundation".
+ * @param {{suit: string}} foundation
+ * @returns {string}
+ */
 export function theFoundation(foundation) {
   return t("the %(suit)s foundation", { suit: suitName(foundation.suit) });
 }
 
-/** The first letter in upper case: the phrases above may open a sentence. */
+/**
+ * The first letter in upper case: the phrases above may open a sentence.
+ * @param {string} text
+ * @returns {string}
+ */
 export function sentence(text) {
   return text ? text[0].toLocaleUpperCase() + text.slice(1) : text;
 }
@@ -83,6 +94,11 @@ const RULES = {
   redeal_waste_empty: () => t("The waste is empty: there is nothing to turn over."),
   nothing_to_undo: () => t("There is nothing to undo."),
   no_undo: () => t("This game has no undo."),
+  ranked_no_undo: () => t("Ranked games have no undo."),
+  notation: (p) =>
+    t("“%(text)s” is not a move: write s to turn a card, r to redeal, or from-to such as t3-f1, w-t10 or t3-t5x3.", p),
+  no_such_pile: (p) =>
+    t("“%(text)s” names a pile this game lacks: columns are t1 to t%(columns)s, foundations f1 to f%(foundations)s.", p),
 };
 
 // The params each rule's sentence needs: without them, the server's reason stands.
@@ -99,6 +115,8 @@ const NEEDS = {
   run_broken: ["card", "onto"],
   no_takeback: ["variant"],
   no_redeal: ["variant"],
+  notation: ["text"],
+  no_such_pile: ["text", "columns", "foundations"],
 };
 
 const CARD = /^[A2-9TJQK][SHDC]$/;
@@ -131,6 +149,8 @@ function inWords(rule, params) {
 /**
  * What to tell the player about a refusal (`{code, reason, rule, params}`): the rule in
  * their language when this page knows it, else the server's reason as it came.
+ * @param {{code?: string, reason?: string, rule?: string, params?: object} | null} refusal
+ * @returns {string}
  */
 export function reminderText(refusal) {
   const make = refusal && RULES[refusal.rule];
@@ -144,6 +164,9 @@ export function reminderText(refusal) {
  * The short note for a single tap on a card that cannot move anywhere now (`tap`:
  * {pile, card, count}), or null when it can (a tap that only has columns to go to is a
  * double-tap away from moving, and says nothing).
+ * @param {import("./state.js").Game} game
+ * @param {{pile: string, card: string | null, count?: number}} tap
+ * @returns {string | null}
  */
 export function cannotMoveNote(game, tap) {
   if (!tap.card || tap.pile === "stock" || game.status !== "active") return null;

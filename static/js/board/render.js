@@ -3,6 +3,7 @@
 // are REUSED by card code, so a card that moves keeps its element and can be animated
 // from where it was to where it is now (FLIP: first, last, invert, play).
 
+import { drawFace } from "./card-art.js";
 import { SUIT_SYMBOLS, cardName, rankLabel, suitName, suitOf } from "./cards.js";
 import { t } from "./i18n.js";
 import { pickCard } from "./gestures.js";
@@ -56,6 +57,28 @@ export class BoardView {
     return landing[pickCard(boxes, x, y)] ?? null;
   }
 
+  /**
+   * Where the top `count` cards of pile `name` stand in the layout (not where
+   * a drag or a slide draws it now): the box a callout about it points at. The pile's own
+   * box when it shows no card; null for a pile the table does not have.
+   * @param {string} name
+   * @param {number} [count]
+   * @returns {{left: number, top: number, width: number, height: number} | null}
+   */
+  placeOf(name, count = 1) {
+    const pile = this.pile(name);
+    if (!pile) return null;
+    const box = pile.getBoundingClientRect();
+    const cards = Array.from(pile.querySelectorAll(".ft-card[data-card]"));
+    /** @type {HTMLElement | undefined} */
+    const card = cards[cards.length - (name[0] === "t" ? Math.max(1, count) : 1)];
+    if (!card) return boxOf(box);
+    // From the card to the foot of the run on it (the top card alone: the whole card).
+    const last = /** @type {HTMLElement} */ (cards[cards.length - 1]);
+    const shown = last.offsetTop + last.offsetHeight - card.offsetTop;
+    return { left: box.left + card.offsetLeft, top: box.top + card.offsetTop, width: card.offsetWidth, height: shown };
+  }
+
   /** Every card element on the table, face-up ones first-class, backs included. */
   cardElements() {
     return Array.from(this.table.querySelectorAll(".ft-card"));
@@ -106,8 +129,8 @@ export class BoardView {
       const nodes = [];
       for (let d = 0; d < column.down; d += 1) {
         const back = makeBack();
-        back.style.setProperty("--d", d);
-        back.style.setProperty("--u", 0);
+        back.style.setProperty("--d", String(d));
+        back.style.setProperty("--u", "0");
         nodes.push(back);
       }
       column.cards.forEach((code, j) => {
@@ -239,6 +262,10 @@ export class BoardView {
       const top = columns.getBoundingClientRect().top + window.scrollY;
       room = Math.max(cardHeight * 2, (window.innerHeight - top - 8) / rows - 8);
     }
+    // Each row holds its share from the first card on, so a growing column of the first
+    // row never pushes the second down under the thumb (issue 36). Only a column longer
+    // than its share even at the tightest fan makes its row taller.
+    columns.style.gridAutoRows = rows > 1 ? `minmax(${Math.floor(room)}px, auto)` : "";
     for (const el of columns.querySelectorAll(".ft-column")) {
       const down = Number(el.style.getPropertyValue("--D")) || 0;
       const up = Number(el.style.getPropertyValue("--U")) || 0;
@@ -326,7 +353,7 @@ function makeCard(code) {
   pip.className = "ft-card__pip";
   pip.setAttribute("aria-hidden", "true");
   pip.textContent = SUIT_SYMBOLS[suit];
-  el.append(corner, pip);
+  el.append(corner, pip, drawFace(code));
   return el;
 }
 

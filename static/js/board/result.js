@@ -1,33 +1,44 @@
-// The result dialog: the outcome in words, the score, moves, time and hints; a win is
-// celebrated (confetti, unless the player asks for reduced motion); the share text with its
-// Copy button (a daily game's from the server, spoiler-free, with the player's rank once
-// it is known; a practice game's from here, with a link to the same deal).
+// The result dialog: the outcome in plain words with the cards home, the score, moves,
+// time and hints; a win is celebrated (confetti, unless the player asks for reduced
+// motion); the share text with its Copy button (a practice game's from here, with a link
+// to the same deal). A ranked game's dialog then tells its story from the server (its
+// place among the players so far, the day's spread, the streak, what next: story.js),
+// with a daily result's spoiler-free share text.
 
-import { confettiCount, practiceShareText, rankLine, reviewText } from "./finish.js";
-import { t } from "./i18n.js";
+import { confettiCount, practiceShareText, reviewText } from "./finish.js";
 import { clock } from "./state.js";
+import { StoryView } from "./story.js";
+import { cardsHome, outcomeWords, placeText } from "./story-words.js";
+import { t } from "./i18n.js";
 
-const SHARE_TRIES = 6; // a daily result is verified, then ranked, just after the last move
-const SHARE_RETRY_MS = 1000;
+const STORY_TRIES = 6; // a ranked result is verified, then ranked, just after the last move
+const STORY_RETRY_MS = 1000;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export class ResultDialog {
   /**
    * @param {Element} root  the board
-   * @param {object} options  mine: the viewer is the player; shareUrl: where the share
-   *                          text is (daily games only), or null; practice: {code, link,
-   *                          variant} of a practice deal, or null
+   * @param {object} options  mine: the viewer is the player; storyUrl: where a ranked
+   *                          game's story is (leaderboards/story.py), or null; practice:
+   *                          {code, link, variant} of a practice deal, or null
+   * @param {boolean} options.mine
+   * @param {string | null} options.storyUrl
+   * @param {{code: string, link: string, variant: string} | null} [options.practice]
    */
-  constructor(root, { mine, shareUrl, practice = null }) {
+  constructor(root, { mine, storyUrl, practice = null }) {
+    /** @type {HTMLDialogElement | null} */
     this.dialog = root.querySelector('[data-testid="result"]');
+    /** @type {HTMLElement | null} */
     this.afterGame = root.querySelector('[data-testid="board-analysis-link"]');
     this.mine = mine;
-    this.shareUrl = shareUrl;
+    this.storyUrl = storyUrl;
     this.practice = practice;
-    this.shareLoaded = false;
+    this.storyLoaded = false;
+    this.story = this.dialog ? new StoryView(this.dialog) : null;
     this.dialog?.querySelector('[data-action="copy-share"]')?.addEventListener("click", () => this.copy());
   }
 
+  /** @returns {HTMLElement | null} */
   field(name) {
     return this.dialog.querySelector(`[data-result="${name}"]`);
   }
@@ -36,15 +47,19 @@ export class ResultDialog {
   show(game, seconds) {
     if (this.afterGame) this.afterGame.hidden = false; // the replay and analysis, on the board too
     if (!this.dialog) return;
-    this.field("title").textContent = this.title(game);
-    this.field("line").textContent = this.line(game);
+    const words = outcomeWords(game, this.mine);
+    this.field("title").textContent = words.title;
+    this.field("line").textContent = words.line;
+    const { home, total } = cardsHome(game.board);
+    const cards = this.field("cards");
+    if (cards) cards.textContent = `${home}/${total}`;
     this.field("score").textContent = String(game.score);
     this.field("moves").textContent = String(game.moves);
     this.field("time").textContent = clock(seconds);
     const hints = this.field("hints");
     if (hints) hints.textContent = String(game.hints ?? 0);
     this.dialog.dataset.status = game.status;
-    if (this.shareUrl && this.mine && !this.shareLoaded) this.loadShare();
+    if (this.storyUrl && this.mine && !this.storyLoaded) this.loadStory();
     else if (this.practice && this.mine) this.showShare(this.practiceText(game, seconds));
     if (!this.dialog.open) this.dialog.showModal?.();
     if (game.status === "won" && this.mine) this.celebrate();
@@ -77,43 +92,41 @@ export class ResultDialog {
     }
   }
 
-  /** A resigned game is a lost game, and says so the same way (the line says why). */
-  title(game) {
-    if (game.status !== "won") return t("Game over");
-    return this.mine ? t("You won!") : t("%(player)s won", { player: game.player });
-  }
-
-  line(game) {
-    if (game.status === "lost") return t("No more moves: the game is lost.");
-    if (game.status === "resigned") return t("Resigned: the game is lost.");
-    return "";
-  }
-
-  async loadShare() {
-    this.shareLoaded = true;
-    for (let tries = 1; tries <= SHARE_TRIES; tries += 1) {
-      const share = await this.fetchShare();
-      if (share?.text) this.showShare(share.text);
-      const line = reviewText(share) || rankLine(share);
-      if (line) this.field("rank").textContent = line;
+  async loadStory() {
+    this.storyLoaded = true;
+    const lang = document.documentElement.lang || "en";
+    for (let tries = 1; tries <= STORY_TRIES; tries += 1) {
+      const story = await this.fetchStory();
+      const told = story && story !== "pending" ? story : null;
+      if (told) {
+        if (told.text) this.showShare(told.text);
+        // The verified time, as the share text and the board say it (not this page's clock).
+        if (told.time) this.field("time").textContent = told.time;
+        const line = reviewText(told) || placeText(told, lang);
+        if (line) this.field("rank").textContent = line;
+        this.story?.show(told);
+      }
       // Not verified yet (409), or verified but not on the board (nor held) yet: ask again.
-      const waiting = share === "pending" || (share?.text && !share.rank && !share?.review);
+      const waiting = story === "pending" || (told && !told.rank && !told.review);
       if (!waiting) return;
-      await new Promise((resolve) => setTimeout(resolve, SHARE_RETRY_MS));
+      await new Promise((resolve) => setTimeout(resolve, STORY_RETRY_MS));
     }
   }
 
-  /** The share text and rank ({text, rank, size}), "pending", or null (none: 404, offline). */
-  async fetchShare() {
+  /**
+   * The story (story-words.js's Story), "pending", or null (none: 404, offline).
+   * @returns {Promise<import("./story-words.js").Story | "pending" | null>}
+   */
+  async fetchStory() {
     try {
-      const response = await fetch(this.shareUrl, {
+      const response = await fetch(this.storyUrl, {
         credentials: "same-origin",
         headers: { Accept: "application/json" },
       });
       if (response.status === 409) return "pending";
       return response.ok ? await response.json() : null;
     } catch {
-      return null; // offline: the result stands without its share text
+      return null; // offline: the result stands without its story
     }
   }
 

@@ -2,22 +2,32 @@
 // toolbar, applies a choice at once (the board's data-card-size and data-card-back, read
 // by css/board-settings.css), keeps it in this browser, and for a signed-in player saves
 // it on the account too (PUT /api/v1/settings, once the choices have settled). "Send safe
-// cards home" is the server's to play: it applies to games started from then on.
+// cards home" is the server's to play: it applies to games started from then on; what a
+// tap does is the board's (place.js), read at each tap.
 
 import { t } from "./i18n.js";
+import { storageGet, storageSet } from "./storage.js";
 import { STORAGE_KEY, boardData, changedFields, initialSettings, withChoice } from "./settings-state.js";
 
 const SAVE_AFTER_MS = 800;
 
+/**
+ * Wire the panel; returns the current settings' reader.
+ * @param {HTMLElement} root  the board
+ * @param {{table_settings?: object | null, settings_url?: string | null}} config
+ * @returns {() => import("./settings-state.js").Settings}
+ */
 export function wireSettings(root, config) {
+  /** @type {HTMLDialogElement | null} */
   const dialog = root.querySelector('[data-testid="table-settings"]');
   const button = root.querySelector('[data-action="settings"]');
-  let settings = initialSettings(storageGet(), config.table_settings);
+  let settings = initialSettings(storageGet(STORAGE_KEY), config.table_settings);
   let saved = config.table_settings ? { ...settings } : null;
   let timer = null;
   apply(root, settings);
-  storageSet(settings); // the account's copy becomes this browser's too
-  if (!dialog || !button) return;
+  storageSet(STORAGE_KEY, JSON.stringify(settings)); // the account's copy becomes this browser's too
+  const current = () => settings;
+  if (!dialog || !button) return current;
   const form = dialog.querySelector("form");
   const status = dialog.querySelector("[data-settings-status]");
   button.addEventListener("click", () => {
@@ -27,11 +37,11 @@ export function wireSettings(root, config) {
   });
   form.addEventListener("change", (event) => {
     const input = event.target;
-    if (!(input.name in settings)) return;
+    if (!(input instanceof HTMLInputElement) || !(input.name in settings)) return;
     const value = input.type === "checkbox" ? input.checked : input.value;
     settings = withChoice(settings, input.name, value);
     apply(root, settings);
-    storageSet(settings);
+    storageSet(STORAGE_KEY, JSON.stringify(settings));
     if (!config.settings_url) return;
     clearTimeout(timer);
     timer = setTimeout(async () => {
@@ -44,12 +54,14 @@ export function wireSettings(root, config) {
         : t("Not saved to your account; kept in this browser.");
     }, SAVE_AFTER_MS);
   });
+  return current;
 }
 
 function apply(root, settings) {
   const { cardSize, cardBack } = boardData(settings);
   root.dataset.cardSize = cardSize;
   root.dataset.cardBack = cardBack;
+  root.dataset.tap = settings.tap; // which help sentence shows (board-bar.css)
   // Card sizes change the columns' room: let the board refit them.
   window.dispatchEvent(new Event("resize"));
 }
@@ -74,22 +86,5 @@ async function save(url, form, changes) {
     return response.ok;
   } catch {
     return false;
-  }
-}
-
-// localStorage may be unavailable (privacy modes): the settings then last the page.
-function storageGet() {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function storageSet(settings) {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
-  } catch {
-    /* ignore */
   }
 }

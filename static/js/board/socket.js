@@ -19,8 +19,9 @@ function randomPrefix() {
 export class GameSocket {
   /**
    * @param {string} url  ws(s)://host/ws/games/<id>/
-   * @param {object} hooks onMessage(msg), onStatus("connecting"|"connected"|"reconnecting"|"offline", closeCode), onOpen()
-   * @param {object} backoff  first and longest wait between retries, in ms
+   * @param {{onMessage(msg: any): void, onStatus(status: string, closeCode?: number): void, onOpen?(): void}} hooks
+   *   onMessage(msg), onStatus("connecting"|"connected"|"reconnecting"|"offline", closeCode), onOpen()
+   * @param {{backoffStartMs?: number, backoffMaxMs?: number}} [backoff]  first and longest wait between retries, in ms
    */
   constructor(url, hooks, { backoffStartMs = BACKOFF_START_MS, backoffMaxMs = BACKOFF_MAX_MS } = {}) {
     this.url = url;
@@ -63,7 +64,7 @@ export class GameSocket {
     let ws;
     try {
       ws = new WebSocket(this.url);
-    } catch (err) {
+    } catch {
       this.scheduleRetry();
       return;
     }

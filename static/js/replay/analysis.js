@@ -49,7 +49,7 @@ export class AnalysisPanel {
     this.update({ status: "queued", done: 0, total: 0 });
     this.poll();
     const token = this.form.querySelector("[name=csrfmiddlewaretoken]")?.value || "";
-    let body = null;
+    let body;
     let ok = false;
     try {
       const response = await fetch(this.url, {

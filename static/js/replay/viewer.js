@@ -61,7 +61,7 @@ export class ReplayViewer {
     // Links to a step ("#move=12": the list of actions, the analysis) show it at once, even
     // when the address names it already (no hashchange then).
     document.addEventListener("click", (event) => {
-      const link = event.target.closest?.('a[href^="#move="]');
+      const link = /** @type {Element} */ (event.target).closest?.('a[href^="#move="]');
       if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const step = stepFromHash(link.getAttribute("href"), this.game.frames.length - 1);
       if (step === null) return;

@@ -143,6 +143,6 @@ console.error(failures ? `${failures} check(s) FAILED` : "all checks passed");
 
 // One vector per block, arrays of cards/words on a single line.
 const text = JSON.stringify({ spec: "docs/deals.md", vectors }, null, 1)
-  .replace(/\[\s*([^\[\]{}]*?)\s*\]/g, (_, inner) => "[" + inner.split(/,\s*/).join(", ") + "]");
+  .replace(/\[\s*([^[\]{}]*?)\s*\]/g, (_, inner) => "[" + inner.split(/,\s*/).join(", ") + "]");
 process.stdout.write(text + "\n");
 process.exit(failures ? 1 : 0);

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from ftsite.rates import Rate
 from games import services, tasks
 from games.models import ApiToken, User
 
@@ -102,7 +103,7 @@ def test_other_saves_of_the_account_keep_its_tokens(client: Client, user: User) 
 
 
 def test_it_throttles_the_change_password_form(client: Client, user: User, settings) -> None:
-    settings.FT_RATE_PASSWORD_CHANGES = "3/15min"
+    settings.FT_RATE_PASSWORD_CHANGES = Rate.parse("3/15min")
     client.force_login(user)
     wrong = {"old_password": "guess", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
     for _ in range(3):
@@ -124,7 +125,7 @@ def _sign_up(client: Client, name: str) -> Any:
 
 
 def test_it_throttles_sign_ups_per_device(settings) -> None:
-    settings.FT_RATE_SIGNUPS_DEVICE = "2/h"
+    settings.FT_RATE_SIGNUPS_DEVICE = Rate.parse("2/h")
     browser = Client(REMOTE_ADDR="198.51.100.1")
     browser.get("/")  # the device cookie
     for n in range(2):
@@ -141,7 +142,7 @@ def test_it_throttles_sign_ups_per_device(settings) -> None:
 
 
 def test_it_throttles_sign_ups_per_address_across_cookie_jars(settings) -> None:
-    settings.FT_RATE_SIGNUPS_ADDRESS = "3/h"
+    settings.FT_RATE_SIGNUPS_ADDRESS = Rate.parse("3/h")
     for n in range(3):
         assert _sign_up(Client(REMOTE_ADDR="198.51.100.2"), f"jar{n}").status_code == 302
     assert _sign_up(Client(REMOTE_ADDR="198.51.100.2"), "jar9").status_code == 429

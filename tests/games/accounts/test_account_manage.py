@@ -11,8 +11,10 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from ftsite.rates import Rate
 from games import services
 from games.models import Action, ApiToken, Deal, Game, Sighting, User
+from tests.support.games import game_play
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +31,7 @@ def signed_in(client: Client, user: User) -> Client:
 
 def _practice_with_a_move(user: User) -> Game:
     game = services.game_start_practice(user=user, code=PRACTICE_CODE)
-    services.game_play(user=user, game_id=game.pk, move="s", client_id="m1")
+    game_play(user=user, game_id=game.pk, move="s", client_id="m1")
     return game
 
 
@@ -57,7 +59,7 @@ def test_it_names_a_malformed_email_address(signed_in: Client, user: User) -> No
 
 
 def test_it_throttles_the_profile_form(signed_in: Client, settings) -> None:
-    settings.FT_RATE_ACCOUNT_FORMS = "2/h"
+    settings.FT_RATE_ACCOUNT_FORMS = Rate.parse("2/h")
     for _ in range(2):
         signed_in.post(reverse("profile"), {"display_name": "x", "email": ""})
     response = signed_in.post(reverse("profile"), {"display_name": "y", "email": ""})
@@ -106,7 +108,7 @@ def test_it_answers_the_same_for_an_address_without_an_account(client: Client, u
 def test_it_throttles_reset_requests_per_email_address(
     client: Client, user: User, settings
 ) -> None:
-    settings.FT_RATE_PASSWORD_RESETS = "2/h"
+    settings.FT_RATE_PASSWORD_RESETS = Rate.parse("2/h")
     for _ in range(2):
         Client().post(reverse("password_reset"), {"email": "ada@example.org"})
     # From a fresh client address: only the e-mail address's count is used up.
@@ -118,7 +120,7 @@ def test_it_throttles_reset_requests_per_email_address(
 
 
 def test_it_throttles_reset_requests_per_client_address(client: Client, settings) -> None:
-    settings.FT_RATE_PASSWORD_RESETS = "2/h"
+    settings.FT_RATE_PASSWORD_RESETS = Rate.parse("2/h")
     for n in range(2):
         client.post(reverse("password_reset"), {"email": f"someone{n}@example.org"})
     response = client.post(reverse("password_reset"), {"email": "else@example.org"})
@@ -160,7 +162,7 @@ def test_it_deletes_the_account_and_its_data_but_not_the_deal(user: User, bob: U
 def test_it_drops_the_deleted_games_engines_from_memory(
     user: User, django_capture_on_commit_callbacks
 ) -> None:
-    from games.realtime import live
+    from games.runtime import live
 
     game = _practice_with_a_move(user)
     assert live.game_pk(game.pk) in live._entries
@@ -190,7 +192,7 @@ def test_the_delete_page_deletes_and_signs_out(signed_in: Client, user: User) ->
 
 
 def test_it_throttles_deletion_attempts(signed_in: Client, user: User, settings) -> None:
-    settings.FT_RATE_ACCOUNT_FORMS = "2/h"
+    settings.FT_RATE_ACCOUNT_FORMS = Rate.parse("2/h")
     for _ in range(2):
         signed_in.post(reverse("account_delete"), {"password": "guess"})
     response = signed_in.post(reverse("account_delete"), {"password": PASSWORD})

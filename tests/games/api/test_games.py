@@ -6,6 +6,7 @@ undo and resign answer as the socket does.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Deal, Game, User
-from games.realtime.live import engine_for
+from games.runtime.live import engine_for
 
 from ..conftest import Api, assert_refused, token_for
 
@@ -221,6 +222,24 @@ def test_a_refused_move_answers_422_with_the_engines_code_and_reason(ada, practi
     assert_refused(ada.post(path, {"type": "move", "move": "t1-x"}), 422, "invalid_move")
     assert_refused(ada.post(path, {"type": "move", "move": "undo"}), 422, "invalid_move")
     assert ada.get(f"/games/{practice['id']}").json()["version"] == 0
+
+
+def test_a_refusal_carries_a_message_in_the_callers_language(ada, practice) -> None:
+    """`message` says the refusal as the site does, in the language asked for; `reason`
+    stays English for scripts."""
+    path = f"/api/v1/games/{practice['id']}/actions"
+    for language, words in (
+        ("nl", "De schoppenfundering neemt alleen schoppen aan, niet de klaverenheer."),
+        ("en", "The spades foundation takes only spades, not the king of clubs."),
+    ):
+        answer = ada.client.post(
+            path,
+            json.dumps({"type": "move", "move": "t1-f1"}),
+            content_type="application/json",
+            headers={**ada.headers, "Accept-Language": language},
+        ).json()
+        assert answer["message"] == words
+        assert answer["reason"].startswith("foundation f1 builds spades only")
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ def test_the_openapi_schema_lists_every_operation_with_summaries_and_error_shape
         f"{API}/games/{{game_id}}/actions",
         f"{API}/games/{{game_id}}/hint",
         f"{API}/games/{{game_id}}/resign",
+        f"{API}/players/{{username}}",
         f"{API}/settings",
         f"{API}/tokens",
         f"{API}/tokens/{{token_id}}",
@@ -66,7 +67,7 @@ def test_fuzzing_the_read_operations_never_causes_a_server_error(user, practice)
         if "{game_id}" in operation.path:  # also the real game, not only unknown ids
             fixed = operation.as_strategy(path_parameters={"game_id": practice["id"]})
             runs += [(fixed, schemathesis.GenerationMode.POSITIVE, h) for h in callers]
-    assert len(runs) == 5 * 4 + 2
+    assert len(runs) == 6 * 4 + 2  # six GET operations (players/{username} the sixth)
 
     for strategy, mode, headers in runs:
         try:

@@ -15,6 +15,7 @@ from games import selectors, services
 from games.models import DeletedAccount, DeletedPlay, DeletedSighting, Game, User
 from games.privacy.middleware import DEVICE_COOKIE
 from games.privacy.sightings import name_digest
+from tests.support.games import game_play, game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +32,8 @@ def scout_today(user: User) -> Game:
     """Issue 19's scout: today's ranked game, a few stock cards turned, resigned."""
     game = services.game_start_daily(user=user)
     for n in range(5):
-        services.game_play(user=user, game_id=game.pk, move="s", client_id=f"s{n}")
-    services.game_resign(user=user, game_id=game.pk)
+        game_play(user=user, game_id=game.pk, move="s", client_id=f"s{n}")
+    game_resign(user=user, game_id=game.pk)
     return game
 
 

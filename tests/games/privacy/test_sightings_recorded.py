@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
@@ -16,14 +17,13 @@ from django.urls import reverse
 from ftsite.asgi import application
 from games import services
 from games.models import Sighting, User
-from games.privacy import middleware
 from games.privacy.middleware import DEVICE_COOKIE
 from games.privacy.sightings import (
     address_digest,
     device_digest,
     network_digest,
 )
-from games.realtime.sighting_batch import sightings_flush
+from games.socket.sighting_batch import sightings_flush
 from tests.support.sockets import ORIGIN, ask, cookie_of, db, receive, run_async
 
 from ..conftest import (
@@ -71,7 +71,7 @@ def test_it_does_not_record_an_anonymous_visitor(client: Client, records: list) 
 
 @pytest.mark.django_db
 def test_it_records_a_signed_in_user_once_per_interval(
-    client: Client, user: User, records: list, monkeypatch: pytest.MonkeyPatch
+    client: Client, user: User, records: list, wall_clock: time_machine.Traveller
 ) -> None:
     client.cookies[DEVICE_COOKIE] = token = a_token()
     client.force_login(user)
@@ -85,8 +85,7 @@ def test_it_records_a_signed_in_user_once_per_interval(
     client.get(reverse("rules"), HTTP_USER_AGENT=OTHER_UA)
     assert len(records) == 2
 
-    later = middleware.timezone.now() + timedelta(seconds=601)
-    monkeypatch.setattr(middleware.timezone, "now", lambda: later)
+    wall_clock.shift(timedelta(seconds=601))
     client.get(reverse("rules"), HTTP_USER_AGENT=OTHER_UA)
     assert len(records) == 3
 
@@ -233,7 +232,7 @@ async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
 ) -> None:
     """A socket opens on every reconnect (a storm after a deploy): like pages, it writes
     a (user, device, network) at most once per FT_SIGHTING_EVERY seconds."""
-    from games.realtime import sighting_batch
+    from games.socket import sighting_batch
 
     written: list[int] = []
     real = sighting_batch.sightings_record_due_many
@@ -267,7 +266,7 @@ async def test_a_reconnecting_socket_records_its_sighting_once_per_period(
 async def test_the_socket_writes_its_players_sighting_before_the_first_move(user: User) -> None:
     """The fair-play screen of a finished game reads its player's sightings: a move (so a
     finish) never goes ahead of the socket's own sighting, whatever the batch's timer."""
-    from games.realtime import sighting_batch
+    from games.socket import sighting_batch
 
     game = await db(practice_game)(user)
     cookie = await db(cookie_of)(user) + f"; {DEVICE_COOKIE}={a_token()}".encode()

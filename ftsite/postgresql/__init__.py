@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with the pool's connections checked cheaply (``base``)."""

@@ -1,1 +1,0 @@
-"""The realtime path: the game socket, its groups, threads, live games and solver pool."""

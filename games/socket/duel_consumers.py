@@ -1,0 +1,205 @@
+"""The duel socket (``/ws/duels/<id>/``, docs/protocol.md "The duel socket"): both
+players' and any watcher's view of a duel's progress, in counts, never a card.
+
+A player's moves go over their own game's socket as in any game; this socket carries the
+duel: its state on connecting (``duel``), each seat's counts after each committed action
+(``progress``), presence (``presence``: a player's duel sockets, which start and stop the
+grace period) and the result (``duel_end``). It also keeps the clock honest on time: a
+timer at the flag and at the end of an absent player's grace period asks the service
+what is due (``duel_tick``; the beat's sweep does the same for duels no socket watches).
+A client may send ``ping`` and ``sync``; anything else is refused ``wrong_socket``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.duels.messages import DuelMessage
+from games.duels.selectors import duel_read, duel_view
+from games.errors import ServiceError
+from games.messages import PongMessage
+from games.runtime.broadcast import duel_group
+from games.socket.connect_threads import scope_user
+from games.socket.protocol import ACTIONS, ProtocolError, readable_id, refusal
+from games.throttles import Pace
+
+logger = logging.getLogger(__name__)
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4008
+CLOSE_TOO_BIG = 4009
+
+
+def _open(scope: dict[str, Any], duel_id: str) -> tuple[int | None, int | None, DuelMessage]:
+    """The socket's user id, seat (``None``: a watcher) and the duel's state, the seat's
+    presence counted first so the state shows it connected."""
+    user = scope_user(scope)
+    duel = duel_read(duel_id=duel_id)
+    seat = None
+    if user.is_authenticated:
+        seat = services.duel_presence(duel_id=duel.pk, user_id=user.pk, delta=1)
+    duel.refresh_from_db()
+    return user.pk, seat, DuelMessage(type="duel", duel=duel_view(user=user, duel=duel))
+
+
+def _state(scope: dict[str, Any], duel_id: str) -> DuelMessage:
+    duel = services.duel_tick(duel_id=duel_id)
+    return DuelMessage(type="duel", duel=duel_view(user=scope_user(scope), duel=duel))
+
+
+def _left(duel_id: str, user_id: int) -> None:
+    services.duel_presence(duel_id=duel_id, user_id=user_id, delta=-1)
+
+
+def _parse(text: str | None) -> tuple[str, str | None]:
+    """A duel socket's message: its type (``ping``, ``sync``, or a game action, which this
+    socket refuses) and its id; :class:`ProtocolError` for anything else."""
+    if text is None:
+        raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", 'a message is one JSON object, such as {"type": "ping"}')
+    msg_id = readable_id(data.get("id"))
+    kind = data.get("type")
+    if kind in ("ping", "sync") or kind in ACTIONS or kind == "hint":
+        return str(kind), msg_id
+    raise ProtocolError("unknown_type", "a duel socket takes ping and sync", msg_id)
+
+
+class DuelConsumer(AsyncWebsocketConsumer):
+    """One socket of one duel: a player's (its presence counts) or a watcher's."""
+
+    max_frame_bytes = 512
+    flood_strikes = 10
+
+    group: str | None = None
+    user_id: int | None = None
+    seat: int | None = None
+
+    async def connect(self) -> None:
+        self.duel_id: str = self.scope["url_route"]["kwargs"]["duel_id"]
+        self.pace = Pace(rate=settings.FT_RATE_SOCKET_PACE)
+        self.timers: list[asyncio.TimerHandle] = []
+        await self.accept()
+        try:
+            self.duel_id = str(uuid.UUID(self.duel_id))
+            self.group = duel_group(self.duel_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.user_id, self.seat, hello = await database_sync_to_async(_open)(
+                self.scope, self.duel_id
+            )
+        except (ValueError, ServiceError):
+            await self.leave_group()
+            await self.close(CLOSE_NOT_FOUND)
+            return
+        await self.send_json(hello)
+        self.plan(hello)
+
+    def plan(self, hello: DuelMessage) -> None:
+        """A timer at the flag (a second after it, so the clocks agree it has passed)."""
+        ends = hello["duel"]["ends_at"]
+        if hello["duel"]["state"] in ("running", "finished") and ends:
+            self.tick_at(datetime.fromisoformat(ends))
+
+    def tick_at(self, at: datetime) -> None:
+        delay = max(0.0, (at - timezone.now()).total_seconds()) + 1.0
+        loop = asyncio.get_running_loop()
+        self.timers.append(loop.call_later(delay, lambda: asyncio.ensure_future(self.tick())))
+
+    async def tick(self) -> None:
+        try:
+            await database_sync_to_async(services.duel_tick)(duel_id=self.duel_id)
+        except Exception:
+            logger.exception("the tick of duel %s failed", self.duel_id)
+
+    async def leave_group(self) -> None:
+        group, self.group = self.group, None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        for timer in self.timers:
+            timer.cancel()
+        await self.leave_group()
+        if self.seat is not None and self.user_id is not None:
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(_left)(self.duel_id, self.user_id)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.group is None:
+            return
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > self.max_frame_bytes:
+            await self.close(CLOSE_TOO_BIG)
+            return
+        if not await self.paced():
+            return
+        try:
+            kind, msg_id = _parse(text_data)
+        except ProtocolError as err:
+            await self.send_json(refusal(err.code, err.reason, err.id))
+            return
+        if kind == "ping":
+            if self.seat is not None and self.user_id is not None:
+                with contextlib.suppress(Exception):  # a missed heartbeat costs little
+                    await database_sync_to_async(services.duel_heartbeat)(
+                        duel_id=self.duel_id, user_id=self.user_id
+                    )
+            await self.send_json(PongMessage(type="pong"))
+        elif kind == "sync":
+            try:
+                state = await database_sync_to_async(_state)(self.scope, self.duel_id)
+            except ServiceError as err:
+                await self.send_json(refusal(err.code, err.reason, msg_id))
+                return
+            await self.send_json(state)
+        else:
+            reason = (
+                "a duel socket only watches: moves go over your own game's socket"
+                " (/ws/games/<your game>/), and nobody acts for another player"
+            )
+            await self.send_json(refusal("wrong_socket", reason, msg_id))
+
+    async def paced(self) -> bool:
+        """As the game socket's pace: refused ``rate_limited``, closed 4008 on a flood."""
+        now = time.monotonic()
+        if self.pace.early(now=now):
+            if self.pace.strikes > self.flood_strikes:
+                await self.close(CLOSE_FLOOD)
+                return False
+            return False
+        wait = self.pace.take(now=now)
+        if wait <= 0:
+            return True
+        reason = f"too fast: send it again in {wait:g} s"
+        await self.send_json(refusal("rate_limited", reason, None, retry_after=wait))
+        return False
+
+    async def duel_event(self, event: dict[str, Any]) -> None:
+        """A message of the duel's group (``games.runtime.broadcast.duel_event``)."""
+        message = event["message"]
+        if message.get("type") == "presence" and not message.get("connected"):
+            # An absent player: a tick when the grace period is over.
+            grace = settings.FT_DUEL_GRACE_SECONDS
+            self.tick_at(timezone.now() + timedelta(seconds=grace))
+        with contextlib.suppress(Exception):
+            await self.send_json(message)
+
+    async def send_json(self, message: Any) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
