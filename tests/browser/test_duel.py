@@ -66,7 +66,8 @@ def test_two_players_duel_by_link_to_the_end(
     bob.get_by_role("button", name="Look at the board").click()  # the game's result dialog
     bob.locator('[data-testid="duel-both-replays"]').click()
     bob.wait_for_url(re.compile(r"/duels/[0-9a-f-]{36}/replay/$"))
-    expect(bob.locator("[data-replay]")).to_have_count(2)
+    # Verification may still be running: the pending page reloads itself until it is done.
+    expect(bob.locator("[data-replay]")).to_have_count(2, timeout=30_000)
     for n in (0, 1):  # each viewer drawn its deal (its "First" is off at step 0)
         expect(bob.locator('[data-go="first"]').nth(n)).to_be_disabled()
     bob.keyboard.press("ArrowRight")  # the keyboard steps both viewers together

@@ -269,6 +269,9 @@ def test_a_game_awaiting_verification_says_so(user: User, client: Client) -> Non
     assert response.status_code == 409
     assert "Verification pending" in response.content.decode()
     assert 'id="replay-data"' not in response.content.decode()
+    # The page asks again by itself, so a duel's "both replays" link opened a moment
+    # before the worker finished still ends on the boards.
+    assert '<meta http-equiv="refresh" content="5">' in response.content.decode()
 
 
 def test_a_rejected_game_is_refused_clearly(
