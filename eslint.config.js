@@ -15,6 +15,8 @@ export default [
       "no-var": "error",
       "prefer-const": "error",
       "no-implicit-coercion": "error",
+      // An argument named _x is there for its signature (a method a subclass gives).
+      "no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
   {

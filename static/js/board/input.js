@@ -1,11 +1,11 @@
 // Turning the player's gestures into moves: tap, double-tap, drag (pointer events:
-// mouse, pen and touch alike) and the keyboard. Where a card may go is read from the
+// mouse, pen and touch alike); the keyboard's half is keyboard.js. Where a card may go is read from the
 // server's legal_moves only; a drop or key press on any other pile is still SENT, so
 // the server's refusal can tell the player which rule stands in the way.
 
-import { cardsAt } from "./describe.js";
 import { boundCount, boundMove, placeKey, pressKind, wasteTarget } from "./gestures.js";
-import { formatMove, legalCounts, legalTargets } from "./moves.js";
+import { KeyboardInput } from "./keyboard.js";
+import { formatMove, legalTargets } from "./moves.js";
 import { ownFoundation, smartTarget, tapNote } from "./place.js";
 
 const DRAG_THRESHOLD_PX = 6; // less than this between down and up is a tap
@@ -18,14 +18,13 @@ const ANSWER_WAIT_MS = 1200; // a dropped card waits this long for the server, t
  *   moving: boolean, lastX?: number, lastY?: number}} Drag
  */
 
-export class Input {
+export class Input extends KeyboardInput {
   /**
    * @param {import("./render.js").BoardView} view
    * @param {import("./main.js").GameControls} game  main.js's controller
    */
   constructor(view, game) {
-    this.view = view;
-    this.game = game;
+    super(view, game);
     /** @type {Drag | null} */
     this.drag = null; // the gesture in progress
     /** @type {import("./gestures.js").Press | null} */
@@ -34,7 +33,6 @@ export class Input {
     // Draws and waste taps not yet shown on the board ({kind, card, version}; version:
     // answered at it), which decide the waste card a new press is for (wasteTarget).
     this.wastePending = [];
-    this.selection = null; // keyboard: {pile, count}
     const table = view.table;
     table.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     table.addEventListener("pointermove", (e) => this.onPointerMove(e));
@@ -43,15 +41,6 @@ export class Input {
     // A native double-click would select text and a native drag would drag an image.
     table.addEventListener("dblclick", (e) => e.preventDefault());
     table.addEventListener("dragstart", (e) => e.preventDefault());
-    document.addEventListener("keydown", (e) => this.onKey(e));
-  }
-
-  get state() {
-    return this.game.get();
-  }
-
-  get active() {
-    return this.state.status === "active";
   }
 
   /** The table's setting: what a single tap does ("best" or "home", place.js). */
@@ -345,162 +334,5 @@ export class Input {
       void el.offsetWidth;
       el.classList.add("is-shaking");
     }
-  }
-
-  // Keyboard -------------------------------------------------------------------
-
-  /** The piles in reading order: stock, waste, foundations, then the columns. */
-  pileOrder() {
-    return Array.from(this.view.table.querySelectorAll("[data-pile]"));
-  }
-
-  onKey(e) {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const target = e.target;
-    // Typing in a form or a dialog is not playing.
-    if (target.closest?.("input, textarea, select, dialog, details, [contenteditable]")) return;
-    const onPile = target.closest?.("[data-pile]");
-    if (onPile && !this.view.table.contains(onPile)) return;
-    const key = e.key;
-    if (key.startsWith("Arrow") && onPile) {
-      if (e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) {
-        this.resizeSelection(key === "ArrowUp" ? 1 : -1);
-      } else {
-        this.moveFocus(onPile, key);
-      }
-      e.preventDefault();
-      return;
-    }
-    if (key === "Escape") {
-      if (this.selection) {
-        this.clearSelection(true);
-        e.preventDefault();
-      }
-      return;
-    }
-    if (!this.active) return;
-    if ((key === "Enter" || key === " ") && onPile) {
-      this.activate(onPile.dataset.pile);
-      e.preventDefault();
-      return;
-    }
-    if (/^[0-9]$/.test(key)) {
-      const n = key === "0" ? 10 : Number(key);
-      const pile = `t${n}`;
-      if (!this.view.pile(pile)) return;
-      this.view.pile(pile).focus();
-      this.activate(pile);
-      e.preventDefault();
-      return;
-    }
-    switch (key.toLowerCase()) {
-      case "w":
-        this.view.pile("w")?.focus();
-        this.activate("w");
-        break;
-      case "f":
-        this.toFoundation(onPile?.dataset.pile);
-        break;
-      case "d":
-      case "s":
-        this.clearSelection();
-        this.draw();
-        break;
-      case "u":
-        this.clearSelection();
-        this.game.undo();
-        break;
-      default:
-        return;
-    }
-    e.preventDefault();
-  }
-
-  /** Arrows walk the table: left/right along a row, up/down between the two rows. */
-  moveFocus(from, key) {
-    const piles = this.pileOrder();
-    const top = piles.filter((el) => !el.classList.contains("ft-column"));
-    const columns = piles.filter((el) => el.classList.contains("ft-column"));
-    const row = from.classList.contains("ft-column") ? columns : top;
-    let next;
-    if (key === "ArrowLeft" || key === "ArrowRight") {
-      const i = row.indexOf(from) + (key === "ArrowRight" ? 1 : -1);
-      next = row[(i + row.length) % row.length];
-    } else {
-      const other = row === columns ? top : columns;
-      // The pile of the other row nearest below or above, by horizontal position.
-      const x = from.getBoundingClientRect().left;
-      next = other.reduce((best, el) =>
-        Math.abs(el.getBoundingClientRect().left - x) < Math.abs(best.getBoundingClientRect().left - x) ? el : best,
-      );
-    }
-    next?.focus();
-  }
-
-  /** Enter, Space, a digit or `w` on a pile: pick it up, or put the selection down on it. */
-  activate(pile) {
-    if (pile === "stock") {
-      this.clearSelection();
-      this.draw();
-      return;
-    }
-    const sel = this.selection;
-    if (sel && sel.pile === pile) {
-      // The same pile twice: as a double-click, the best place for it.
-      this.clearSelection();
-      this.doubleAction(sel.pile, sel.count, []);
-      return;
-    }
-    if (sel && /^[tf]\d+$/.test(pile)) {
-      this.clearSelection();
-      this.game.play(formatMove(sel.pile, pile, this.countFor(sel, pile)));
-      return;
-    }
-    if (!cardsAt(this.state.board, pile, 1).length) return; // nothing to pick up
-    this.select({ pile, count: 1 });
-  }
-
-  /**
-   * How many cards go from a selected column: the count chosen if it is legal, else
-   * the one legal run to that column (runs are picked for the player), else the count
-   * chosen, and the server says why not.
-   */
-  countFor(sel, dst) {
-    if (sel.pile[0] !== "t") return 1;
-    const counts = legalCounts(this.state.legal_moves, sel.pile, dst);
-    if (counts.includes(sel.count) || !counts.length) return sel.count;
-    return counts[0];
-  }
-
-  toFoundation(focused) {
-    const src = this.selection?.pile ?? (focused && focused !== "stock" ? focused : null);
-    if (!src) return;
-    this.clearSelection();
-    const target = legalTargets(this.state.legal_moves, src, 1).find((p) => p[0] === "f") ?? this.ownFoundation(src);
-    if (target) this.game.play(formatMove(src, target, 1));
-  }
-
-  select(selection) {
-    this.selection = selection;
-    this.view.showSelection(selection);
-    this.view.showTargets(legalTargets(this.state.legal_moves, selection.pile, selection.count));
-    this.game.selected(selection);
-  }
-
-  /** Shift+Up/Down on a selected column: one card more or less in the run. */
-  resizeSelection(delta) {
-    const sel = this.selection;
-    if (!sel || sel.pile[0] !== "t") return;
-    const column = this.state.board.columns[Number(sel.pile.slice(1)) - 1];
-    const count = Math.min(column.cards.length, Math.max(1, sel.count + delta));
-    if (count !== sel.count) this.select({ pile: sel.pile, count });
-  }
-
-  clearSelection(announce = false) {
-    if (!this.selection) return;
-    this.selection = null;
-    this.view.showSelection(null);
-    this.view.showTargets([]);
-    if (announce) this.game.selected(null);
   }
 }
