@@ -81,7 +81,7 @@ test-js: node_modules
 	node --test tests/js/*.test.js
 
 test-browser: venv
-	$(BIN)/python -m pytest -m "browser and not integration and not serial" -n 2
+	$(BIN)/python -m pytest -m "browser and not integration and not serial" -n 2 --durations=15
 	$(BIN)/python -m pytest -m "browser and not integration and serial"
 
 test-long: venv

@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,6 +62,10 @@ def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         FT_RATE_SIGNUPS_DEVICE="100000/h",
         # A duel's clock starts a second after the pairing (5 s on a real site).
         FT_DUEL_COUNTDOWN_SECONDS="1",
+        # `make run`'s budget (its SQLite comes without DATABASE_URL, which raises it to
+        # 10 s): Celery runs in the server's one sync thread here, so a deal certified on
+        # the spot (an empty duel reserve) holds up every page for that long per candidate.
+        FT_DAILY_CERTIFY_SECONDS="2",
     )
     return env
 
@@ -276,6 +280,23 @@ class Board:
 def board() -> type[Board]:
     """``board(page)``: the test hooks of the board on ``page``."""
     return Board
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed browser test's report ends with the last lines its live server logged (a
+    CI run keeps no files): a timeout then says what the server was doing meanwhile."""
+    report = yield
+    if report.failed and call.when == "call" and "live_url" in getattr(item, "fixturenames", ()):
+        env = item.funcargs.get("site_env") if hasattr(item, "funcargs") else None
+        workdir = Path(env["FT_TEST_WORKDIR"]) if env else None
+        for log in sorted(workdir.glob("daphne-*.log")) if workdir else ():
+            lines = log.read_text(errors="replace").splitlines()[-60:]
+            title = f"live server log {log.name} (last 60 lines)"
+            report.sections.append((title, "\n".join(lines)))
+    return report
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
