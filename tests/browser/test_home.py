@@ -37,13 +37,40 @@ OPEN_TODAY = (
 )
 
 
+OPEN_THIS_WEEK = (
+    "from django.utils import timezone; from games.daily import utc_today; "
+    "from games.weekly import week_monday; from games.services import deal_open_weekly; "
+    "print(deal_open_weekly(monday=week_monday(utc_today(timezone.now()))).commitment)"
+)
+
+
 def test_the_commitment_is_one_click_away(page: Page, live_url: str, on_site) -> None:
     commitment = on_site(OPEN_TODAY).split()[-1]
+    weekly = on_site(OPEN_THIS_WEEK).split()[-1]
     page.goto(live_url + "/")
-    fairness = page.get_by_test_id("home-fairness")
-    assert not fairness.locator(".commitment").is_visible()
-    fairness.locator("summary").click()
-    assert fairness.locator(".commitment").inner_text() == commitment
+    for testid, expected in (("home-fairness", commitment), ("home-weekly-fairness", weekly)):
+        fairness = page.get_by_test_id(testid)
+        assert not fairness.locator(".commitment").is_visible(), testid
+        fairness.locator("summary").click()
+        assert fairness.locator(".commitment").inner_text() == expected
+
+
+def test_on_a_phone_the_ranked_line_keeps_clear_of_the_screens_edges(
+    new_page, sign_up, live_url: str, on_site, shots: Path
+) -> None:
+    page = new_page(size=(375, 812), locale="en-GB")
+    username = sign_up(page)
+    game = on_site(
+        "from games import services; from games.models import User; "
+        f"print(services.game_start_daily(user=User.objects.get(username='{username}')).pk)"
+    ).split()[-1]
+    page.goto(f"{live_url}/games/{game}/")
+    page.locator(CONNECTED).wait_for()
+    box = page.get_by_test_id("ranked-mark").bounding_box()
+    assert box is not None
+    # As the bar's own text: at least 8 px from either edge of the glass.
+    assert box["x"] >= 8 and box["x"] + box["width"] <= 375 - 8, box
+    page.screenshot(path=str(shots / "table-ranked-mark-375.png"))
 
 
 def test_the_ranked_deal_asks_first_and_not_now_stays_home(

@@ -224,6 +224,9 @@ def test_the_home_page_offers_this_weeks_challenge(client: Client, user: User) -
     page = client.get("/").content.decode()
     assert f"/games/{game.pk}/" in page and game.deal.code not in page
     assert game.deal.commitment in page
+    # The hash is one click away, under "How we keep it fair", not the card's first words.
+    fairness = page.split('data-testid="home-weekly-fairness"', 1)[1].split("</details>", 1)[0]
+    assert game.deal.commitment in fairness
 
 
 def test_the_weekly_start_sends_visitors_to_sign_in(client: Client, db: None) -> None:
