@@ -35,6 +35,7 @@ SCRIPT_ALLOWED = {
     "Enter",
     "board refresh failed",
     "no clipboard",
+    "KeyboardInput.${name} is implemented by Input",  # a programming mistake's Error
 }
 
 

@@ -6,6 +6,15 @@
 import { cardsAt } from "./describe.js";
 import { formatMove, legalCounts, legalTargets } from "./moves.js";
 
+/**
+ * A method Input provides: reaching this one is a programming mistake, never a player's.
+ * @param {string} name
+ * @returns {never}
+ */
+function abstract(name) {
+  throw new Error(`KeyboardInput.${name} is implemented by Input`);
+}
+
 export class KeyboardInput {
   /**
    * @param {import("./render.js").BoardView} view
@@ -30,7 +39,7 @@ export class KeyboardInput {
   // What the pointer's half (Input) does for the keyboard too.
   /** Turn the stock's next card. */
   draw() {
-    throw new Error("KeyboardInput.draw: implemented by Input");
+    abstract("draw");
   }
 
   /**
@@ -38,7 +47,7 @@ export class KeyboardInput {
    * @param {string} _pile  @param {number} _count  @param {HTMLElement[]} _elements
    */
   doubleAction(_pile, _count, _elements) {
-    throw new Error("KeyboardInput.doubleAction: implemented by Input");
+    abstract("doubleAction");
   }
 
   /**
@@ -47,7 +56,7 @@ export class KeyboardInput {
    * @returns {string | null}
    */
   ownFoundation(_pile) {
-    throw new Error("KeyboardInput.ownFoundation: implemented by Input");
+    return abstract("ownFoundation");
   }
 
   /** The piles in reading order: stock, waste, foundations, then the columns. */
