@@ -88,7 +88,23 @@ def player(browser: Any, base: str) -> tuple[str, str, list[dict[str, Any]]]:
     return url, username, cookies
 
 
+#: Lighthouse's own advice for a trace it could not record (NO_NAVSTART, "Please run
+#: Lighthouse again"): a run that fails is tried again, this many times in all.
+TRIES = 3
+
+
 def audit(url: str, cookies: list[dict[str, Any]], out: Path) -> dict[str, float]:
+    for tried in range(1, TRIES + 1):
+        try:
+            return _audit_once(url, cookies, out)
+        except subprocess.CalledProcessError:
+            if tried == TRIES:
+                raise
+            print(f"lighthouse failed on {url} (try {tried} of {TRIES}); again", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
+def _audit_once(url: str, cookies: list[dict[str, Any]], out: Path) -> dict[str, float]:
     header = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
     subprocess.run(
         [

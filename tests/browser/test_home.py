@@ -112,17 +112,18 @@ def test_the_home_page_shows_the_day_as_players_see_it(signed_up_page: Page, liv
     assert "Your streak: 0 days won in a row." in page.get_by_test_id("home-me").inner_text()
 
 
+@pytest.mark.parametrize("stars", ["2", "5"])
 def test_a_fresh_install_deals_a_proven_deal_of_the_stars_asked_for(
-    page: Page, live_url: str
+    page: Page, live_url: str, stars: str
 ) -> None:
-    """Winnable deals only, 2 stars, on a site that has only ever run `make run`: a board of
-    a 2-star proven deal, no "none is ready" notice."""
+    """Winnable deals only, 2 stars and the hardest, 5, on a site that has only ever run
+    `make run`: a board of a proven deal of those stars, no "none is ready" notice."""
     page.goto(live_url + "/practice/")
     page.locator("input[name=winnable]").check()
-    page.locator("select[name=stars]").select_option("2")
+    page.locator("select[name=stars]").select_option(stars)
     page.locator('button[name="action"][value="random"]').first.click()
     page.wait_for_url(GAME_URL)
     page.locator(CONNECTED).wait_for()
     assert page.get_by_test_id("difficulty").first.get_attribute("aria-label") == (
-        "Difficulty: 2 of 5 stars"
+        f"Difficulty: {stars} of 5 stars"
     )
