@@ -122,7 +122,9 @@ def _audit_once(url: str, cookies: list[dict[str, Any]], out: Path) -> dict[str,
     return {name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES}
 
 
-def timings(browser: Any, url: str, cookies: list[dict[str, Any]], repeats: int) -> dict:
+def timings(
+    browser: Any, url: str, cookies: list[dict[str, Any]], repeats: int, *, wait: bool = True
+) -> dict:
     found: dict[str, list[float]] = {"fcp": [], "connected": []}
     for _ in range(repeats):
         context = browser.new_context(viewport={"width": 1366, "height": 900})
@@ -130,7 +132,10 @@ def timings(browser: Any, url: str, cookies: list[dict[str, Any]], repeats: int)
         context.add_init_script(WATCH)
         page = context.new_page()
         page.goto(url)
-        page.locator(CONNECTED).wait_for()
+        if wait:
+            page.locator(CONNECTED).wait_for()
+        else:
+            page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length")
         seen = page.evaluate(TIMING)
         for key in found:
             if seen[key] is not None:
@@ -148,8 +153,11 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--timings-only", action="store_true", help="skip Lighthouse: only the paint timings"
+    )
     args = parser.parse_args()
-    if not LIGHTHOUSE.exists():
+    if not LIGHTHOUSE.exists() and not args.timings_only:
         sys.exit("Lighthouse is missing: npm ci --prefix benchmarks/lighthouse")
     from playwright.sync_api import sync_playwright
 
@@ -166,13 +174,17 @@ def main() -> None:
                 "scorecard": f"{server.http}/players/{username}/",
             }
             print(f"{'page':<10} " + " ".join(f"{c:>16}" for c in CATEGORIES))
-            for name, url in pages.items():
+            for name, url in pages.items() if not args.timings_only else ():
                 runs = [audit(url, cookies, workdir / f"{name}.json") for _ in range(args.repeats)]
                 cells = [spread([run[c] for run in runs]) for c in CATEGORIES]
                 print(f"{name:<10} " + " ".join(f"{cell:>16}" for cell in cells))
             found = timings(browser, table, cookies, args.repeats)
             print(f"table first contentful paint, ms (min / median / max): {spread(found['fcp'])}")
             print(f"table Connected, ms (min / median / max): {spread(found['connected'])}")
+            # The baseline, same run, same browser: the paint of a page with nothing to
+            # fetch after it (the health check's text), so the machine's noise shows.
+            base = timings(browser, server.http + "/healthz", cookies, args.repeats, wait=False)
+            print(f"baseline /healthz first paint, ms (min / median / max): {spread(base['fcp'])}")
             browser.close()
         finally:
             server.stop()
