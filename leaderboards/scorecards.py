@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from games.access import is_self
 from games.daily import utc_today
 from games.display import format_duration, variant_title
+from games.duels.models import Duel, DuelSeat
+from games.duels.selectors import duel_list_for_player
 from games.errors import NotFound
 from games.models import Game, User
 from games.weekly import week_label
@@ -30,7 +32,8 @@ from leaderboards import charts
 from leaderboards.fairplay.selectors import held_explanation
 from leaderboards.models import Result
 from leaderboards.rating.chart import rating_chart
-from leaderboards.rating.selectors import rating_history
+from leaderboards.rating.models import DuelRating
+from leaderboards.rating.selectors import ShownRating, rating_history
 from leaderboards.share import share_text
 from leaderboards.streaks import day_outcomes, streaks
 
@@ -99,6 +102,7 @@ def scorecard(
         "weekly_badges": weekly_badges(verified),
         "variants": variant_stats(verified),
         "rating": rating_card(user_id=player.pk),
+        "duels": duel_card(player=player),
     }
 
 
@@ -116,6 +120,45 @@ def rating_card(*, user_id: int) -> dict[str, Any] | None:
         empty=_("No rated deals yet"),
     )
     return {"shown": shown, "chart": mark_safe(rating_chart(points, labels=labels))}
+
+
+#: The finished duels the scorecard lists, newest first (all of them: /duels/ for one's own).
+RECENT_DUELS = 5
+
+
+def duel_card(*, player: User) -> dict[str, Any] | None:
+    """The player's duels as the scorecard shows them: the duel rating (apart from the
+    skill rating, docs/ratings.md), the record of finished duels and the latest of them;
+    ``None`` for a player who has finished none."""
+    finished = DuelSeat.objects.filter(player=player, duel__state=Duel.State.FINISHED)
+    record = finished.aggregate(
+        played=Count("pk"),
+        won=Count("pk", filter=Q(duel__winner=player)),
+        tied=Count("pk", filter=Q(duel__outcome=Duel.Outcome.TIE)),
+    )
+    if not record["played"]:  # one query for most players: a duel rating needs a duel
+        return None
+    row = DuelRating.objects.filter(user=player).values_list("mu", "sigma", "duels").first()
+    # A waiting or running duel is left out: the list is of results.
+    recent = [
+        {
+            "duel": entry["duel"],
+            "opponent": entry["opponent"],
+            "outcome": "tie"
+            if entry["tie"]
+            else ("won" if entry["duel"].winner_id == player.pk else "lost"),
+        }
+        for entry in duel_list_for_player(user=player, limit=4 * RECENT_DUELS)
+        if entry["duel"].state == Duel.State.FINISHED
+    ][:RECENT_DUELS]
+    return {
+        "rating": ShownRating.of(mu=row[0], sigma=row[1], matches=row[2]) if row else None,
+        "played": record["played"],
+        "won": record["won"],
+        "tied": record["tied"],
+        "lost": record["played"] - record["won"] - record["tied"],
+        "recent": recent,
+    }
 
 
 def weekly_badges(verified: Any) -> list[dict[str, Any]]:

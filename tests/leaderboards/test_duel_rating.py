@@ -4,6 +4,7 @@ verified results and rates the duel once (openskill, two players a match)."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -146,3 +147,30 @@ def test_the_rebuild_equals_the_incremental_duel_ratings(user, bob, carol) -> No
     call_command("rebuild_duel_ratings", stdout=out)
     assert "Rated 4 duels again" in out.getvalue()
     assert DuelRating.objects.count() == 3
+
+
+def test_the_scorecard_shows_the_duel_rating_the_record_and_the_latest_duels(
+    user, bob, client
+) -> None:
+    duel = _play_out(user, bob)
+    duel.refresh_from_db()
+    winner, loser = (user, bob) if duel.winner_id == user.pk else (bob, user)
+    page = client.get(f"/players/{winner.username}/").content.decode()
+    section = page.split('data-testid="scorecard-duels"', 1)[1].split("</section>", 1)[0]
+    shown = duel_ratings([winner.pk])[winner.pk]
+    assert f'data-testid="duel-rating-value">{shown}<' in section
+    assert "From 1 rated duel." in section
+    record = section.split('data-testid="duel-record"', 1)[1].split("</dl>", 1)[0]
+    numbers = [int(n) for n in re.findall(r"<dd>(\d+)</dd>", record)]
+    assert numbers == [1, 1, 0, 0]  # played, won, lost, tied
+    assert f"/duels/{duel.pk}/replay/" in section and f"against {loser.public_name}" in section
+    # The loser's card says lost; a player who never finished a duel has no such section.
+    lost = client.get(f"/players/{loser.username}/").content.decode()
+    assert "· lost" in " ".join(lost.split('data-testid="scorecard-duels"', 1)[1].split())
+
+
+def test_a_scorecard_without_duels_has_no_duel_section(user, client) -> None:
+    assert (
+        'data-testid="scorecard-duels"'
+        not in client.get(f"/players/{user.username}/").content.decode()
+    )
