@@ -24,7 +24,7 @@ def test_two_players_duel_by_link_to_the_end(
     )
     ada, bob = new_page(), new_page()
     sign_up(ada)
-    sign_up(bob)
+    bob_name = sign_up(bob)
 
     ada.goto(live_url + "/")
     ada.locator('[data-testid="menu-duels"]').click()
@@ -76,3 +76,12 @@ def test_two_players_duel_by_link_to_the_end(
     expect(steps.nth(1)).to_have_text("1")  # bob's resign, his only action
     bob.screenshot(path=str(shots / "duel-replay.png"), full_page=True)
     bob.screenshot(path=str(shots / "duel-finished.png"), full_page=True)
+
+    # His scorecard shows the duel: the record, and the duel rating once it has moved (the
+    # rating waits for both games' verification, which the replay page also waited for).
+    bob.goto(f"{live_url}/players/{bob_name}/")
+    duels = bob.get_by_test_id("scorecard-duels")
+    expect(duels.get_by_test_id("duel-record")).to_contain_text("1")
+    expect(duels.locator(".duel-list li")).to_have_count(1)
+    expect(duels.locator(".duel-list li")).to_contain_text("won")
+    bob.screenshot(path=str(shots / "duel-scorecard.png"), full_page=True)
