@@ -257,7 +257,8 @@ def history(
             {
                 "game_id": str(result.game_id),
                 "ranked": result.ranked,
-                # "daily", "weekly", "archive" (a closed daily played again) or "practice".
+                # "daily", "weekly", "archive" (a closed daily played again), "duel" or
+                # "practice".
                 "kind": _history_kind(result),
                 "day": result.day,
                 "variant": variant_title(result.variant),
@@ -296,6 +297,8 @@ def history(
 def _history_kind(result: Result) -> str:
     if result.ranked:
         return "weekly" if result.deal.is_weekly else "daily"
+    if result.game.mode == Game.Mode.DUEL:
+        return "duel"
     return "archive" if result.game.mode == Game.Mode.ARCHIVE else "practice"
 
 

@@ -164,6 +164,8 @@ def test_the_scorecard_shows_the_duel_rating_the_record_and_the_latest_duels(
     numbers = [int(n) for n in re.findall(r"<dd>(\d+)</dd>", record)]
     assert numbers == [1, 1, 0, 0]  # played, won, lost, tied
     assert f"/duels/{duel.pk}/replay/" in section and f"against {loser.public_name}" in section
+    # The duel's game in the history is a duel's, not a practice game.
+    assert 'data-testid="kind-duel">Duel<' in page and 'data-testid="kind-practice"' not in page
     # The loser's card says lost; a player who never finished a duel has no such section.
     lost = client.get(f"/players/{loser.username}/").content.decode()
     assert "· lost" in " ".join(lost.split('data-testid="scorecard-duels"', 1)[1].split())
