@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import contextlib
 import re
+import string
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import _unmask_cipher_token, get_token
+from django.middleware.csrf import get_token
 
 #: The views (URL names) whose visitor pages are stored: the public pages that list
 #: people, days and results, and the fixed texts.
@@ -68,6 +69,8 @@ PERSONAL_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
 TOKEN_HOLE = "\x00ft csrf\x00"
 
 GENERATION_KEY = "ft:pages:generation"
+# Django's token alphabet (``django.middleware.csrf.CSRF_ALLOWED_CHARS``).
+_CHARS = string.ascii_letters + string.digits
 _TOKEN = re.compile(r"[A-Za-z0-9]{64}")
 # Headers the answer is rebuilt with (the outer middleware adds the rest again).
 _KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "X-Frame-Options")
@@ -104,6 +107,16 @@ def request_cacheable(request: HttpRequest, url_name: str | None) -> bool:
     return user is None or not user.is_authenticated
 
 
+def token_secret(token: str) -> str:
+    """The secret a 64-character masked token was masked from: its first half is the mask,
+    its second the secret shifted by it (as Django's own ``_unmask_cipher_token``, private)."""
+    mask, cipher = token[:32], token[32:]
+    return "".join(
+        _CHARS[(_CHARS.index(c) - _CHARS.index(m)) % len(_CHARS)]
+        for m, c in zip(mask, cipher, strict=True)
+    )
+
+
 def page_holed(body: str, secret: str | None) -> str | None:
     """``body`` with each token masked from ``secret`` replaced by :data:`TOKEN_HOLE`, or
     ``None`` when the page must not be stored (the secret itself shows in it)."""
@@ -112,7 +125,7 @@ def page_holed(body: str, secret: str | None) -> str | None:
 
     def hole(match: re.Match[str]) -> str:
         token = match.group(0)
-        return TOKEN_HOLE if _unmask_cipher_token(token) == secret else token
+        return TOKEN_HOLE if token_secret(token) == secret else token
 
     holed = _TOKEN.sub(hole, body)
     return None if secret in holed else holed

@@ -30,7 +30,6 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from load import stack
 from tests.support.proxy import Proxy, start_proxy
@@ -118,9 +117,7 @@ def one_repeat(
             for page, path in {"static file": static_path(), **paths}.items():
                 url = f"{proxy.https}{path}"
                 wrk(url, connections=args.connections, duration=1)  # warm-up, fills the store
-                figures[name][page] = wrk(
-                    url, connections=args.connections, duration=args.duration
-                )
+                figures[name][page] = wrk(url, connections=args.connections, duration=args.duration)
                 print(name, page, figures[name][page], flush=True)
         finally:
             proxy.stop()

@@ -147,6 +147,15 @@ def test_it_stores_nothing_when_turned_off(settings) -> None:
     assert cache.get(pagecache.GENERATION_KEY) is None
 
 
+def test_it_reads_a_token_s_secret_as_django_does() -> None:
+    from django.middleware.csrf import _get_new_csrf_string, _mask_cipher_secret
+
+    for _ in range(20):
+        secret = _get_new_csrf_string()
+        token = _mask_cipher_secret(secret)
+        assert pagecache.token_secret(token) == _unmask_cipher_token(token) == secret
+
+
 def test_a_page_that_shows_the_secret_itself_is_not_stored() -> None:
     secret = "b" * 32
     assert pagecache.page_holed(f"<p>{secret}</p>", secret) is None
