@@ -58,7 +58,6 @@ def stack(
         "FT_PAGES_WORKERS": "2",
         "FT_PAGES_THREADS": "2",
     }
-    assert settings.FT_PAGE_CACHE_SECONDS > 0  # this process bumps the same store
     logs = tmp_path_factory.mktemp("pages")
     sockets = start_server(env, logs, ready_path="/rules/")
     try:
@@ -120,6 +119,12 @@ def stored(proxy: Proxy, path: str) -> bool:
     key = f"ft:page:127.0.0.1:{proxy.port}:en:{path}"
     found = cache.get_many([pagecache.GENERATION_KEY, key])
     return key in found and found[key][0] == found.get(pagecache.GENERATION_KEY, 0)
+
+
+@pytest.fixture(autouse=True)
+def page_store_on(page_store_off: None, settings) -> None:
+    """This process bumps the servers' store (a result verified here, as a worker would)."""
+    settings.FT_PAGE_CACHE_SECONDS = 60
 
 
 @pytest.fixture
