@@ -18,7 +18,6 @@ from http.cookies import SimpleCookie
 
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.core.cache import cache
 from django.middleware.csrf import _unmask_cipher_token
 from django.utils import timezone
 from websockets.asyncio.client import connect
@@ -116,9 +115,8 @@ def secrets_of(html: str) -> set[str]:
 
 def stored(proxy: Proxy, path: str) -> bool:
     """Whether the store holds the page of ``path`` at the current generation."""
-    key = f"ft:page:127.0.0.1:{proxy.port}:en:{path}"
-    found = cache.get_many([pagecache.GENERATION_KEY, key])
-    return key in found and found[key][0] == found.get(pagecache.GENERATION_KEY, 0)
+    generation, page = pagecache.store_read(f"ft:page:127.0.0.1:{proxy.port}:en:{path}")
+    return page is not None and page[0] == generation
 
 
 @pytest.fixture(autouse=True)
