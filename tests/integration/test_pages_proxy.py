@@ -28,7 +28,10 @@ from games.models import User
 from leaderboards.services import result_verify
 from load.players import session_cookie
 from tests.integration.conftest import server_env
-from tests.integration.test_proxy import nginx_installed  # noqa: F401 (a module fixture)
+from tests.integration.test_proxy import (
+    SECURITY_HEADERS,
+    nginx_installed,  # noqa: F401 (a module fixture)
+)
 from tests.support.games import game_resign
 from tests.support.proxy import Proxy, start_proxy
 from tests.support.servers import Server, start_pages, start_server
@@ -149,6 +152,9 @@ def test_no_player_s_page_or_token_reaches_another_client(stack, ada: User) -> N
     assert first_secret != second_secret
     assert secrets_of(first) == {first_secret} and secrets_of(second) == {second_secret}
     assert TOKEN.sub("", first) == TOKEN.sub("", second)  # the same page, its own token
+    for name in SECURITY_HEADERS:  # the app's headers on a stored page as on a rendered one
+        assert second_headers[name] is not None and second_headers[name] == first_headers[name]
+    assert "Cookie" in (second_headers["vary"] or "")
     # The signed-in player still gets her own page, not the stored one.
     status, _, again = get(proxy, "/", signed_in)
     assert status == 200 and ada.username in again and secrets_of(again) != {second_secret}
