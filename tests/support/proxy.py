@@ -119,11 +119,13 @@ def start_proxy(
     log_dir: Path,
     *,
     pages: Iterable[int] | None = None,
+    replace: Mapping[str, str] | None = None,
 ) -> Proxy:
     """nginx on free ports in front of daphne processes on 127.0.0.1 at ``upstreams``
     (ports: the sockets, /ws/) and the pages' processes at ``pages`` (gunicorn; the same
     daphne processes when not given), serving ``static_root`` as /static/; returns once it
-    accepts TLS."""
+    accepts TLS. ``replace``: text of the rendered configuration replaced (a test's shorter
+    timeout), each of which must be there."""
     # nginx's worker processes drop root for an unprivileged user: everything they read
     # (static files) must be readable by anyone, as in the image (files 0644, dirs 0755).
     folder = Path(tempfile.mkdtemp(prefix="ft-proxy-"))
@@ -140,9 +142,14 @@ def start_proxy(
         )
     port, http_port = free_port(), free_port()
     config = folder / "nginx.conf"
+    text = TEMPLATE.read_text()
+    for old, new in (replace or {}).items():
+        if old not in text:
+            raise KeyError(f"the template has no {old!r}")
+        text = text.replace(old, new)
     config.write_text(
         render(
-            TEMPLATE.read_text(),
+            text,
             {
                 "FT_PROXY_PORT": f"127.0.0.1:{port}",
                 "FT_PROXY_HTTP_PORT": f"127.0.0.1:{http_port}",
