@@ -99,6 +99,7 @@ def layout_up(name: str, env: dict[str, str]) -> tuple[Proxy, list[Server]]:
         env = env | {"FT_PAGE_CACHE_SECONDS": "0"}
         servers = [start_server(env, RESULTS, ready_path="/rules/") for _ in range(2)]
         return start_proxy([s.port for s in servers], stack.ROOT / "staticfiles", RESULTS), servers
+    env = env | {"FT_PAGE_CACHE_SECONDS": "30"}
     sockets = start_server(env, RESULTS, ready_path="/rules/")
     pages = start_pages(env, RESULTS)
     proxy = start_proxy([sockets.port], stack.ROOT / "staticfiles", RESULTS, pages=[pages.port])
