@@ -1,4 +1,5 @@
-# The one image for every app service in compose.yaml: web (daphne), worker, beat, migrate.
+# The one image for every app service in compose.yaml: web (daphne: the sockets), pages
+# (gunicorn: every other request), worker, beat, migrate.
 FROM python:3.11-slim
 
 # PYTHONPATH: the source tree in /app comes before site-packages, so settings find

@@ -174,6 +174,9 @@ MIDDLEWARE = [
     "games.accounts.language.AccountLanguageMiddleware",
     # The ft_device cookie and fair-play sightings of signed-in users (games/privacy/middleware.py).
     "games.privacy.middleware.DeviceMiddleware",
+    # Visitors' pages from the shared cache, each with its own CSRF token (ftsite/pagecache.py):
+    # after the user and the device cookie are known, before the messages are.
+    "ftsite.pagecache.PageCacheMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.privacy.middleware.ApiJsonErrorsMiddleware",
@@ -341,6 +344,13 @@ if DEBUG:
 # ---------------------------------------------------------------------------
 
 CACHES = caches(REDIS_URL)
+
+# The visitors' page store (ftsite.pagecache): seconds a signed-out visitor's page is served
+# from the cache before it is rendered again (a result landing makes it stale at once).
+# Only with Redis (one store for every process); 0 turns it off, as on the embedded defaults.
+FT_PAGE_CACHE_SECONDS = env_int(
+    "FT_PAGE_CACHE_SECONDS", 0 if REDIS_URL is None else 30, minimum=0, maximum=3600
+)
 
 # Rate limits: every FT_RATE_* limit (count/period), its default and what it counts are in
 # ftsite/rates.py; each is parsed there once, now, into the Rate (count, seconds) that is the

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ftsite.group_send import group_nudge
+from ftsite.pagecache import pages_stale
 from leaderboards.leagues.broadcast import member_result_changed
 from leaderboards.messages import BoardMessage
 
@@ -19,6 +20,8 @@ def board_group(day: str, variant: str, weekly: bool = False) -> str:
 
 
 def board_changed(result: Result) -> None:
+    # Every board and scorecard a visitor reads from the page store may show it: all stale.
+    pages_stale()
     if result.day is None:
         return
     group_nudge(

@@ -59,6 +59,9 @@ def load_env(
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_SECURE_COOKIES="false",
         DJANGO_SETTINGS_MODULE="ftsite.settings",
+        # The pages as rendered: the benchmarks of the database and the sockets measure
+        # what a page costs (load.pages turns the visitors' page store on for its layout).
+        FT_PAGE_CACHE_SECONDS="0",
         **RAISED_LIMITS,
     )
     env.update(overrides)

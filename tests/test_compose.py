@@ -6,6 +6,7 @@ scrapes every web process."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 import shlex
 from pathlib import Path
@@ -27,6 +28,7 @@ APP_SERVICES = (
     "migrate",
     "web1",
     "web2",
+    "pages",
     "worker",
     "worker-solver",
     "worker-fairplay",
@@ -85,6 +87,12 @@ def check_entry_point(argv: list[str]) -> None:
         module, _, attribute = argv[-1].partition(":")
         assert argv[-1] == "ftsite.asgi:application"
         assert hasattr(importlib.import_module(module), attribute)
+    elif program == "gunicorn":
+        assert argv[argv.index("-c") + 1] == "python:ftsite.gunicorn"
+        assert importlib.util.find_spec("ftsite.gunicorn") is not None  # read at its start
+        module, _, attribute = argv[-1].partition(":")
+        assert argv[-1] == "ftsite.wsgi:application"
+        assert hasattr(importlib.import_module(module), attribute)
     elif program == "celery":
         package = argv[argv.index("-A") + 1]
         assert (ROOT / package / "celery.py").is_file()
@@ -113,6 +121,9 @@ def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
         assert shell_commands(services[name]["command"]) == [
             ["daphne", "-b", "0.0.0.0", "-p", "8000", "ftsite.asgi:application"]
         ]
+    assert shell_commands(services["pages"]["command"]) == [
+        ["gunicorn", "-c", "python:ftsite.gunicorn", "ftsite.wsgi:application"]
+    ]
     worker = shell_commands(services["worker"]["command"])[0]
     assert worker[:4] == ["celery", "-A", "ftsite", "worker"] and "--concurrency=2" in worker
     assert worker[worker.index("-Q") + 1] == "celery"
@@ -151,10 +162,12 @@ def test_the_proxy_renders_the_repository_s_template(services: dict[str, Any]) -
     # The upstream list, the certificate folder and the static files are mounted where
     # the environment says; the static files are the volume collectstatic filled.
     assert (ROOT / mounted[env["FT_UPSTREAMS"]]).resolve() == DEPLOY / "upstreams.conf"
+    pages = DEPLOY / "page_upstreams.conf"
+    assert (ROOT / mounted[env["FT_PAGE_UPSTREAMS"]]).resolve() == pages
     assert env["FT_TLS_CERT"].startswith(next(t for t in mounted if t.endswith("/tls")))
     assert mounted[env["FT_STATIC_ROOT"]] == "staticfiles"
     assert mounts(services["migrate"])["/app/staticfiles"] == "staticfiles"
-    assert {name: "service_healthy" for name in WEB_SERVICES} == {
+    assert {name: "service_healthy" for name in (*WEB_SERVICES, "pages")} == {
         name: dep["condition"] for name, dep in proxy["depends_on"].items()
     }
 
@@ -162,7 +175,10 @@ def test_the_proxy_renders_the_repository_s_template(services: dict[str, Any]) -
 def test_the_proxy_sends_to_every_web_process(services: dict[str, Any]) -> None:
     upstreams = re.findall(r"^server (\S+)", (DEPLOY / "upstreams.conf").read_text(), re.M)
     assert sorted(upstreams) == sorted(f"{name}:8000" for name in WEB_SERVICES)
-    for name in WEB_SERVICES:
+    pages = re.findall(r"^server (\S+)", (DEPLOY / "page_upstreams.conf").read_text(), re.M)
+    assert pages == ["pages:8000"]
+    assert services["pages"]["environment"]["FT_PAGES_BIND"] == "0.0.0.0:8000"
+    for name in (*WEB_SERVICES, "pages"):
         env = services[name]["environment"]
         assert env["FT_TRUSTED_PROXIES"] == "1"  # the proxy appends the client's address
 
@@ -188,7 +204,7 @@ def test_prometheus_scrapes_every_web_process(services: dict[str, Any]) -> None:
 def test_postgres_redis_and_web_have_healthchecks(services: dict[str, Any]) -> None:
     assert "pg_isready" in " ".join(services["postgres"]["healthcheck"]["test"])
     assert "redis-cli ping" in " ".join(services["redis"]["healthcheck"]["test"])
-    for name in WEB_SERVICES:
+    for name in (*WEB_SERVICES, "pages"):
         test = services[name]["healthcheck"]["test"]
         assert test[:3] == ["CMD", "python", "-c"]
         compile(test[3], f"{name} healthcheck", "exec")  # the snippet is valid Python

@@ -12,15 +12,18 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = (ROOT / "ftsite" / "deploy" / "nginx.conf.template").read_text()
 
 
-def app_location() -> dict[str, str]:
-    """The directives of ``location /`` (the app's pages, API and sockets)."""
-    block = TEMPLATE[TEMPLATE.index("location / {") :]
+def app_location(prefix: str = "/") -> dict[str, str]:
+    """The directives of ``location /`` (the app's pages and API) or another location."""
+    block = TEMPLATE[TEMPLATE.index(f"location {prefix} {{") :]
     block = block[: block.index("\n        }")]
     directives: dict[str, str] = {}
     for line in block.splitlines()[1:]:
         line = line.split("#", 1)[0].strip()
         if line.endswith(";"):
             name, _, value = line[:-1].partition(" ")
+            if name == "proxy_set_header":  # one per header: keyed by the header's name
+                header, _, value = value.partition(" ")
+                name = f"{name} {header}"
             directives[name] = value.strip()
     return directives
 
@@ -32,8 +35,17 @@ def seconds(value: str) -> float:
     return number / 1000 if unit == "ms" else number * (60 if unit == "m" else 1)
 
 
+def test_sockets_go_to_daphne_and_everything_else_to_the_pages() -> None:
+    assert app_location("/ws/")["proxy_pass"] == "http://sockets"
+    assert app_location("/ws/")["proxy_set_header Upgrade"] == "$http_upgrade"
+    assert app_location()["proxy_pass"] == "http://pages"
+    # Kept-alive connections to the pages: no "close" sent upstream.
+    assert app_location()["proxy_set_header Connection"] == '""'
+
+
 def test_a_request_already_sent_by_post_is_never_sent_again() -> None:
-    assert "non_idempotent" not in app_location()["proxy_next_upstream"]
+    for prefix in ("/", "/ws/"):
+        assert "non_idempotent" not in app_location(prefix)["proxy_next_upstream"]
 
 
 def test_a_timed_out_read_is_not_retried_on_the_other_process() -> None:
@@ -41,8 +53,9 @@ def test_a_timed_out_read_is_not_retried_on_the_other_process() -> None:
     # read timeout (the page ran on the first process for proxy_read_timeout). Only a retry
     # window shorter than the read timeout, and long enough for a connect timeout, keeps
     # the first and refuses the second.
-    location = app_location()
-    window = seconds(location["proxy_next_upstream_timeout"])
-    assert seconds(location["proxy_connect_timeout"]) < window
-    assert window < seconds(location["proxy_read_timeout"])
-    assert int(location["proxy_next_upstream_tries"]) <= 2
+    for prefix in ("/", "/ws/"):
+        location = app_location(prefix)
+        window = seconds(location["proxy_next_upstream_timeout"])
+        assert seconds(location["proxy_connect_timeout"]) < window
+        assert window < seconds(location["proxy_read_timeout"])
+        assert int(location["proxy_next_upstream_tries"]) <= 2

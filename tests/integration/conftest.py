@@ -101,8 +101,17 @@ def server_env() -> dict[str, str]:
         FT_RATE_SIGNUPS_ADDRESS="100000/h",
         FT_RATE_SIGNUPS_DEVICE="100000/h",
         FT_RATE_GUESTS_ADDRESS="100000/h",
+        # The visitors' page store is tested on its own (test_pages_proxy.py); elsewhere a
+        # page fetched twice is rendered twice, as the tests were written.
+        FT_PAGE_CACHE_SECONDS="0",
     )
     return env
+
+
+@pytest.fixture(autouse=True)
+def page_store_off(settings: Any) -> None:
+    """This process's own pages (the test client) are rendered too (see ``server_env``)."""
+    settings.FT_PAGE_CACHE_SECONDS = 0
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
 """The front door on this machine: Debian's nginx run from the repository's own
-configuration (``ftsite/deploy/nginx.conf.template``) in front of live daphne processes,
+configuration (``ftsite/deploy/nginx.conf.template``) in front of live daphne processes
+(the sockets) and gunicorn's (the pages) or daphne's for both,
 with a self-signed certificate made for the run.
 
 The template is rendered as the official nginx image renders it in compose.yaml (envsubst
@@ -112,23 +113,43 @@ class Proxy:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_proxy(upstreams: Iterable[int], static_root: Path, log_dir: Path) -> Proxy:
+def start_proxy(
+    upstreams: Iterable[int],
+    static_root: Path,
+    log_dir: Path,
+    *,
+    pages: Iterable[int] | None = None,
+    replace: Mapping[str, str] | None = None,
+) -> Proxy:
     """nginx on free ports in front of daphne processes on 127.0.0.1 at ``upstreams``
-    (ports), serving ``static_root`` as /static/; returns once it accepts TLS."""
+    (ports: the sockets, /ws/) and the pages' processes at ``pages`` (gunicorn; the same
+    daphne processes when not given), serving ``static_root`` as /static/; returns once it
+    accepts TLS. ``replace``: text of the rendered configuration replaced (a test's shorter
+    timeout), each of which must be there."""
     # nginx's worker processes drop root for an unprivileged user: everything they read
     # (static files) must be readable by anyone, as in the image (files 0644, dirs 0755).
     folder = Path(tempfile.mkdtemp(prefix="ft-proxy-"))
     folder.chmod(0o755)
     cert, key = self_signed(folder)
-    upstream_file = folder / "upstreams.conf"
-    upstream_file.write_text(
-        "".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in upstreams)
-    )
+    upstreams = list(upstreams)
+    upstream_file, page_file = folder / "upstreams.conf", folder / "page_upstreams.conf"
+    for file, ports in (
+        (upstream_file, upstreams),
+        (page_file, upstreams if pages is None else pages),
+    ):
+        file.write_text(
+            "".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in ports)
+        )
     port, http_port = free_port(), free_port()
     config = folder / "nginx.conf"
+    text = TEMPLATE.read_text()
+    for old, new in (replace or {}).items():
+        if old not in text:
+            raise KeyError(f"the template has no {old!r}")
+        text = text.replace(old, new)
     config.write_text(
         render(
-            TEMPLATE.read_text(),
+            text,
             {
                 "FT_PROXY_PORT": f"127.0.0.1:{port}",
                 "FT_PROXY_HTTP_PORT": f"127.0.0.1:{http_port}",
@@ -136,6 +157,7 @@ def start_proxy(upstreams: Iterable[int], static_root: Path, log_dir: Path) -> P
                 "FT_TLS_KEY": str(key),
                 "FT_STATIC_ROOT": str(static_root),
                 "FT_UPSTREAMS": str(upstream_file),
+                "FT_PAGE_UPSTREAMS": str(page_file),
                 "FT_PROXY_RUN": str(folder),
             },
         )

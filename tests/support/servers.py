@@ -1,5 +1,6 @@
-"""Live ASGI servers for the browser and integration tiers: a free port, a real ``daphne``
-process (as compose.yaml's web services run), waiting until it answers, and stopping it."""
+"""Live servers for the browser and integration tiers: a free port, a real ``daphne``
+process (as compose.yaml's socket services run) or ``gunicorn`` (its pages service),
+waiting until it answers, and stopping it."""
 
 from __future__ import annotations
 
@@ -61,6 +62,22 @@ def server_command(port: int, app: str) -> list[str]:
     return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
 
 
+def pages_command(port: int) -> list[str]:
+    """The pages' server (gunicorn's threaded workers on ``ftsite.wsgi``), as compose.yaml's
+    pages service runs it; its workers and threads come from ``FT_PAGES_*`` in the env."""
+    return [
+        sys.executable, "-m", "gunicorn", "-c", "python:ftsite.gunicorn",
+        "--bind", f"127.0.0.1:{port}", "ftsite.wsgi:application",
+    ]  # fmt: skip
+
+
+def start_pages(env: dict[str, str], log_dir: Path, *, port: int | None = None) -> Server:
+    """A ``gunicorn`` pages server with ``env`` (``FT_PAGES_WORKERS``, ``FT_PAGES_THREADS``),
+    started and awaited as :func:`start_server` starts daphne."""
+    port = port or free_port()
+    return start_server(env, log_dir, port=port, command=pages_command(port), name="gunicorn")
+
+
 def start_server(
     env: dict[str, str],
     log_dir: Path,
@@ -68,14 +85,16 @@ def start_server(
     ready_path: str = "/healthz",
     app: str = ASGI_APP,
     port: int | None = None,
+    command: list[str] | None = None,
+    name: str = "daphne",
 ) -> Server:
     """A ``daphne`` process serving ``app`` on ``port`` (a free one by default) with
-    ``env``; returns once ``ready_path`` answers (within 30 s), or raises with the end of
-    its log."""
+    ``env`` (or ``command``, another server on that port); returns once ``ready_path``
+    answers (within 30 s), or raises with the end of its log."""
     port = port or free_port()
-    log = log_dir / f"daphne-{port}-{time.time_ns() % 10**6}.log"
+    log = log_dir / f"{name}-{port}-{time.time_ns() % 10**6}.log"
     process = subprocess.Popen(
-        server_command(port, app),
+        command or server_command(port, app),
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),
@@ -85,11 +104,11 @@ def start_server(
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited early:\n{log.read_text()[-3000:]}")
+            raise RuntimeError(f"{name} exited early:\n{log.read_text()[-3000:]}")
         try:
             urllib.request.urlopen(f"{server.http}{ready_path}", timeout=2).close()
             return server
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError(f"daphne did not answer within 30 s:\n{log.read_text()[-3000:]}")
+    raise RuntimeError(f"{name} did not answer within 30 s:\n{log.read_text()[-3000:]}")
