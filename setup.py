@@ -1,4 +1,4 @@
-"""The solver's optional compiled core (games/solver/csrc, docs/solver.md).
+"""The solver's optional compiled core (games/solver/csrc, docs/research/solver-core.md).
 
 Everything else is in pyproject.toml. The extension is ``optional``: where it cannot be
 built (no compiler, no Python headers) the install still succeeds and the solver runs
