@@ -1,10 +1,11 @@
 """Which search core runs: the compiled one (``games/solver/csrc``) or the pure-Python one.
 
-The compiled core computes the two per-position steps of the depth-first search (the
-single-card variants' move list of :mod:`.movegen` and the move order of
-:meth:`.heuristics.Knowledge.ordered`) and returns exactly what the Python code returns:
-the same moves in the same order, the restarts' noise drawn from the same
-``random.Random`` in the same order. So a search visits the same positions, node for
+The compiled core computes the per-position steps of the depth-first search (the
+single-card variants' move list of :mod:`.movegen`, the move order of
+:meth:`.heuristics.Knowledge.ordered` and the table key's column and whole hashes of
+:mod:`.key`) and returns exactly what the Python code returns: the same moves in the same
+order, the restarts' noise drawn from the same ``random.Random`` in the same order, the
+same Python hashes (so one table of proofs serves both cores). So a search visits the same positions, node for
 node, on either core (``tests/solver/test_core.py``), and the practice pool's stars,
 which come from node counts, do not depend on which core runs.
 
@@ -130,3 +131,14 @@ def compiled_ordered(
     )
     ordered: Callable[..., list[Move]] = order.ordered
     return ordered
+
+
+def compiled_key(
+    rules: RuleSet,
+) -> tuple[Callable[[Any, int], int], Callable[[Any, int], int]] | None:
+    """The compiled ``(column, whole)`` of :func:`.key.make_table_key_parts` for ``rules``
+    (``None`` where the compiled core was not built)."""
+    if MODULE is None:
+        return None
+    key = MODULE.Key(bool(rules.face_down), bool(rules.redeals))
+    return key.column, key.whole

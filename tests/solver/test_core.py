@@ -1,10 +1,10 @@
 """The compiled core (games/solver/core.py) against the Python search it stands in for.
 
-The core computes the move list of the single-card variants and the move order; the
-search is node for node the Python one only if both are exactly the Python code's at
-every position. So: random games of all eleven variants (and the modifiers that take
+The core computes the move list of the single-card variants, the move order and the table
+key's parts; the search is node for node the Python one only if each is exactly the Python
+code's at every position. So: random games of all eleven variants (and the modifiers that take
 other branches: kings-only spaces, redeals, take-back), at every position of a random
-walk the same moves in the same order (and the engine's, for the list), the same order
+walk the same column hashes and whole keys (Python's own), the same moves in the same order (and the engine's, for the list), the same order
 with the restarts' noise (and the same random numbers drawn); then whole searches (the
 restarts, the exhaustive prover with its sleep set, end games they decide) with the same
 verdict, line, node count and table of proofs on both cores. A core broken on purpose
@@ -28,6 +28,7 @@ from games.engine.notation import DRAW
 from games.engine.rules import VARIANTS
 from games.solver import core
 from games.solver.heuristics import Knowledge
+from games.solver.key import make_table_key_parts
 from games.solver.movegen import make_generator
 from games.solver.prove import prove
 from games.solver.search import Search
@@ -56,15 +57,26 @@ def walk(game: GameState, rng: random.Random, steps: int):
 
 def differences(game: GameState, rng: random.Random, steps: int = 150) -> list[str]:
     """Where the compiled core and the Python code disagree along a random game from
-    ``game`` (move lists, orders, orders with noise): empty when they never do."""
+    ``game`` (the table key's parts, move lists, orders, orders with noise): empty when
+    they never do."""
     with core.using(core.PYTHON):
         py_legal = make_generator(game)
     with core.using(core.COMPILED):
         c_legal = make_generator(game)
     py_know = Knowledge(game.rules)
     c_know = Knowledge(game.rules, backend=core.COMPILED)
+    with core.using(core.PYTHON):
+        py_column, py_whole = make_table_key_parts(game)
+    with core.using(core.COMPILED):
+        c_column, c_whole = make_table_key_parts(game)
     found: list[str] = []
     for n, last in enumerate(walk(game, rng, steps)):
+        hashes = [py_column(game, i) for i in range(1, len(game.piles))]
+        if [c_column(game, i) for i in range(1, len(game.piles))] != hashes:
+            found.append(f"step {n}: column hashes differ")
+        for total in (sum(hashes), rng.randrange(-(2**70), 2**70)):
+            if c_whole(game, total) != py_whole(game, total):
+                found.append(f"step {n}: whole key of {total} differs")
         expected = engine_moves.legal(game)
         for name, moves in (("python", py_legal(game)), ("compiled", c_legal(game))):
             if moves != expected:
@@ -153,7 +165,7 @@ def test_the_prover_answers_the_same_on_both_cores() -> None:
 
 
 @needs_core
-@pytest.mark.parametrize("fault", [1, 2])
+@pytest.mark.parametrize("fault", [1, 2, 3])
 def test_a_broken_core_fails_the_equality_checks(fault) -> None:
     assert core.MODULE is not None
     core.MODULE.set_fault(fault)

@@ -7,7 +7,9 @@
  *   Legal.legal(game)   games.solver.movegen's generator (single-card variants);
  *   Order.ordered(game, moves, last, noise)   games.solver.heuristics.Knowledge.ordered,
  *       with the restarts' noise drawn from the caller's random.Random in the same
- *       order (one noise.random() per scored move), so restarts keep their order.
+ *       order (one noise.random() per scored move), so restarts keep their order;
+ *   Key.column(game, i), Key.whole(game, s)   games.solver.key's table key parts, the
+ *       same Python hashes of the same objects (one table of proofs for both cores).
  *
  * The tables come from the Python side (games/solver/core.py), read from the engine's
  * rules: no rule is restated here. set_fault() breaks the core on purpose, for the test
@@ -28,7 +30,8 @@
 #define MAXPILES 64
 
 static PyObject *s_piles, *s_found, *s_stock, *s_redeals_left, *s_down, *s_random;
-/* 0: none; 1: Legal drops its last move; 2: Order swaps its first two children */
+/* 0: none; 1: Legal drops its last move; 2: Order swaps its first two children;
+ * 3: Key hashes a column's first byte wrong */
 static int fault = 0;
 
 static inline long small(PyObject *o) { return PyLong_AsLong(o); }
@@ -493,6 +496,146 @@ static PyTypeObject OrderType = {
     .tp_methods = order_methods,
 };
 
+/* ------------------------------------------------------------------ Key */
+
+/* games.solver.key's column and whole hashes of the table key, Python's own hashes of the
+ * same objects (hash of the column's bytes, hash of the tuple), so a table of proofs filled
+ * on one core is read by the other. */
+#if PY_VERSION_HEX >= 0x030E0000
+#define HASH_BYTES(buf, n) Py_HashBuffer((buf), (n))
+#else
+#define HASH_BYTES(buf, n) _Py_HashBytes((buf), (n))
+#endif
+
+typedef struct {
+    PyObject_HEAD
+    int face_down, redeals;
+} KeyObject;
+
+static int key_init(KeyObject *self, PyObject *args, PyObject *kw) {
+    return PyArg_ParseTuple(args, "pp", &self->face_down, &self->redeals) ? 0 : -1;
+}
+
+/* column(game, i): hash(bytes((down[i], *piles[i]))) or hash(bytes(piles[i])) */
+static PyObject *key_column(KeyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "column(game, i)");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    PyObject *piles = PyObject_GetAttr(args[0], s_piles), *down = NULL, *result = NULL;
+    if (!piles) return NULL;
+    unsigned char stack[256], *buf = stack;
+    if (!PyList_Check(piles) || i < 0 || i >= PyList_GET_SIZE(piles)) {
+        PyErr_SetString(PyExc_IndexError, "no such pile");
+        goto done;
+    }
+    PyObject *pile = PyList_GET_ITEM(piles, i);
+    if (!PyList_Check(pile)) {
+        PyErr_SetString(PyExc_TypeError, "a pile is a list");
+        goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(pile), at = 0;
+    if ((size_t)n + 1 > sizeof(stack)) {
+        buf = PyMem_Malloc((size_t)n + 1);
+        if (!buf) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    if (self->face_down) {
+        down = PyObject_GetAttr(args[0], s_down);
+        if (!down) goto done;
+        PyObject *d = PySequence_GetItem(down, i);
+        if (!d) goto done;
+        long v = PyLong_AsLong(d);
+        Py_DECREF(d);
+        if (v < 0 || v > 255) goto range;
+        buf[at++] = (unsigned char)v;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(pile, j));
+        if (v < 0 || v > 255) goto range;
+        buf[at++] = (unsigned char)v;
+    }
+    if (fault == 3 && at) buf[0] ^= 1;
+    result = PyLong_FromSsize_t(HASH_BYTES(buf, at));
+    goto done;
+range:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bytes must be in range(0, 256)");
+done:
+    if (buf != stack) PyMem_Free(buf);
+    Py_DECREF(piles);
+    Py_XDECREF(down);
+    return result;
+}
+
+/* whole(game, s): hash(((redeals_left, *stock) or len(stock), tuple(waste), s)) */
+static PyObject *key_whole(KeyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "whole(game, s)");
+        return NULL;
+    }
+    PyObject *g = args[0], *piles = NULL, *stock = NULL, *first = NULL, *waste = NULL;
+    PyObject *all = NULL, *result = NULL;
+    piles = PyObject_GetAttr(g, s_piles);
+    stock = piles ? PyObject_GetAttr(g, s_stock) : NULL;
+    if (!stock) goto done;
+    if (!PyList_Check(piles) || !PyList_GET_SIZE(piles) || !PyList_Check(stock)) {
+        PyErr_SetString(PyExc_TypeError, "piles and stock must be lists");
+        goto done;
+    }
+    if (self->redeals) {
+        PyObject *left = PyObject_GetAttr(g, s_redeals_left);
+        if (!left) goto done;
+        Py_ssize_t n = PyList_GET_SIZE(stock);
+        first = PyTuple_New(n + 1);
+        if (!first) {
+            Py_DECREF(left);
+            goto done;
+        }
+        PyTuple_SET_ITEM(first, 0, left);
+        for (Py_ssize_t j = 0; j < n; j++)
+            PyTuple_SET_ITEM(first, j + 1, Py_NewRef(PyList_GET_ITEM(stock, j)));
+    } else {
+        first = PyLong_FromSsize_t(PyList_GET_SIZE(stock));
+        if (!first) goto done;
+    }
+    waste = PySequence_Tuple(PyList_GET_ITEM(piles, 0));
+    if (!waste) goto done;
+    all = PyTuple_Pack(3, first, waste, args[1]);
+    if (!all) goto done;
+    Py_hash_t h = PyObject_Hash(all);
+    if (h == -1 && PyErr_Occurred()) goto done;
+    result = PyLong_FromSsize_t(h);
+done:
+    Py_XDECREF(piles);
+    Py_XDECREF(stock);
+    Py_XDECREF(first);
+    Py_XDECREF(waste);
+    Py_XDECREF(all);
+    return result;
+}
+
+static PyMethodDef key_methods[] = {
+    {"column", (PyCFunction)(void (*)(void))key_column, METH_FASTCALL,
+     "The hash of column i, as games.solver.key computes it."},
+    {"whole", (PyCFunction)(void (*)(void))key_whole, METH_FASTCALL,
+     "The table key of a game whose columns' hashes sum to s."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KeyType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "games.solver._core.Key",
+    .tp_basicsize = sizeof(KeyObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Key(face_down, redeals)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)key_init,
+    .tp_methods = key_methods,
+};
+
 /* ------------------------------------------------------------------ module */
 
 static PyObject *set_fault(PyObject *mod, PyObject *arg) {
@@ -504,7 +647,8 @@ static PyObject *set_fault(PyObject *mod, PyObject *arg) {
 
 static PyMethodDef core_methods[] = {
     {"set_fault", set_fault, METH_O,
-     "Break the core on purpose (tests only): 0 none, 1 drop a legal move, 2 swap two."},
+     "Break the core on purpose (tests only): 0 none, 1 drop a legal move, 2 swap two, "
+     "3 hash a column wrong."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -514,7 +658,8 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&LegalType) < 0 || PyType_Ready(&OrderType) < 0) return NULL;
+    if (PyType_Ready(&LegalType) < 0 || PyType_Ready(&OrderType) < 0 || PyType_Ready(&KeyType) < 0)
+        return NULL;
     s_piles = PyUnicode_InternFromString("piles");
     s_found = PyUnicode_InternFromString("found");
     s_stock = PyUnicode_InternFromString("stock");
@@ -527,8 +672,10 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!m) return NULL;
     Py_INCREF(&LegalType);
     Py_INCREF(&OrderType);
+    Py_INCREF(&KeyType);
     if (PyModule_AddObject(m, "Legal", (PyObject *)&LegalType) < 0
-        || PyModule_AddObject(m, "Order", (PyObject *)&OrderType) < 0) {
+        || PyModule_AddObject(m, "Order", (PyObject *)&OrderType) < 0
+        || PyModule_AddObject(m, "Key", (PyObject *)&KeyType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
