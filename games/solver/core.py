@@ -1,20 +1,20 @@
 """Which search core runs: the compiled one (``games/solver/csrc``) or the pure-Python one.
 
-The compiled core computes the per-position steps of the depth-first search (the
-single-card variants' move list of :mod:`.movegen`, the move order of
+The compiled core computes the per-position steps of the depth-first search (the single-card
+variants' move list of :mod:`.movegen`, the move order of
 :meth:`.heuristics.Knowledge.ordered` and the table key's column and whole hashes of
 :mod:`.key`) and returns exactly what the Python code returns: the same moves in the same
-order, the restarts' noise drawn from the same ``random.Random`` in the same order, the
-same Python hashes (so one table of proofs serves both cores). So a search visits the same positions, node for
-node, on either core (``tests/solver/test_core.py``), and the practice pool's stars,
-which come from node counts, do not depend on which core runs.
+order, the restarts' noise drawn from the same ``random.Random`` in the same order, the same
+Python hashes (so one table of proofs serves both cores). So a search visits the same
+positions, node for node, on either core (``tests/solver/test_core.py``), and the practice
+pool's stars, which come from node counts, do not depend on which core runs.
 
 ``FT_SOLVER_CORE=python`` (read at import) forces the Python core; anything else (the
 default, ``auto``) runs the compiled one where it was built (``make venv`` builds it;
 where it cannot be built the install still succeeds and the Python core runs).
 :data:`BACKEND` names the core in use; ``games.metrics`` exports it as the gauge
-``ft_solver_core``. The Python code stays the reference: every test of the solver runs
-on it too.
+``ft_solver_core``. The Python code stays the reference (the tests compare the two at
+every step) and the fallback.
 """
 
 from __future__ import annotations

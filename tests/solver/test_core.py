@@ -2,13 +2,13 @@
 
 The core computes the move list of the single-card variants, the move order and the table
 key's parts; the search is node for node the Python one only if each is exactly the Python
-code's at every position. So: random games of all eleven variants (and the modifiers that take
-other branches: kings-only spaces, redeals, take-back), at every position of a random
-walk the same column hashes and whole keys (Python's own), the same moves in the same order (and the engine's, for the list), the same order
-with the restarts' noise (and the same random numbers drawn); then whole searches (the
-restarts, the exhaustive prover with its sleep set, end games they decide) with the same
-verdict, line, node count and table of proofs on both cores. A core broken on purpose
-(``set_fault``) must fail the same checks.
+code's at every position. So: random games of all eleven variants (and the modifiers that
+take other branches: kings-only spaces, redeals, take-back), at every position of a random
+walk the same column hashes and whole keys (Python's own), the same moves in the same order
+(and the engine's, for the list), the same order with the restarts' noise (and the same
+random numbers drawn); then whole searches (the restarts, the exhaustive prover with its
+sleep set, end games they decide) with the same verdict, line, node count and table of
+proofs on both cores. A core broken on purpose (``set_fault``) must fail the same checks.
 """
 
 from __future__ import annotations
