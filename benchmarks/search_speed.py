@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/search_speed.py                   # this checkout, 5 repeats
     git archive main games | tar -x -C /tmp/base                   # a baseline, run beside:
     .venv/bin/python benchmarks/search_speed.py --baseline /tmp/base --repeats 9
+    .venv/bin/python benchmarks/search_speed.py --cores          # compiled core vs Python
 
 The work is fixed, so every run searches the same positions: ``restarts``, the depth-first
 search as :func:`games.solver.solve` restarts it (plain move order, ``lone_draws`` off) on
@@ -12,7 +13,9 @@ sleep set and the dead-position and lone-draw cuts) on classic deals; ``beam``, 
 whose keys and move lists take the other branches (face-down cards, runs, redeals).
 
 Each code runs in an interpreter of its own with that code first on its path (with
-``--baseline DIR``, a directory holding a ``games`` package, a second one), both started
+``--baseline DIR``, a directory holding a ``games`` package, a second one; with ``--cores``,
+this checkout twice, once on the compiled core and once with ``FT_SOLVER_CORE=python``, the
+ratio then compiled / Python, games/solver/core.py), both started
 once and warmed by one untimed pass; then each repeat runs every workload in each
 interpreter back to back, the first of each pair swapped every time, so the two codes see
 the same machine load within seconds. Reports positions a CPU-second of the interpreter
@@ -41,12 +44,17 @@ ROOT = Path(__file__).resolve().parents[1]
 #: it reads a workload's name a line and answers [positions, CPU seconds, per deal
 #: [seed, positions, verdict]] as JSON a line. Only names both codes have are used.
 WORKER = """
-import json, sys, time
+import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 from games.engine import GameState
 from games.solver import beam_over
 from games.solver.prove import prove
 from games.solver.search import Search
+
+if os.environ.get("FT_SOLVER_CORE") == "c":  # asked for the compiled core: it must run
+    from games.solver import core
+    if core.BACKEND != "c":
+        sys.exit("the compiled core is not built (games/solver/core.py)")
 
 FAR = float("inf")
 clock = time.process_time
@@ -93,8 +101,9 @@ WORKLOADS = ("restarts", "exhaustive", "beam", "variants")
 class Worker:
     """One code's interpreter, asked for one workload at a time."""
 
-    def __init__(self, code: Path) -> None:
-        env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same hashes, the same key order
+    def __init__(self, code: Path, core: str = "auto") -> None:
+        # the same hashes, the same key order; the search core to run (games/solver/core.py)
+        env = {**os.environ, "PYTHONHASHSEED": "0", "FT_SOLVER_CORE": core}
         self.process = subprocess.Popen(
             [sys.executable, "-c", WORKER, str(code)],
             stdin=subprocess.PIPE,
@@ -128,14 +137,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--baseline", type=Path, help="a directory holding a games package")
     parser.add_argument(
+        "--cores", action="store_true", help="the compiled core beside the Python one"
+    )
+    parser.add_argument(
         "--work", action="append", choices=WORKLOADS, help="only these workloads (repeatable)"
     )
     args = parser.parse_args(argv)
     works = tuple(args.work or WORKLOADS)
-    codes = {"now": ROOT}
-    if args.baseline is not None:
-        codes["baseline"] = args.baseline.resolve()
-    workers = {name: Worker(code) for name, code in codes.items()}
+    codes = {"now": (ROOT, "auto")}
+    if args.cores:  # "now" the compiled core, "baseline" the Python one, same code
+        codes = {"now": (ROOT, "c"), "baseline": (ROOT, "python")}
+    elif args.baseline is not None:
+        codes["baseline"] = (args.baseline.resolve(), "auto")
+    workers = {name: Worker(code, core) for name, (code, core) in codes.items()}
     rates: dict[str, dict[str, list[float]]] = {name: {w: [] for w in works} for name in codes}
     seen = {name: {w: workers[name].run(w)[2] for w in works} for name in codes}  # warm-up
     print(f"CPython {platform.python_version()}, load {os.getloadavg()[0]:.1f}", flush=True)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram
 
+from games.solver import core as solver_core
+
 # Seconds: a warm action is ~2 ms, a first one after a start ~0.3 s (docs/benchmarks.md).
 ACK_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -39,6 +41,13 @@ SOLVER_WAITING = Gauge(
 SOLVER_SKIPPED = Counter(
     "ft_solver_pool_skipped", "Dead-end checks skipped because the pool's queue was full"
 )
+SOLVER_CORE = Gauge(
+    "ft_solver_core",
+    "The solver's search core in this process: 1 for the one running (c or python)",
+    ["backend"],
+)
+for _backend in (solver_core.COMPILED, solver_core.PYTHON):
+    SOLVER_CORE.labels(_backend).set(1 if _backend == solver_core.BACKEND else 0)
 
 # Every series an operator graphs from the start exists from the start (at 0).
 for _kind in ("move", "undo", "resign"):

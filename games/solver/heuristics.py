@@ -33,6 +33,8 @@ from games.engine.cards import KING
 from games.engine.notation import DRAW, TO_COLUMN, TO_FOUNDATION, WASTE
 from games.engine.safe import needed_home, next_safe_home
 
+from . import core as _core
+
 if TYPE_CHECKING:
     import random
 
@@ -44,18 +46,18 @@ if TYPE_CHECKING:
 def knowledge_for(game: GameState) -> Knowledge:
     """The :class:`Knowledge` of the game's rule set, made once per rule set (it holds
     only tables read from the rules; the searches make many, one per restart)."""
-    return _knowledge_for(game.rules)
+    return _knowledge_for(game.rules, _core.current())
 
 
 @cache
-def _knowledge_for(rules: RuleSet) -> Knowledge:
-    return Knowledge(rules)
+def _knowledge_for(rules: RuleSet, backend: str) -> Knowledge:
+    return Knowledge(rules, backend=backend)
 
 
 class Knowledge:
     """Per-variant tables used by the filters and scores."""
 
-    def __init__(self, game: GameState | RuleSet) -> None:
+    def __init__(self, game: GameState | RuleSet, *, backend: str = _core.PYTHON) -> None:
         rules = game.rules if hasattr(game, "rules") else game
         table = rules.build_table
         fsuit = tuple(rules.foundation_suit(k) for k in range(rules.foundations))
@@ -81,6 +83,17 @@ class Knowledge:
         ]
         self.never_safe = rules.takeback
         self.waste_unsafe_on_redeal = rules.draw > 1
+        compiled = _core.MODULE if backend == _core.COMPILED else None
+        if compiled is not None:  # the same order, computed in C (games/solver/core.py)
+            self.ordered = _core.compiled_ordered(  # type: ignore[method-assign]
+                compiled,
+                rules,
+                self.home_from,
+                self.safe_if,
+                self.never_safe,
+                self.waste_unsafe_on_redeal,
+                NOISE,
+            )
 
     def is_safe_home(self, game: GameState, card: int, src: int) -> bool:
         """Whether sending ``card`` (top of pile ``src``) home loses nothing: the engine's

@@ -62,6 +62,8 @@ from games.engine.notation import (
     WASTE,
 )
 
+from . import core as _core
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable
     from typing import TypeAlias
@@ -140,11 +142,17 @@ def make_table_key_parts(
     """``(column, whole)``: ``column(game, i)`` the hash of column ``i`` (pile ``i`` of
     ``game.piles``, with its face-down count where the variant deals any), and
     ``whole(game, s)`` the table key of ``game`` whose columns' hashes sum to ``s``."""
-    return _column_hash_for(game.rules), _whole_for(game.rules)
+    backend = _core.current()
+    return _column_hash_for(game.rules, backend), _whole_for(game.rules, backend)
 
 
 @cache
-def _column_hash_for(rules: RuleSet) -> Callable[[GameState, int], int]:
+def _column_hash_for(
+    rules: RuleSet, backend: str = _core.PYTHON
+) -> Callable[[GameState, int], int]:
+    compiled = _core.compiled_key(rules) if backend == _core.COMPILED else None
+    if compiled is not None:  # the same hashes, computed in C (games/solver/core.py)
+        return compiled[0]
     if rules.face_down:
 
         def column(g: GameState, i: int) -> int:
@@ -159,7 +167,10 @@ def _column_hash_for(rules: RuleSet) -> Callable[[GameState, int], int]:
 
 
 @cache
-def _whole_for(rules: RuleSet) -> Callable[[GameState, int], int]:
+def _whole_for(rules: RuleSet, backend: str = _core.PYTHON) -> Callable[[GameState, int], int]:
+    compiled = _core.compiled_key(rules) if backend == _core.COMPILED else None
+    if compiled is not None:
+        return compiled[1]
     if rules.redeals:
 
         def whole(g: GameState, s: int) -> int:

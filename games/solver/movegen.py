@@ -24,6 +24,8 @@ from games.engine import moves as _moves
 from games.engine.cards import KING
 from games.engine.notation import DRAW_MOVE, REDEAL_MOVE, TO_COLUMN, TO_FOUNDATION, Move
 
+from . import core as _core
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -34,11 +36,11 @@ if TYPE_CHECKING:
 def make_generator(game: GameState) -> Callable[[GameState], list[Move]]:
     """``legal(game) -> list[Move]`` equal to ``moves.legal`` for the game's variant
     (made once per rule set: its tables depend on nothing else)."""
-    return _generator_for(game.rules, len(game.piles))
+    return _generator_for(game.rules, len(game.piles), _core.current())
 
 
 @cache
-def _generator_for(rules: RuleSet, npiles: int) -> Callable[[GameState], list[Move]]:
+def _generator_for(rules: RuleSet, npiles: int, backend: str) -> Callable[[GameState], list[Move]]:
     if rules.sequences or rules.takeback:
         return _moves.legal
     table = rules.build_table
@@ -57,6 +59,9 @@ def _generator_for(rules: RuleSet, npiles: int) -> Callable[[GameState], list[Mo
     to_space = [not (kings_only and c >> 2 != KING) for c in range(64)]
     found_move = [[Move(TO_FOUNDATION, s, k, 1) for k in range(len(fsuit))] for s in range(npiles)]
     col_move = [[Move(TO_COLUMN, s, d, 1) for d in range(npiles)] for s in range(npiles)]
+    compiled = _core.compiled() if backend == _core.COMPILED else None
+    if compiled is not None:  # the same list, computed in C (games/solver/core.py)
+        return _core.compiled_legal(compiled, rules, npiles, homes, to_space, found_move, col_move)
 
     def legal(g: GameState) -> list[Move]:
         piles, found = g.piles, g.found

@@ -86,3 +86,11 @@ def test_the_dead_end_queue_reports_running_waiting_and_skipped(
     assert not queue.submit(check("c"), lambda c, v: None)
     assert sample("ft_solver_pool_skipped_total") == skipped + 1
     assert [c.game_id for c in started] == ["a"]
+
+
+def test_the_solver_core_gauge_names_the_core_that_runs() -> None:
+    from games.solver import core
+
+    assert sample("ft_solver_core", backend=core.BACKEND) == 1
+    other = core.PYTHON if core.BACKEND == core.COMPILED else core.COMPILED
+    assert sample("ft_solver_core", backend=other) == 0

@@ -1,0 +1,144 @@
+"""Which search core runs: the compiled one (``games/solver/csrc``) or the pure-Python one.
+
+The compiled core computes the per-position steps of the depth-first search (the single-card
+variants' move list of :mod:`.movegen`, the move order of
+:meth:`.heuristics.Knowledge.ordered` and the table key's column and whole hashes of
+:mod:`.key`) and returns exactly what the Python code returns: the same moves in the same
+order, the restarts' noise drawn from the same ``random.Random`` in the same order, the same
+Python hashes (so one table of proofs serves both cores). So a search visits the same
+positions, node for node, on either core (``tests/solver/test_core.py``), and the practice
+pool's stars, which come from node counts, do not depend on which core runs.
+
+``FT_SOLVER_CORE=python`` (read at import) forces the Python core; anything else (the
+default, ``auto``) runs the compiled one where it was built (``make venv`` builds it;
+where it cannot be built the install still succeeds and the Python core runs).
+:data:`BACKEND` names the core in use; ``games.metrics`` exports it as the gauge
+``ft_solver_core``. The Python code stays the reference (the tests compare the two at
+every step) and the fallback.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from games.engine.safe import next_safe_home
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from games.engine.notation import Move
+    from games.engine.rules import RuleSet
+
+#: The environment variable that forces a core.
+ENV = "FT_SOLVER_CORE"
+COMPILED, PYTHON = "c", "python"
+
+
+def _load() -> ModuleType | None:
+    try:
+        from . import _core  # type: ignore[attr-defined]
+    except ImportError:  # not built here: the Python core runs
+        return None
+    return _core  # type: ignore[no-any-return]
+
+
+#: The compiled module, where it was built (whatever :data:`ENV` says).
+MODULE = _load()
+_forced = os.environ.get(ENV, "auto").strip().lower() == PYTHON
+#: The core in use: ``"c"`` or ``"python"``.
+BACKEND = COMPILED if MODULE is not None and not _forced else PYTHON
+_current = [BACKEND]
+
+
+def current() -> str:
+    """The core the searches made now use (:data:`BACKEND` unless :func:`using` says)."""
+    return _current[-1]
+
+
+@contextmanager
+def using(backend: str) -> Iterator[None]:
+    """Make the searches made inside run on ``backend`` (the tests compare the two):
+    ``ValueError`` for the compiled core where it was not built."""
+    if backend not in (COMPILED, PYTHON):
+        raise ValueError(f"no core {backend!r}")
+    if backend == COMPILED and MODULE is None:
+        raise ValueError("the compiled core was not built here")
+    _current.append(backend)
+    try:
+        yield
+    finally:
+        _current.pop()
+
+
+def compiled() -> ModuleType | None:
+    """The compiled module when the searches made now use it, else ``None``."""
+    return MODULE if current() == COMPILED else None
+
+
+def build_table(rules: RuleSet) -> bytes:
+    """The engine's build table (``table[(onto << 6) | card]``) as 4,096 bytes."""
+    return bytes(1 if rules.build_table[i] else 0 for i in range(64 * 64))
+
+
+def compiled_legal(
+    core: Any,
+    rules: RuleSet,
+    npiles: int,
+    homes: list[tuple[tuple[int, int], ...]],
+    to_space: list[bool],
+    found_move: list[list[Move]],
+    col_move: list[list[Move]],
+) -> Callable[[Any], list[Move]]:
+    """The compiled ``legal(game)`` of :mod:`.movegen`, from the tables it made."""
+    from games.engine.notation import DRAW_MOVE, REDEAL_MOVE
+
+    gen = core.Legal(
+        npiles,
+        build_table(rules),
+        bytes(to_space),
+        list(homes),
+        found_move,
+        col_move,
+        DRAW_MOVE,
+        REDEAL_MOVE,
+    )
+    legal: Callable[[Any], list[Move]] = gen.legal
+    return legal
+
+
+def compiled_ordered(
+    core: Any,
+    rules: RuleSet,
+    home_from: list[tuple[tuple[int, int], ...]],
+    safe_if: list[tuple[tuple[int, int], ...]],
+    never_safe: bool,
+    waste_unsafe_on_redeal: bool,
+    noise: float,
+) -> Callable[..., list[Move]]:
+    """The compiled :meth:`.heuristics.Knowledge.ordered`, from the knowledge's tables."""
+    order = core.Order(
+        build_table(rules),
+        list(home_from),
+        list(safe_if),
+        never_safe,
+        waste_unsafe_on_redeal,
+        noise,
+        next_safe_home,
+    )
+    ordered: Callable[..., list[Move]] = order.ordered
+    return ordered
+
+
+def compiled_key(
+    rules: RuleSet,
+) -> tuple[Callable[[Any, int], int], Callable[[Any, int], int]] | None:
+    """The compiled ``(column, whole)`` of :func:`.key.make_table_key_parts` for ``rules``
+    (``None`` where the compiled core was not built)."""
+    if MODULE is None:
+        return None
+    key = MODULE.Key(bool(rules.face_down), bool(rules.redeals))
+    return key.column, key.whole

@@ -1,0 +1,19 @@
+"""The solver's optional compiled core (games/solver/csrc, docs/research/solver-core.md).
+
+Everything else is in pyproject.toml. The extension is ``optional``: where it cannot be
+built (no compiler, no Python headers) the install still succeeds and the solver runs
+its pure-Python search (games/solver/core.py says which one runs).
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "games.solver._core",
+            sources=["games/solver/csrc/_core.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        )
+    ]
+)
