@@ -18,11 +18,18 @@ WORKDIR /app
 # a build environment of its own (setuptools is in the lock).
 COPY requirements.lock ./
 RUN pip install --require-hashes --no-deps -r requirements.lock
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY ftsite ./ftsite
 COPY games ./games
 COPY leaderboards ./leaderboards
-RUN pip install --no-deps --no-build-isolation . && pip check
+# The solver's compiled core (games/solver/csrc) is built in place, beside the sources that
+# PYTHONPATH puts first, with a compiler that leaves in the same layer; where it cannot be
+# built the solver runs its Python search (games/solver/core.py, the ft_solver_core gauge).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install --no-deps --no-build-isolation . \
+    && python setup.py build_ext --inplace \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* build \
+    && pip check
 
 # Only what the site needs at run time: no .venv, no local database, no .env.
 COPY manage.py ./
