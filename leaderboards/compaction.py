@@ -53,7 +53,7 @@ def logs_compactable(*, now: datetime | None = None, after: object = None, limit
             compact_log__isnull=True,
         )
         .filter(Q(deal__closes_at__isnull=True) | Q(deal__closes_at__lt=now))
-        .exclude(status=Game.Status.PLAYING)
+        .exclude(status=Game.Status.ACTIVE)
         .order_by("pk")
     )
     if after is not None:
@@ -68,7 +68,7 @@ def log_compact(*, game_id: object) -> int | None:
         game = (
             Game.objects.select_for_update()
             .filter(pk=game_id)
-            .exclude(status=Game.Status.PLAYING)
+            .exclude(status=Game.Status.ACTIVE)
             .only("pk", "version")
             .first()
         )
