@@ -95,10 +95,13 @@ def logged(deal: Deal, moves: list[str], undo_limit: int, rng: random.Random, un
     for move in moves:
         if undos and rng.random() < 1 / 15:  # a move tried and taken back: same position
             tried = rng.choice(engine.legal_moves())
-            engine.play(tried)
-            out.append((tried, engine.score))
-            engine.undo()
-            out.append((UNDO, engine.score))
+            trial = engine.copy()
+            trial.play(tried)
+            if not trial.is_stuck() and not trial.is_won():  # an ended game takes no undo
+                engine.play(tried)
+                out.append((tried, engine.score))
+                engine.undo()
+                out.append((UNDO, engine.score))
         if move not in engine.legal_moves():
             break
         engine.play(move)
@@ -186,7 +189,8 @@ def read_all(ids: list, repeats: int) -> tuple[list[float], list]:
 
 
 def spread(times: list[float], scale: float = 1000) -> str:
-    return f"{min(times) * scale:.1f} / {statistics.median(times) * scale:.1f} / {max(times) * scale:.1f}"
+    low, mid, high = (f(times) * scale for f in (min, statistics.median, max))
+    return f"{low:.1f} / {mid:.1f} / {high:.1f}"
 
 
 def main() -> None:
@@ -204,7 +208,8 @@ def main() -> None:
     actions = Action.objects.count()
     rows = table_bytes(Action)
     print(
-        f"{len(ids)} finished, verified games, {actions:,} actions ({actions / len(ids):.0f} a game)"
+        f"{len(ids)} finished, verified games, {actions:,} actions"
+        f" ({actions / len(ids):.0f} a game)"
     )
     print(f"  as rows:   {rows / len(ids):9,.0f} B a game  {rows / actions:6.1f} B an action"
           "  (the action table with its indexes)")  # fmt: skip

@@ -120,7 +120,12 @@ def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rn
     )
     if status == Game.Status.RESIGNED:
         actions.append(("resign", engine.score))
+    # Stamped at a human pace (0.5-7 s between actions, to the microsecond), as a player's
+    # socket leaves a log: all at one instant, the fair-play pace check rightly held every
+    # ranked game, and the benchmark ranked none of them.
     now = timezone.now()
+    gaps = [timedelta(microseconds=rng.randint(500_000, 7_000_000)) for _ in actions]
+    stamps = [now - sum(gaps[i + 1 :], timedelta()) for i in range(len(gaps))]
     game = Game.objects.create(
         player=player,
         deal=deal,
@@ -129,12 +134,12 @@ def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rn
         score=engine.score,
         moves=engine.moves,
         version=len(actions),
-        first_action_at=now - timedelta(minutes=20),
-        finished_at=now,
+        first_action_at=stamps[0],
+        finished_at=stamps[-1],
     )
     Action.objects.bulk_create(
-        Action(game=game, seq=seq, move=move, score=score)
-        for seq, (move, score) in enumerate(actions, start=1)
+        Action(game=game, seq=seq, move=move, score=score, created_at=at)
+        for seq, ((move, score), at) in enumerate(zip(actions, stamps, strict=True), start=1)
     )
     return game
 
