@@ -19,11 +19,12 @@ from games.accounts.services import account_export
 from games.engine import format_code, parse_variant
 from games.logcodec import LogCorrupt
 from games.logs import game_log
-from games.models import Action, CompactLog, Deal, Game, User
+from games.models import Action, CompactLog, Deal, Game, Sighting, User
 from games.runtime.live import engine_for, live_clear
 from games.services import deals as deal_services
-from leaderboards.compaction import logs_compact, logs_compactable
+from leaderboards.compaction import log_compact, logs_compact, logs_compactable
 from leaderboards.dayfiles import day_file_data
+from leaderboards.fairplay.linked import linked_evidence
 from leaderboards.fairplay.selectors import played_line
 from leaderboards.models import Result
 from leaderboards.replays.frames import replay_frames
@@ -180,3 +181,24 @@ def test_the_command_refuses_a_batch_below_one() -> None:
 
     with pytest.raises(CommandError, match="--batch"):
         call_command("compact_logs", "--batch", "0")
+
+
+def test_a_linked_accounts_packed_game_counts_as_its_rows_did(
+    played: list[Game], now: datetime
+) -> None:
+    """Fair play's linked accounts (``linked_evidence``): a scout's games of the deal,
+    their cards turned and moves, the same from the packed log as from the rows."""
+    win, quit_, _ = played
+    for player in (win.player, quit_.player):
+        Sighting.objects.create(
+            user=player, kind=Sighting.Kind.DEVICE, digest="d" * 64, first_seen=now, last_seen=now
+        )
+
+    def evidence() -> list[dict]:
+        return linked_evidence(player_id=win.player_id, deal=win.deal, before=later(now), stock=64)
+
+    before = evidence()
+    assert before and before[0]["games"][0]["turned"] == 3
+    assert log_compact(game_id=quit_.pk) is not None
+    assert not Action.objects.filter(game=quit_).exists()
+    assert evidence() == before
