@@ -28,7 +28,7 @@ from django.db.models import Count, Min, Q
 
 from games.logs import compact_logs
 from games.models import Action, Deal, DeletedAccount, DeletedPlay, Game, User
-from games.selectors import accounts_linked_to, deleted_accounts_linked_to
+from games.selectors import accounts_linked_to, deleted_accounts_linked_to, sightings_of
 from leaderboards.models import ScoutingPattern
 
 #: Links that hold on their own (with any card of the deal turned).
@@ -90,8 +90,13 @@ def linked_evidence(
     user = User.objects.filter(pk=player_id).first()
     if user is None:
         return []
-    live = _live_links(links=accounts_linked_to(user_id=player_id), deal=deal, before=before)
-    gone = _deleted_links(links=deleted_accounts_linked_to(user=user), deal=deal, before=before)
+    mine = sightings_of(user_id=player_id)  # read once for both kinds of link
+    live = _live_links(
+        links=accounts_linked_to(user_id=player_id, mine=mine), deal=deal, before=before
+    )
+    gone = _deleted_links(
+        links=deleted_accounts_linked_to(user=user, mine=mine), deal=deal, before=before
+    )
     rows = []
     for link in [*live, *gone]:
         link["turned"] = sum(g["turned"] for g in link["games"])
