@@ -90,7 +90,7 @@ def make_games(count: int) -> list:
     for i in range(count):
         deal = deals[i % len(deals)]
         engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=100)
-        log = []
+        log: list[tuple[str, int]] = []
         for _ in range(200):  # ~60 actions, never into a stuck or won position
             if len(log) >= 60 or not engine.legal_moves():
                 break

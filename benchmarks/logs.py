@@ -167,7 +167,8 @@ def make_games(count: int) -> list[Game]:
             )
             game = finished_game(user, deal, "practice", moves, rng, True)
         result = result_verify(game_id=game.pk)
-        assert result is not None and result.status == Result.Status.VERIFIED, result.reason
+        assert result is not None, game.pk
+        assert result.status == Result.Status.VERIFIED, result.reason
         games.append(game)
     return games
 

@@ -81,7 +81,7 @@ def log_pack(entries: list[LogEntry]) -> bytes:
     return MAGIC + zlib.crc32(out).to_bytes(4, "big") + packed
 
 
-def log_unpack(blob: bytes) -> list[LogEntry]:
+def log_unpack(blob: bytes | memoryview) -> list[LogEntry]:
     """The log ``blob`` holds, exactly as packed; :class:`LogCorrupt` if it is not one."""
     blob = bytes(blob)  # a database may hand back a memoryview
     if len(blob) < 8 or blob[:4] != MAGIC:

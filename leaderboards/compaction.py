@@ -16,6 +16,7 @@ Run again, it skips what is packed: it is idempotent and resumes where it stoppe
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -41,7 +42,9 @@ class Compacted:
     blob_bytes: int = 0
 
 
-def logs_compactable(*, now: datetime | None = None, after: object = None, limit: int = 1000):
+def logs_compactable(
+    *, now: datetime | None = None, after: uuid.UUID | None = None, limit: int = 1000
+) -> list[uuid.UUID]:
     """The ids of up to ``limit`` games whose logs may be packed, in id order from after
     ``after`` (a batch's last id): finished, verified, deal closed, old enough, not packed."""
     now = now or timezone.now()
@@ -61,7 +64,7 @@ def logs_compactable(*, now: datetime | None = None, after: object = None, limit
     return list(games.values_list("pk", flat=True)[:limit])
 
 
-def log_compact(*, game_id: object) -> int | None:
+def log_compact(*, game_id: uuid.UUID | str) -> int | None:
     """Pack one game's log in one transaction; the blob's size, or ``None`` if there was
     nothing to pack (already packed, or its log does not match its row: left as it is)."""
     with transaction.atomic():

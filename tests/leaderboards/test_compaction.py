@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -33,7 +34,7 @@ from tests.support.games import game_resign, game_undo, play_all
 
 pytestmark = pytest.mark.django_db
 
-Capture = Callable[..., object]
+Capture = Callable[..., Any]
 WON = json.loads((Path(__file__).parent.parent / "data" / "won_games.json").read_text())["games"]
 
 

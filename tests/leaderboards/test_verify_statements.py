@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -21,7 +22,7 @@ from tests.support.games import game_resign, play_all
 
 pytestmark = pytest.mark.django_db
 
-Capture = Callable[..., object]
+Capture = Callable[..., Any]
 
 
 def test_a_ranked_verification_costs_at_most_fifteen_statements(
