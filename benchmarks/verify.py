@@ -158,7 +158,7 @@ def bench_in_process(count: int, rounds: int = 1) -> None:
 def _in_process_round(count: int, prefix: str, seed: int) -> float:
     games = make_games(count, prefix, seed)
     settle()
-    actions = Action.objects.count()
+    actions = Action.objects.filter(game_id__in=[game.pk for _kind, game in games]).count()
     print(f"(a) {count} finished games, {actions:,} actions ({actions / count:.0f} a game):")
     by_kind: dict[str, list[float]] = {}
     started = time.perf_counter()
