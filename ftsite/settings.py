@@ -126,6 +126,14 @@ FT_DEAD_END_WAITING = env_int("FT_DEAD_END_WAITING", 64, minimum=0)
 # Games whose engines a server process keeps between actions (games.runtime.live): about 10 KB
 # each with a practice game's take-back history; the least recently used are dropped.
 FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
+# An entry with no socket of this process on its game and no action or read for this many
+# seconds is dropped (games.runtime.live.live_evict_idle): a storm's games do not stay in
+# memory after their sockets closed. The next connection rebuilds it from the log.
+FT_LIVE_IDLE_SECONDS = env_seconds("FT_LIVE_IDLE_SECONDS", 120.0, maximum=86_400.0)
+# A finished game's log is packed into one blob (manage.py compact_logs, games.logcodec) once
+# its result is verified, its deal has closed and it finished this many hours ago: a message
+# sent again to it after that is refused as to any finished game, not answered as a repeat.
+FT_COMPACT_AFTER_HOURS = env_int("FT_COMPACT_AFTER_HOURS", 24, minimum=1)
 # Threads per server process applying the sockets' actions (games.runtime.move_threads), each with
 # its own database connection: concurrent commits share their disk flushes. SQLite has one
 # writer at a time: one thread there.

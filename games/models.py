@@ -346,6 +346,22 @@ class Action(models.Model):
         return f"{self.seq}. {self.move}"
 
 
+class CompactLog(models.Model):
+    """A finished game's whole move log packed into one blob (``games.logcodec``), in place
+    of its ``Action`` rows: written by ``games.services.compaction`` in the transaction that
+    deletes them, read through ``games.selectors.game_log``."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="compact_log"
+    )
+    data = models.BinaryField()
+    actions = models.PositiveIntegerField()  # how many it packs
+    compacted_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.actions} actions"
+
+
 class ApiToken(models.Model):
     """A per-user token for scripts and bots; only its SHA-256 is stored."""
 

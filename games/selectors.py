@@ -165,7 +165,21 @@ from django.db.models import Q  # noqa: E402
 from games.models import Sighting  # noqa: E402
 
 
-def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
+def sightings_of(*, user_id: int) -> dict[str, list[str]]:
+    """The user's own sighting digests within the retention window, by kind: what
+    :func:`accounts_linked_to` and :func:`deleted_accounts_linked_to` look for in others
+    (one indexed query; a caller asking both reads it once and hands it to each)."""
+    cutoff = timezone.now() - timedelta(days=settings.FT_SIGHTING_DAYS)
+    mine: dict[str, list[str]] = {}
+    rows = Sighting.objects.filter(user_id=user_id, last_seen__gte=cutoff)
+    for kind, digest in rows.values_list("kind", "digest"):
+        mine.setdefault(kind, []).append(digest)
+    return mine
+
+
+def accounts_linked_to(
+    *, user_id: int, mine: dict[str, list[str]] | None = None
+) -> dict[int, set[str]]:
     """The other accounts seen on one of ``user_id``'s devices, or on one of its networks
     with the same browser, mapped to the kinds that link them (``{"device", "network"}``).
 
@@ -175,9 +189,8 @@ def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
     """
     cutoff = timezone.now() - timedelta(days=settings.FT_SIGHTING_DAYS)
     kept = Sighting.objects.filter(last_seen__gte=cutoff)
-    mine: dict[str, list[str]] = {}
-    for kind, digest in kept.filter(user_id=user_id).values_list("kind", "digest"):
-        mine.setdefault(kind, []).append(digest)
+    if mine is None:
+        mine = sightings_of(user_id=user_id)
     if not mine:
         return {}
     shared = Q()
@@ -192,7 +205,9 @@ def accounts_linked_to(*, user_id: int) -> dict[int, set[str]]:
     return linked
 
 
-def deleted_accounts_linked_to(*, user: User) -> dict[int, set[str]]:
+def deleted_accounts_linked_to(
+    *, user: User, mine: dict[str, list[str]] | None = None
+) -> dict[int, set[str]]:
     """Deleted accounts still kept for fair play (``games.models.DeletedAccount``) that
     share a sighting with ``user`` (``device``, ``network``, ``address``) or ``user``'s name
     (``name``): their ids, with the kinds that link them. Two indexed queries."""
@@ -200,12 +215,8 @@ def deleted_accounts_linked_to(*, user: User) -> dict[int, set[str]]:
     from games.privacy.sightings import NAME, name_digest
 
     now = timezone.now()
-    cutoff = now - timedelta(days=settings.FT_SIGHTING_DAYS)
-    mine: dict[str, list[str]] = {}
-    for kind, digest in Sighting.objects.filter(user_id=user.pk, last_seen__gte=cutoff).values_list(
-        "kind", "digest"
-    ):
-        mine.setdefault(kind, []).append(digest)
+    if mine is None:
+        mine = sightings_of(user_id=user.pk)
     linked: dict[int, set[str]] = {}
     if mine:
         shared = Q()

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from games.engine.dayfile import FORMAT, SERVER, VERSION, iso
 from games.engine.ranking import competition_ranks, tie_floor
+from games.logs import compact_logs
 from games.models import Action, Deal
 from leaderboards.boards import ranked_results
 from leaderboards.models import Result, ReviewDecision
@@ -52,6 +53,7 @@ BUILD_LOCK_SECONDS = 600
 PREBUILD_DAYS = 2
 _BATCH = 500
 _MS = timedelta(milliseconds=1)
+_US = timedelta(microseconds=1)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ORDER = "won first, then higher score, fewer moves, less time_ms, earlier finished_at, lower result"
 
@@ -240,6 +242,8 @@ def _with_logs(
         logs: dict[Any, list[tuple]] = {r.game_id: [] for r in batch}
         for game_id, move, ms, by_system in _log_rows(list(logs)):
             logs[game_id].append((move, ms, by_system))
+        for game_id, ms_log in _packed_rows([g for g, log in logs.items() if not log]):
+            logs[game_id] = ms_log
         for result in batch:
             tie = tie_floor(result.sort_key)
             # One entry at a time, continuing the ranks of the entries before it.
@@ -255,6 +259,21 @@ def _with_logs(
             batch = []
     if batch:
         yield from flush()
+
+
+def _packed_rows(game_ids: list[Any]) -> Iterator[tuple[Any, list[tuple]]]:
+    """The logs of those of ``game_ids`` packed by compact_logs (read after their rows,
+    as ``games.logs`` says), as :func:`_log_rows` gives them: milliseconds rounded as
+    PostgreSQL's ``round`` rounds there, floored elsewhere, so a day file reads the same."""
+    half = 500 if connection.vendor == "postgresql" else 0
+    for game_id, entries in compact_logs(game_ids=game_ids).items():
+        yield (
+            game_id,
+            [
+                (e.move, ((e.created_at - _EPOCH) // _US + half) // 1000, e.by_system)
+                for e in entries
+            ],
+        )
 
 
 def _log_rows(game_ids: list[Any]) -> Iterator[tuple[Any, str, int, bool]]:

@@ -25,6 +25,7 @@ from games.engine.audit import (
     duration_ms,
     replay_claim,
 )
+from games.logs import compact_log
 from games.models import Action, Deal, Game
 from leaderboards.boards import (
     board_for,
@@ -243,6 +244,11 @@ def _logged_rows(game: Game) -> list[tuple]:
             params,
         )
         rows = cursor.fetchall()
+    if not rows:  # packed by compact_logs (games.logs: the rows first, then the blob)
+        return [
+            (e.seq, e.move, e.score, e.created_at, e.by_system)
+            for e in compact_log(game_id=game.pk)
+        ]
     if connection.vendor != "postgresql":  # SQLite: text or naive datetimes, 0/1 booleans
         rows = [(s, m, c, _to_datetime(a, connection), bool(b)) for s, m, c, a, b in rows]
     return rows

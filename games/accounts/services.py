@@ -19,6 +19,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.errors import BadRequest, Conflict
+from games.logcodec import LogEntry
+from games.logs import compact_logs
 from games.models import Action, Deal, Game, User
 from games.privacy.identity import deleted_account_keep, deletion_keeps
 from games.runtime.live import live_forget
@@ -107,15 +109,11 @@ def _games(user: User) -> list[dict[str, Any]]:
     moves: dict[Any, list[dict[str, Any]]] = {}
     actions = Action.objects.filter(game__player=user).order_by("game_id", "seq")
     for action in actions:
-        moves.setdefault(action.game_id, []).append(
-            {
-                "seq": action.seq,
-                "move": action.move,
-                "score": action.score,
-                "by_system": action.by_system,
-                "at": action.created_at.isoformat(),
-            }
-        )
+        moves.setdefault(action.game_id, []).append(_exported(action))
+    # Games whose logs compact_logs packed have no rows (games.logs: read after the rows).
+    unpacked = [pk for pk in games.values_list("pk", flat=True) if pk not in moves]
+    for game_id, entries in compact_logs(game_ids=unpacked).items():
+        moves[game_id] = [_exported(entry) for entry in entries]
     return [
         {
             "id": str(game.pk),
@@ -135,6 +133,16 @@ def _games(user: User) -> list[dict[str, Any]]:
         }
         for game in games
     ]
+
+
+def _exported(action: Action | LogEntry) -> dict[str, Any]:
+    return {
+        "seq": action.seq,
+        "move": action.move,
+        "score": action.score,
+        "by_system": action.by_system,
+        "at": action.created_at.isoformat(),
+    }
 
 
 def _deal_public(deal: Deal) -> bool:

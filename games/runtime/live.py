@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import copy
 import functools
+import logging
 import threading
+import time
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +34,11 @@ from django.utils import timezone
 from games.access import GAME_ROW
 from games.engine import RESIGN, GameState
 from games.errors import NotFound
+from games.logs import compact_log
 from games.models import Action, Game
 from games.prepared import statement_rows_many
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -55,10 +60,16 @@ class LiveGame:
     # The hello's position (``games.payloads``) and the (version, status) it is of: every
     # socket of a reconnect storm reads it; made once a version (live_position_keep).
     position: tuple[tuple[int, str], dict[str, Any]] | None = None
+    # When an action or a read last used it (time.monotonic): what live_evict_idle judges.
+    used: float = field(default_factory=time.monotonic)
 
 
 _entries: OrderedDict[uuid.UUID, LiveGame] = OrderedDict()
 _entries_lock = threading.Lock()
+# This process's sockets open on each game (live_attach, live_detach): a game with one is
+# never dropped for being idle, however long its player thinks.
+_sockets: Counter[uuid.UUID] = Counter()
+_sweeper: threading.Thread | None = None
 
 
 def game_pk(game_id: object) -> uuid.UUID:
@@ -80,6 +91,7 @@ def live_game(*, game_id: object) -> LiveGame:
         entry = _entries.get(pk)
         if entry is not None:
             _entries.move_to_end(pk)
+            entry.used = time.monotonic()
     if entry is not None:
         _catch_up_on_the_close(entry.game)
         return entry
@@ -124,10 +136,73 @@ def live_mark_dead_end(*, game_id: object, version: int) -> None:
         entry.game.dead_end = True
 
 
+def live_attach(*, game_id: object) -> None:
+    """A socket of this process opened on the game: its entry is kept however idle."""
+    pk = game_pk(game_id)
+    with _entries_lock:
+        _sockets[pk] += 1
+    _sweeper_start()
+
+
+def live_detach(*, game_id: object) -> None:
+    """A socket :func:`live_attach` counted closed; its entry may be dropped once idle."""
+    pk = game_pk(game_id)
+    with _entries_lock:
+        _sockets[pk] -= 1
+        if _sockets[pk] <= 0:
+            del _sockets[pk]
+        entry = _entries.get(pk)
+        if entry is not None:  # idle from now: a socket held it however long it waited
+            entry.used = time.monotonic()
+
+
+def live_evict_idle(*, now: float | None = None) -> int:
+    """Drop the entries idle for ``FT_LIVE_IDLE_SECONDS`` (no socket here, no action or
+    read): how many. Only a cache goes: the log is the game, every acknowledged action is
+    in it, and the next connection rebuilds the entry from it. An entry an action holds
+    (its lock taken) is left for the next sweep; one dropped is marked stale under its
+    lock, so a thread that waited for it takes a fresh one (as after a lost race)."""
+    cutoff = (time.monotonic() if now is None else now) - settings.FT_LIVE_IDLE_SECONDS
+    dropped = 0
+    with _entries_lock:
+        # All of them (at most FT_LIVE_GAMES, a few times a timeout): the order is by the
+        # last action, and a read or a socket's close marks an entry used without moving it.
+        for pk, entry in list(_entries.items()):
+            if pk in _sockets or entry.used > cutoff or not entry.lock.acquire(blocking=False):
+                continue
+            try:
+                entry.stale = True
+                del _entries[pk]
+                dropped += 1
+            finally:
+                entry.lock.release()
+    return dropped
+
+
+def _sweeper_start() -> None:
+    """One daemon thread a process, sweeping idle entries a few times a timeout."""
+    global _sweeper
+    with _entries_lock:
+        if _sweeper is not None and _sweeper.is_alive():
+            return
+        _sweeper = threading.Thread(target=_sweep_forever, name="live-idle-sweep", daemon=True)
+        _sweeper.start()
+
+
+def _sweep_forever() -> None:
+    while True:
+        time.sleep(max(1.0, settings.FT_LIVE_IDLE_SECONDS / 4))
+        try:
+            live_evict_idle()
+        except Exception:  # noqa: BLE001 - a sweep that fails leaves a cache a while longer
+            logger.exception("sweeping idle live games failed")
+
+
 def live_clear() -> None:
     """Forget every entry (tests, and a process that changed games behind the entries)."""
     with _entries_lock:
         _entries.clear()
+        _sockets.clear()
 
 
 def engine_for(game: Game) -> GameState:
@@ -141,6 +216,7 @@ def engine_for(game: Game) -> GameState:
     with _entries_lock:
         entry = _entries.get(game.pk)
     if entry is not None:
+        entry.used = time.monotonic()
         with entry.lock:
             if not entry.stale and entry.game.version == game.version:
                 return entry.engine.copy()
@@ -250,7 +326,12 @@ def _log_of(pk: uuid.UUID, *, upto: int) -> list[tuple[str, str]]:
         return []
     with connection.cursor() as cursor:
         cursor.execute(_log_sql(), _log_params(pk, upto))
-        return [(move, client_id) for move, client_id in cursor.fetchall()]
+        rows = [(move, client_id) for move, client_id in cursor.fetchall()]
+    if rows:
+        return rows
+    # No rows at a version past 0: packed by compact_logs (a finished game; games.logs
+    # reads the rows first for the reason it gives). Its client ids are not kept.
+    return [(entry.move, "") for entry in compact_log(game_id=pk) if entry.seq <= upto]
 
 
 def _log_params(pk: uuid.UUID, upto: int) -> list[Any]:

@@ -21,7 +21,8 @@ from django.utils import timezone
 from games.access import access_replay
 from games.engine import EngineError, GameState
 from games.errors import Conflict, NotAuthenticated, SolverLocked
-from games.models import Action, Game, GameAnalysis, User
+from games.logs import game_log
+from games.models import Game, GameAnalysis, User
 from games.solver.postmortem import analyse
 from games.throttles import throttle_check, who
 
@@ -123,7 +124,7 @@ def analysis_run(*, game_id: uuid.UUID | str) -> GameAnalysis | None:
     rows = GameAnalysis.objects.filter(pk=row.pk)
     rows.update(status=GameAnalysis.Status.RUNNING, started_at=timezone.now(), done=0, total=0)
     game, deal = row.game, row.game.deal
-    log = list(Action.objects.filter(game=game).order_by("seq").values_list("move", flat=True))
+    log = [entry.move for entry in game_log(game_id=game.pk)]
 
     def progress(done: int, total: int) -> None:
         rows.update(done=done, total=total)

@@ -118,6 +118,8 @@ def guests_purge(*, now: datetime | None = None) -> int:
     busy = Game.objects.filter(player__is_guest=True).filter(
         created_at__gte=cutoff
     ) | Game.objects.filter(player__is_guest=True, actions__created_at__gte=cutoff)
+    # A packed log has no rows: its game's last action is its finish (games.logs).
+    busy = busy | Game.objects.filter(player__is_guest=True, finished_at__gte=cutoff)
     idle = (
         User.objects.filter(is_guest=True, date_joined__lt=cutoff)
         .exclude(last_login__gte=cutoff)

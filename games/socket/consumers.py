@@ -43,7 +43,7 @@ from games.payloads import accepted_message, action_message
 from games.privacy.services import Seen
 from games.privacy.sightings import client_address
 from games.runtime.broadcast import game_group
-from games.runtime.live import game_pk, live_hold_many
+from games.runtime.live import game_pk, live_attach, live_detach, live_hold_many
 from games.runtime.move_threads import on_move_thread
 from games.runtime.warm import move_threads_warm
 from games.socket.connect_threads import on_connect_thread_batched, scopes_users_and_games
@@ -218,6 +218,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         metrics.CONNECT.observe(time.perf_counter() - started)
         metrics.OPEN.inc()
         self.counted_open = True
+        live_attach(game_id=self.game_id)  # its game's entry is kept while it is open
         if self.role == "player":  # after the hello, which need not wait for it
             self.record_sighting()
 
@@ -253,6 +254,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.counted_open:
             self.counted_open = False
             metrics.OPEN.dec()
+            live_detach(game_id=self.game_id)
         if self.group is None:
             return
         try:

@@ -26,8 +26,9 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, Min, Q
 
+from games.logs import compact_logs
 from games.models import Action, Deal, DeletedAccount, DeletedPlay, Game, User
-from games.selectors import accounts_linked_to, deleted_accounts_linked_to
+from games.selectors import accounts_linked_to, deleted_accounts_linked_to, sightings_of
 from leaderboards.models import ScoutingPattern
 
 #: Links that hold on their own (with any card of the deal turned).
@@ -89,8 +90,13 @@ def linked_evidence(
     user = User.objects.filter(pk=player_id).first()
     if user is None:
         return []
-    live = _live_links(links=accounts_linked_to(user_id=player_id), deal=deal, before=before)
-    gone = _deleted_links(links=deleted_accounts_linked_to(user=user), deal=deal, before=before)
+    mine = sightings_of(user_id=player_id)  # read once for both kinds of link
+    live = _live_links(
+        links=accounts_linked_to(user_id=player_id, mine=mine), deal=deal, before=before
+    )
+    gone = _deleted_links(
+        links=deleted_accounts_linked_to(user=user, mine=mine), deal=deal, before=before
+    )
     rows = []
     for link in [*live, *gone]:
         link["turned"] = sum(g["turned"] for g in link["games"])
@@ -141,6 +147,7 @@ def _live_links(
                 finished=row["game__finished_at"],
             )
         )
+    _add_packed(per_player, links=links, deal=deal, before=before)
     # Only the accounts worth showing: a carrier's network may link thousands that never
     # touched this deal, and reading them all on every verification would cost for nothing.
     shown = {uid for uid in links if uid in per_player or STRONG & links[uid]}
@@ -162,6 +169,44 @@ def _live_links(
         }
         for uid, name, joined in people
     ]
+
+
+def _add_packed(
+    per_player: dict[int, list[dict[str, Any]]],
+    *,
+    links: dict[int, set[str]],
+    deal: Deal,
+    before: datetime,
+) -> None:
+    """The linked games of the deal whose logs compact_logs packed (they have no rows for
+    the count above), counted as it counts rows, each player's games kept in the order of
+    their first card turned (a game that turned none last, as PostgreSQL orders nulls)."""
+    games = Game.objects.filter(
+        deal_id=deal.pk, player_id__in=links, compact_log__isnull=False
+    ).values_list("pk", "player_id", "mode", "status", "created_at", "finished_at")
+    rows = {row[0]: row for row in games}
+    if not rows:
+        return
+    for game_id, entries in compact_logs(game_ids=list(rows)).items():
+        own = [e for e in entries if not e.by_system and e.created_at < before]
+        if not own:
+            continue
+        turns = [e.created_at for e in own if e.move == "s"]
+        _, player_id, mode, status, started, finished = rows[game_id]
+        per_player.setdefault(player_id, []).append(
+            _game(
+                game_id=str(game_id),
+                mode=mode,
+                status=status,
+                turned=len(turns),
+                card_moves=sum(e.move not in ("s", "undo", "resign") for e in own),
+                first=min(turns, default=None),
+                started=started,
+                finished=finished,
+            )
+        )
+    for played in per_player.values():
+        played.sort(key=lambda g: (g["first_turn_at"] is None, g["first_turn_at"] or ""))
 
 
 def _deleted_links(

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import RESIGN
 from games.errors import NotFound
-from games.models import Action
+from games.logs import game_log
 from leaderboards.models import EvidenceStep, FairPlayCheck, PlayerEvidence, Result, ReviewDecision
 from leaderboards.replays.frames import card_label
 
@@ -26,8 +26,7 @@ def played_line(*, game_id: uuid.UUID | str) -> list[str]:
     win (foresight, the solver's copy, blind survival): the player's, and the server's
     safe cards sent home, which later moves build on (the analyses skip safe home moves
     as no choice of the player's). Never a resign: not a move of the rules."""
-    rows = Action.objects.filter(game_id=game_id).exclude(move=RESIGN).order_by("seq")
-    return list(rows.values_list("move", flat=True))
+    return [entry.move for entry in game_log(game_id=game_id) if entry.move != RESIGN]
 
 
 def under_review_count(*, day: date, variant: str, weekly: bool = False) -> int:

@@ -28,6 +28,7 @@ from games.display import variant_title
 from games.engine import RESIGN, UNDO, EngineError, GameState
 from games.engine.cards import SUITS
 from games.errors import NotFound
+from games.logs import game_log
 from games.models import Deal, Game, GameAnalysis, User
 from games.payloads import board_changes
 from leaderboards.models import Result
@@ -209,9 +210,9 @@ def replay_frames(*, user: User | AnonymousUser, game_id: object) -> dict[str, A
         raise VerificationPending("this game is being verified; its replay will follow shortly")
     if result.status != Result.Status.VERIFIED:
         raise NotFound("this game's log was rejected, so it has no replay")
-    rows = list(game.actions.order_by("seq").values_list("seq", "move", "score", "by_system"))
-    log = [(seq, move, score) for seq, move, score, _ in rows]
-    automatic = frozenset(seq for seq, _, _, by_system in rows if by_system)
+    rows = game_log(game_id=game.pk)
+    log = [(entry.seq, entry.move, entry.score) for entry in rows]
+    automatic = frozenset(entry.seq for entry in rows if entry.by_system)
     undo_limit = game.undo_limit
     engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=undo_limit)
     initial = engine.view()
@@ -272,7 +273,7 @@ def _result_with_frames(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
     if win_step is None:
         return result
     deal = game.deal
-    log = list(game.actions.order_by("seq").values_list("move", flat=True))
+    log = [entry.move for entry in game_log(game_id=game.pk)]
     engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=game.undo_limit)
     try:
         engine.replay([move for move in log[:win_step] if move != RESIGN])

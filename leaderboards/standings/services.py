@@ -39,7 +39,10 @@ def standings_refresh(*, player_id: int, variant: str, day: date) -> None:
     ``day`` in ``variant`` from their results as they stand now (a period left without a
     result loses its row)."""
     keys = {(kind, period_start(kind=kind, day=day)) for kind in PERIOD_KINDS}
-    with transaction.atomic():
+    # No savepoint of its own inside a caller's transaction (the ranking's: the stamp and
+    # the standings together, or neither): two statements fewer a ranked result, and an
+    # error here still rolls the whole of it back.
+    with transaction.atomic(savepoint=False):
         # The player's row as the lock: a second refresh of this player waits here, then
         # reads what the first one read and more.
         User.objects.select_for_update().filter(pk=player_id).values_list("pk").first()
