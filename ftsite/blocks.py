@@ -107,6 +107,19 @@ def logging_config(*, level: str) -> dict[str, Any]:
     }
 
 
+#: SQLite (`make run`, the browser tier) with several threads writing at once: the game's
+#: socket threads and, with Celery in-process, the verification each finished game starts.
+#: A deferred transaction that reads and then writes cannot wait for another writer (that
+#: would deadlock), so SQLite refuses it at once, "database is locked", and a finished
+#: game's verification was lost. BEGIN IMMEDIATE takes the write lock first, so writers
+#: queue for up to ``timeout`` seconds instead; WAL lets pages read while one writes.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def databases(
     database_url: str | None,
     *,
@@ -122,12 +135,15 @@ def databases(
     gives it back (``ftsite.dbpool``); without, each thread keeps its own ``conn_max_age``
     seconds. ``application_name`` names the process's connections in ``pg_stat_activity``."""
     if database_url is None:
-        return {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}}
+        default_sqlite = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(sqlite_path)}
+        return {"default": {**default_sqlite, "OPTIONS": dict(SQLITE_OPTIONS)}}
     import dj_database_url
 
     default: dict[str, Any] = dict(
         dj_database_url.parse(database_url, conn_max_age=conn_max_age, conn_health_checks=True)
     )
+    if default["ENGINE"] == "django.db.backends.sqlite3":
+        default["OPTIONS"] = {**SQLITE_OPTIONS, **default.get("OPTIONS", {})}
     if default["ENGINE"] != "django.db.backends.postgresql":
         return {"default": default}
     options = default.setdefault("OPTIONS", {})

@@ -36,6 +36,8 @@ TASK_ROUTES: dict[str, dict[str, str]] = {
     "leaderboards.build_day_file": {"queue": "solver"},
     # A closed day's rating (seconds for a big day: 100,000 results): off verification's.
     "leaderboards.rate_deals": {"queue": "solver"},
+    # Packing finished games' logs (seconds of reading and writing): off verification's.
+    "leaderboards.compact_logs": {"queue": "solver"},
 }
 
 
@@ -98,6 +100,11 @@ BEAT_SCHEDULE: dict[str, dict] = {
     "fill-duel-reserve": {
         "task": "games.fill_duel_reserve",
         "schedule": crontab(minute="*/2"),
+    },
+    # Pack the move logs of verified games of closed deals (leaderboards.compaction).
+    "compact-logs": {
+        "task": "leaderboards.compact_logs",
+        "schedule": crontab(minute="*/10"),
     },
     "prune-sightings-daily": {
         "task": "games.prune_sightings",

@@ -12,6 +12,7 @@ from celery import shared_task
 from django.conf import settings
 
 from leaderboards import dayfiles, services
+from leaderboards.compaction import logs_compact
 from leaderboards.fairplay.sequential import result_step_evidence
 from leaderboards.fairplay.services import result_analyse_foresight
 from leaderboards.rating.duels import duel_rate, duel_rate_of_game, duels_needing_rating
@@ -107,3 +108,15 @@ def rate_deals() -> int:
     """Rate the closed deals whose results are final, in deal order (every minute from
     beat; idempotent: a deal is rated once, and a stale one replayed; docs/ratings.md)."""
     return ratings_apply()
+
+
+#: Games packed a run: about 30 s at the measured 72 games/s (docs/benchmarks.md), inside
+#: the task time limit; every ten minutes that is 288,000 games a day, past any day's need.
+COMPACT_PER_RUN = 2_000
+
+
+@shared_task(name="leaderboards.compact_logs", ignore_result=True)
+def compact_logs(limit: int = COMPACT_PER_RUN) -> int:
+    """Pack the due finished games' move logs (every ten minutes from beat; each game in a
+    transaction of its own, so a run stopped anywhere is taken up by the next)."""
+    return logs_compact(limit=limit).games

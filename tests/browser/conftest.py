@@ -293,8 +293,8 @@ def pytest_runtest_makereport(
         env = item.funcargs.get("site_env") if hasattr(item, "funcargs") else None
         workdir = Path(env["FT_TEST_WORKDIR"]) if env else None
         for log in sorted(workdir.glob("daphne-*.log")) if workdir else ():
-            lines = log.read_text(errors="replace").splitlines()[-60:]
-            title = f"live server log {log.name} (last 60 lines)"
+            lines = log.read_text(errors="replace").splitlines()[-150:]
+            title = f"live server log {log.name} (last 150 lines)"
             report.sections.append((title, "\n".join(lines)))
     return report
 

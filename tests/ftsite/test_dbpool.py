@@ -143,7 +143,8 @@ def test_sqlite_has_no_pool() -> None:
     done = fresh_databases(DJANGO_DEBUG="true")
     assert done.returncode == 0, done.stderr[-2000:]
     db = ast.literal_eval(done.stdout.strip())
-    assert db["ENGINE"] == "django.db.backends.sqlite3" and db["OPTIONS"] == {}
+    assert db["ENGINE"] == "django.db.backends.sqlite3" and "pool" not in db["OPTIONS"]
+    assert db["OPTIONS"]["transaction_mode"] == "IMMEDIATE"  # tests/ftsite/test_sqlite_writers.py
 
 
 @pytest.mark.parametrize(

@@ -203,3 +203,22 @@ def test_a_linked_accounts_packed_game_counts_as_its_rows_did(
     assert log_compact(game_id=quit_.pk) is not None
     assert not Action.objects.filter(game=quit_).exists()
     assert evidence() == before
+
+
+def test_beat_packs_the_due_logs_every_ten_minutes_off_the_verification_queue(
+    played: list[Game], now: datetime, wall_clock, settings
+) -> None:
+    from leaderboards import tasks
+
+    entry = next(
+        e
+        for e in settings.CELERY_BEAT_SCHEDULE.values()
+        if e["task"] == "leaderboards.compact_logs"
+    )
+    assert entry["schedule"].minute == set(range(0, 60, 10))
+    assert settings.CELERY_TASK_ROUTES["leaderboards.compact_logs"] == {"queue": "solver"}
+    assert tasks.compact_logs.delay().get() == 0  # not due yet: the day has just closed
+    wall_clock.move_to(later(now))
+    assert tasks.compact_logs.delay(limit=2).get() == 2  # a run's limit holds
+    assert tasks.compact_logs.delay().get() == 1
+    assert not Action.objects.filter(game__in=played).exists()
