@@ -112,6 +112,8 @@ RATE_DEFAULTS: Final[dict[str, str]] = {
     # polls ("play someone now": its page asks every 2 s), per user.
     "FT_RATE_DUELS": "30/10min",
     "FT_RATE_DUEL_QUEUE": "60/min",
+    # Arenas: joins and leaves, per user (a page's button, not a script's loop).
+    "FT_RATE_ARENA_ACTIONS": "20/10min",
 }
 
 

@@ -96,6 +96,12 @@ BEAT_SCHEDULE: dict[str, dict] = {
         "task": "games.duel_sweep",
         "schedule": 15.0,
     },
+    # Arenas: the site's schedule, each round's open (ahead of its slot), close and
+    # settling once its games are verified (docs/arenas.md).
+    "arena-sweep": {
+        "task": "games.arena_sweep",
+        "schedule": 15.0,
+    },
     # Keep FT_DUEL_RESERVE fresh certified deals ready, so a duel never waits on the solver.
     "fill-duel-reserve": {
         "task": "games.fill_duel_reserve",

@@ -384,6 +384,7 @@ FT_RATE_DAY_FILES = _RATES["FT_RATE_DAY_FILES"]
 FT_RATE_TABLE_SETTINGS = _RATES["FT_RATE_TABLE_SETTINGS"]
 FT_RATE_DUELS = _RATES["FT_RATE_DUELS"]
 FT_RATE_DUEL_QUEUE = _RATES["FT_RATE_DUEL_QUEUE"]
+FT_RATE_ARENA_ACTIONS = _RATES["FT_RATE_ARENA_ACTIONS"]
 
 # A guest with no start, move or sign-in for this many days is deleted with its games
 # (beat: games.purge_guests; the privacy page says so).
@@ -410,6 +411,17 @@ FT_DUEL_GRACE_SECONDS = env_int("FT_DUEL_GRACE_SECONDS", 60, minimum=5, maximum=
 FT_DUEL_CHALLENGE_MINUTES = env_int("FT_DUEL_CHALLENGE_MINUTES", 30, minimum=1, maximum=1440)
 FT_DUEL_RESERVE = env_int("FT_DUEL_RESERVE", 20, minimum=0, maximum=1000)
 FT_DUEL_QUEUE_SECONDS = env_int("FT_DUEL_QUEUE_SECONDS", 30, minimum=5, maximum=600)
+
+# Arenas (docs/arenas.md): the site's schedule makes one every FT_ARENA_EVERY_MINUTES (0:
+# none) lasting FT_ARENA_MINUTES in rounds of FT_ARENA_ROUND_MINUTES, FT_ARENA_AHEAD_MINUTES
+# before its start (so it is listed and joinable ahead); a round's games are made
+# FT_ARENA_LEAD_SECONDS before its open (more than the sweep's 15 s, so the sweep is never
+# late for an open).
+FT_ARENA_EVERY_MINUTES = env_int("FT_ARENA_EVERY_MINUTES", 60, minimum=0, maximum=1440)
+FT_ARENA_MINUTES = env_int("FT_ARENA_MINUTES", 45, minimum=5, maximum=600)
+FT_ARENA_ROUND_MINUTES = env_int("FT_ARENA_ROUND_MINUTES", 5, minimum=1, maximum=60)
+FT_ARENA_AHEAD_MINUTES = env_int("FT_ARENA_AHEAD_MINUTES", 30, minimum=0, maximum=1440)
+FT_ARENA_LEAD_SECONDS = env_int("FT_ARENA_LEAD_SECONDS", 30, minimum=0, maximum=120)
 
 # ---------------------------------------------------------------------------
 # Channels

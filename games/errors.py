@@ -65,6 +65,30 @@ class DuelNotStarted(Conflict):
     code = "duel_not_started"
 
 
+class RoundNotStarted(Conflict):
+    """A move in an arena round's game before the round opens (all open at one instant)."""
+
+    code = "round_not_started"
+
+
+class ArenaClosed(Conflict):
+    """An arena entry past its close: after its last round opened, or after it ended."""
+
+    code = "arena_closed"
+
+
+class AlreadyEntered(Conflict):
+    """An arena joined by a player who is in it already."""
+
+    code = "already_entered"
+
+
+class NotEntered(Conflict):
+    """An arena left by a player who is not in it."""
+
+    code = "not_entered"
+
+
 class OwnChallenge(Conflict):
     """A duel challenge accepted by the player who made it."""
 

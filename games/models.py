@@ -243,6 +243,8 @@ class Game(models.Model):
         ARCHIVE = "archive", _("archive")
         # One player's game of a duel (games.duels): no undo, no hints, one clock.
         DUEL = "duel", _("duel")
+        # One entrant's game of an arena's round (games.arenas): strict, one clock.
+        ARENA = "arena", _("arena")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -294,8 +296,8 @@ class Game(models.Model):
 
     @property
     def is_strict(self) -> bool:
-        """A ranked or a duel game: no undo, no hints, no restart (one attempt)."""
-        return self.mode in (self.Mode.RANKED, self.Mode.DUEL)
+        """A ranked, duel or arena game: no undo, no hints, no restart (one attempt)."""
+        return self.mode in (self.Mode.RANKED, self.Mode.DUEL, self.Mode.ARENA)
 
     @property
     def undo_limit(self) -> int:
@@ -304,7 +306,7 @@ class Game(models.Model):
 
     @classmethod
     def undo_limit_for(cls, mode: str) -> int:
-        return 0 if mode in (cls.Mode.RANKED, cls.Mode.DUEL) else PRACTICE_UNDO
+        return 0 if mode in (cls.Mode.RANKED, cls.Mode.DUEL, cls.Mode.ARENA) else PRACTICE_UNDO
 
     @property
     def duration(self) -> timedelta | None:
@@ -536,4 +538,6 @@ class DealCompletions(models.Model):
 
 
 # The duel's models live in their room (games/duels/models.py), registered here.
+# The arenas' models likewise (games/arenas/models.py).
+from games.arenas.models import Arena, ArenaEntry, ArenaPlay, ArenaRound  # noqa: E402, F401
 from games.duels.models import Duel, DuelQueueEntry, DuelSeat  # noqa: E402, F401

@@ -64,3 +64,19 @@ def duel_ratings(user_ids: list[int]) -> dict[int, int]:
         if isinstance(answer, dict):
             ratings.update({k: int(v) for k, v in answer.items() if k in ratings})
     return ratings
+
+
+#: Sent to read the verdicts of arena games (games never imports leaderboards), with
+#: ``game_ids`` (text): each receiver returns ``{game_id: "verified" | "rejected"}`` for
+#: the games whose verification has decided (a result held for review is not decided
+#: yet); a game no receiver names is still pending (docs/arenas.md).
+arena_verdicts_wanted = Signal()
+
+
+def arena_verdicts(game_ids: list[str]) -> dict[str, str]:
+    """The decided verdicts among ``game_ids``: ``"verified"`` or ``"rejected"``."""
+    verdicts: dict[str, str] = {}
+    for _receiver, answer in arena_verdicts_wanted.send(sender=None, game_ids=game_ids):
+        if isinstance(answer, dict):
+            verdicts.update({str(k): v for k, v in answer.items() if v in ("verified", "rejected")})
+    return verdicts

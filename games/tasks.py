@@ -218,6 +218,13 @@ def duel_sweep() -> int:
     return services.duel_sweep()
 
 
+@shared_task(name="games.arena_sweep")
+def arena_sweep() -> int:
+    """Open, close and settle the arenas' rounds on time and keep the site's schedule
+    ahead (docs/arenas.md); every 15 s from beat."""
+    return services.arena_sweep()
+
+
 @shared_task(name="games.fill_duel_reserve", time_limit=settings.FT_SOLVER_TASK_TIME_LIMIT)
 def fill_duel_reserve(variant: str = "forty-thieves") -> int:
     """Top up the duels' reserve of fresh certified deals (``solver`` queue)."""

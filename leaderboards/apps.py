@@ -23,6 +23,11 @@ class LeaderboardsConfig(AppConfig):
 
         duel_finished.connect(rate_when_duel_finished, dispatch_uid="leaderboards.rate_duel")
         duel_ratings_wanted.connect(duel_ratings_shown, dispatch_uid="leaderboards.duel_ratings")
+        # An arena round's points wait for its games' verdicts, which leaderboards keeps.
+        from games.signals import arena_verdicts_wanted
+        from leaderboards.receivers import arena_verdicts_of
+
+        arena_verdicts_wanted.connect(arena_verdicts_of, dispatch_uid="leaderboards.arenas")
         # A deleted account's results leave the boards; a download includes them.
         account_deleting.connect(results_leave_boards, dispatch_uid="leaderboards.delete")
         account_exporting.connect(results_for_export, dispatch_uid="leaderboards.export")

@@ -18,3 +18,19 @@ def rate_when_duel_finished(*, duel_id: str, **_: Any) -> None:
     from leaderboards.tasks import rate_duel
 
     rate_duel.delay(duel_id)
+
+
+def arena_verdicts_of(*, game_ids: list[str], **_: Any) -> dict[str, str]:
+    """The decided verification verdicts of arena games (``arena_verdicts_wanted``): a
+    verified result counts unless it is held for review (it waits) or disqualified (it
+    counts as rejected)."""
+    from leaderboards.models import Result  # the receivers load with the app registry
+
+    verdicts: dict[str, str] = {}
+    rows = Result.objects.filter(game_id__in=game_ids).values_list("game_id", "status", "review")
+    for game_id, status, review in rows:
+        if status == Result.Status.REJECTED or review == Result.Review.DISQUALIFIED:
+            verdicts[str(game_id)] = "rejected"
+        elif status == Result.Status.VERIFIED and review != Result.Review.HELD:
+            verdicts[str(game_id)] = "verified"
+    return verdicts

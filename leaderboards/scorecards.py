@@ -299,6 +299,8 @@ def _history_kind(result: Result) -> str:
         return "weekly" if result.deal.is_weekly else "daily"
     if result.game.mode == Game.Mode.DUEL:
         return "duel"
+    if result.game.mode == Game.Mode.ARENA:
+        return "arena"
     return "archive" if result.game.mode == Game.Mode.ARCHIVE else "practice"
 
 

@@ -205,7 +205,10 @@ def _played_after_close(game: Game, rows: list[tuple]) -> str | None:
     if deal.closes_at is None:
         return None
     duel = game.mode == Game.Mode.DUEL
-    if not duel and (game.mode != Game.Mode.RANKED or not deal.is_competition):
+    # An arena round's game: its deal closes at the round's close, and the server resigns
+    # what is unfinished then, stamped with the close itself, like a day's close.
+    timed = duel or game.mode == Game.Mode.ARENA
+    if not timed and (game.mode != Game.Mode.RANKED or not deal.is_competition):
         return None
     # A duel's game: its deal closes at the flag; the server's resign of a player who left
     # is stamped when it happens, before it (games.services.duels).
@@ -228,7 +231,7 @@ def _logged_rows(game: Game) -> list[tuple]:
     # A ranked game needs every stamp (the close check, the pace); any other only its first
     # and last (the result's time): parsing a few hundred timestamps is most of the cost
     # of the read. by_system is read for every game: it costs nothing to parse.
-    ranked = game.mode in (Game.Mode.RANKED, Game.Mode.DUEL)
+    ranked = game.mode in (Game.Mode.RANKED, Game.Mode.DUEL, Game.Mode.ARENA)
     if ranked:
         stamp, params = "created_at", [game_pk]
     else:

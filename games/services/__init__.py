@@ -35,6 +35,15 @@ from games.privacy.services import (
     sightings_prune,
 )
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
+from games.services.arenas import (
+    arena_create,
+    arena_join,
+    arena_leave,
+    arena_round_close,
+    arena_round_open,
+    arena_schedule,
+    arena_sweep,
+)
 from games.services.completions import deal_completions_build
 from games.services.deals import (
     DAILY_VARIANT,
@@ -101,6 +110,13 @@ from games.services.table import RankedTable, game_new_deal, game_restart
 from games.services.table_settings import table_settings_save
 
 __all__ = [
+    "arena_create",
+    "arena_join",
+    "arena_leave",
+    "arena_round_close",
+    "arena_round_open",
+    "arena_schedule",
+    "arena_sweep",
     "duel_challenge_accept",
     "duel_challenge_create",
     "duel_challenge_find",

@@ -38,6 +38,7 @@ from games.errors import (
     Forbidden,
     GameOver,
     Refused,
+    RoundNotStarted,
     ServiceError,
     StaleVersion,
     TimeUp,
@@ -318,6 +319,8 @@ def _check_may_act(game: Game, *, now: datetime, version: int | None, system: bo
         )
     if not system and game.mode == Game.Mode.DUEL:
         _check_duel_clock(game, now=now)
+    if not system and game.mode == Game.Mode.ARENA:
+        _check_round_clock(game, now=now)
     if game.is_finished:
         raise GameOver(f"this game is over ({game.status})")
     if version is not None and version != game.version:
@@ -337,6 +340,18 @@ def _check_duel_clock(game: Game, *, now: datetime) -> None:
         raise DuelNotStarted(f"the duel starts in {wait} s", retry_after=wait)
     if deal.closes_at is not None and now >= deal.closes_at:
         raise TimeUp("the duel's time is up: no more moves count")
+
+
+def _check_round_clock(game: Game, *, now: datetime) -> None:
+    """An arena round's game is played between the round's open (its deal's ``opens_at``,
+    one instant for every entrant) and its close (``closes_at``), by the server's clock:
+    ``round_not_started`` before, ``time_up`` from the close on."""
+    deal = game.deal
+    if deal.opens_at is not None and now < deal.opens_at:
+        wait = max(1, math.ceil((deal.opens_at - now).total_seconds()))
+        raise RoundNotStarted(f"the round starts in {wait} s", retry_after=wait)
+    if deal.closes_at is not None and now >= deal.closes_at:
+        raise TimeUp("the round's time is up: no more moves count")
 
 
 class _Step(NamedTuple):

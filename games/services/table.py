@@ -32,6 +32,8 @@ def _table_game(*, user: User, game_id: object) -> Game:
     game = access_game(user=user, game_id=game_id, purpose="play")
     if game.mode == Game.Mode.DUEL:
         raise RankedTable("a duel's game has one attempt: no restart or new deal")
+    if game.mode == Game.Mode.ARENA:
+        raise RankedTable("an arena round's game has one attempt: no restart or new deal")
     if game.mode == Game.Mode.RANKED:
         raise RankedTable(
             f"a ranked game of {game.deal.competition_label} has one attempt: no restart"

@@ -1,0 +1,138 @@
+"""Reads of arenas: one arena, its rounds' slots, the lists of the arenas page, the
+standings table and what a visitor sees of an arena (their entry, their round's game)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from games.arenas.models import Arena, ArenaEntry, ArenaPlay, ArenaRound
+from games.engine.ranking import competition_ranks
+from games.errors import NotFound
+from games.models import User
+
+
+def arena_read(*, arena_id: object) -> Arena:
+    """The arena ``arena_id`` names; ``NotFound`` for any other value."""
+    try:
+        pk = int(str(arena_id))
+    except ValueError:
+        raise NotFound(f"{arena_id!r} is not an arena id") from None
+    arena = Arena.objects.filter(pk=pk).first()
+    if arena is None:
+        raise NotFound("there is no such arena")
+    return arena
+
+
+def arena_slot(arena: Arena, number: int) -> tuple[datetime, datetime]:
+    """Round ``number``'s slot: it opens at the start (unless the sweep came late) and
+    closes at the end; rounds follow each other without a gap."""
+    step = timedelta(minutes=arena.round_minutes)
+    start = arena.starts_at + step * (number - 1)
+    return start, start + step
+
+
+def arena_state(arena: Arena, *, now: datetime) -> str:
+    """``upcoming`` before its start, ``running`` until its last round is settled (the
+    last results are verified after its end), then ``finished``."""
+    if arena.finished_at is not None:
+        return "finished"
+    return "upcoming" if now < arena.starts_at else "running"
+
+
+def arena_lists(*, now: datetime | None = None, limit: int = 20) -> dict[str, list[Arena]]:
+    """The arenas page's three lists: upcoming (soonest first), running, finished (latest
+    first)."""
+    now = now or timezone.now()
+    return {
+        "running": list(
+            Arena.objects.filter(finished_at__isnull=True, starts_at__lte=now).order_by(
+                "starts_at"
+            )[:limit]
+        ),
+        "upcoming": list(Arena.objects.filter(starts_at__gt=now).order_by("starts_at")[:limit]),
+        "finished": list(
+            Arena.objects.filter(finished_at__isnull=False).order_by("-starts_at")[:limit]
+        ),
+    }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of an arena's table."""
+
+    rank: int
+    name: str
+    points: int
+    rounds_played: int
+    is_in: bool
+    is_viewer: bool
+
+
+def arena_standings(*, arena: Arena, viewer_id: int | None = None) -> list[Standing]:
+    """The table: most points first, then more rounds played; equal on both share a rank
+    ("1, 1, 3"). Players who left stay, marked."""
+    entries = list(
+        ArenaEntry.objects.filter(arena=arena)
+        .select_related("player")
+        .order_by("-points", "-rounds_played", "joined_at", "pk")
+    )
+    ranks = competition_ranks([(e.points, e.rounds_played) for e in entries])
+    return [
+        Standing(
+            rank=rank,
+            name=e.player.public_name,
+            points=e.points,
+            rounds_played=e.rounds_played,
+            is_in=e.left_at is None,
+            is_viewer=e.player_id == viewer_id,
+        )
+        for rank, e in zip(ranks, entries, strict=True)
+    ]
+
+
+def arena_view(
+    *, user: User | AnonymousUser | None, arena: Arena, now: datetime | None = None
+) -> dict[str, Any]:
+    """What the arena's page shows ``user``: the state, the rounds so far, the viewer's
+    entry and their latest round's game, and whether they may join or leave now."""
+    now = now or timezone.now()
+    viewer = user if isinstance(user, User) and user.is_authenticated else None
+    entry = ArenaEntry.objects.filter(arena=arena, player=viewer).first() if viewer else None
+    state = arena_state(arena, now=now)
+    rounds = list(ArenaRound.objects.filter(arena=arena).order_by("number"))
+    last_open, _ = arena_slot(arena, arena.round_count)
+    lead = timedelta(seconds=settings.FT_ARENA_LEAD_SECONDS)
+    joinable = (
+        state != "finished"
+        and now < last_open - lead
+        and now < arena.ends_at
+        and not any(r.number >= arena.round_count for r in rounds)
+    )
+    play = None
+    if entry is not None:
+        play = (
+            ArenaPlay.objects.filter(entry=entry)
+            .select_related("round", "game")
+            .order_by("-round__number")
+            .first()
+        )
+    return {
+        "state": state,
+        "rounds": rounds,
+        "round_count": arena.round_count,
+        "entry": entry,
+        "is_in": entry is not None and entry.left_at is None,
+        "may_join": joinable and (entry is None or entry.left_at is not None),
+        "may_leave": state != "finished"
+        and now < arena.ends_at
+        and entry is not None
+        and entry.left_at is None,
+        "play": play if play is not None and not play.game.is_finished else None,
+        "standings": arena_standings(arena=arena, viewer_id=viewer.pk if viewer else None),
+    }
