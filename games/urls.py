@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import duel_views, start_views, views
+from . import arena_views, duel_views, start_views, views
 from .accounts import views as account_views
 
 # Django's auth views under /accounts/ with shorter paths than django.contrib.auth.urls;
@@ -73,6 +73,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/act/", views.game_act, name="game_act"),
     path("games/<uuid:game_id>/restart/", start_views.table_restart, name="game_restart"),
     path("games/<uuid:game_id>/new/", start_views.table_new_deal, name="game_new_deal"),
+    path("arenas/", arena_views.arenas, name="arenas"),
+    path("arenas/<int:arena_id>/", arena_views.arena, name="arena"),
+    path("arenas/<int:arena_id>/join/", arena_views.arena_join, name="arena_join"),
+    path("arenas/<int:arena_id>/leave/", arena_views.arena_leave, name="arena_leave"),
     path("duels/", duel_views.duels, name="duels"),
     path("duels/challenge/", duel_views.duel_challenge, name="duel_challenge"),
     path("duels/join/<str:token>/", duel_views.duel_join, name="duel_join"),
