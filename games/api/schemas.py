@@ -87,7 +87,7 @@ class ErrorOut(Schema):
 
 class DealOut(Schema):
     id: int
-    kind: Literal["daily", "practice", "weekly"]
+    kind: Literal["daily", "practice", "weekly", "duel"]
     variant: str
     day: DateText | None = Field(description="UTC day of a daily deal.")
     code: str | None = Field(description="Null for a daily deal until the day closes.")
@@ -145,7 +145,7 @@ class GameOut(Schema):
 
     id: str = Field(json_schema_extra={"format": "uuid"})
     player: str
-    mode: Literal["ranked", "practice", "archive"]
+    mode: Literal["ranked", "practice", "archive", "duel", "arena"]
     status: GameStatus
     version: int = Field(description="Accepted actions so far; send it back to detect staleness.")
     score: int
@@ -177,7 +177,7 @@ class GameOut(Schema):
 
 class GameSummaryOut(Schema):
     id: str = Field(json_schema_extra={"format": "uuid"})
-    mode: Literal["ranked", "practice", "archive"]
+    mode: Literal["ranked", "practice", "archive", "duel", "arena"]
     status: GameStatus
     score: int
     moves: int

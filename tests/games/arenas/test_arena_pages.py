@@ -114,3 +114,14 @@ def test_flooding_join_and_leave_is_refused_with_a_retry_hint(user, arena, setti
 
 def test_an_unknown_arena_is_not_found(db) -> None:
     assert Client().get(reverse("arena", args=[999999])).status_code == 404
+
+
+def test_the_api_shows_an_arena_game_to_its_player(user, arena) -> None:
+    _, token = services.api_token_create(user=user, name="mine")
+    services.arena_join(user=user, arena_id=arena.pk)
+    services.arena_round_open(arena=arena, number=1)
+    game = game_of(arena, 1, user)
+    answer = Client().get(f"/api/v1/games/{game.pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["mode"] == "arena" and body["deal"]["code"] is None

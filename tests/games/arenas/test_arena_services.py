@@ -300,9 +300,7 @@ def test_the_site_schedule_makes_an_arena_every_hour_once(db, settings, wall_clo
     assert services.arena_schedule() == 1  # 13:00 (12:00 has begun), 14:00 is too far
     assert services.arena_schedule() == 0
     made = Arena.objects.get()
-    assert made.starts_at == timezone.now().replace(
-        hour=13, minute=0, second=0, microsecond=0
-    )
+    assert made.starts_at == timezone.now().replace(hour=13, minute=0, second=0, microsecond=0)
     assert made.round_count == settings.FT_ARENA_MINUTES // settings.FT_ARENA_ROUND_MINUTES
 
 
