@@ -122,6 +122,7 @@ def arena_view(
             .order_by("-round__number")
             .first()
         )
+    live = play is not None and not play.game.is_finished
     return {
         "state": state,
         "rounds": rounds,
@@ -133,6 +134,9 @@ def arena_view(
         and now < arena.ends_at
         and entry is not None
         and entry.left_at is None,
-        "play": play if play is not None and not play.game.is_finished else None,
+        # The table is offered from the round's open (its games are made a little ahead:
+        # before the open the page says when, rather than a table that refuses moves).
+        "play": play if live and play.round.opens_at <= now else None,
+        "next_play": play if live and play.round.opens_at > now else None,
         "standings": arena_standings(arena=arena, viewer_id=viewer.pk if viewer else None),
     }

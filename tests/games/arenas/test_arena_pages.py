@@ -125,3 +125,12 @@ def test_the_api_shows_an_arena_game_to_its_player(user, arena) -> None:
     assert answer.status_code == 200
     body = answer.json()
     assert body["mode"] == "arena" and body["deal"]["code"] is None
+
+
+def test_a_rounds_table_is_offered_from_its_open_not_before(user, arena) -> None:
+    services.arena_join(user=user, arena_id=arena.pk)
+    early = arena.starts_at + timedelta(minutes=5) - timedelta(seconds=30)
+    services.arena_round_open(arena=arena, number=2, now=early)
+    game = game_of(arena, 2, user)
+    page = client_of(user).get(reverse("arena", args=[arena.pk])).content.decode()
+    assert 'data-testid="arena-next"' in page and reverse("game", args=[game.pk]) not in page
