@@ -122,7 +122,7 @@ def arena_view(
             .order_by("-round__number")
             .first()
         )
-    live = play is not None and not play.game.is_finished
+    live = play if play is not None and not play.game.is_finished else None
     return {
         "state": state,
         "rounds": rounds,
@@ -136,7 +136,7 @@ def arena_view(
         and entry.left_at is None,
         # The table is offered from the round's open (its games are made a little ahead:
         # before the open the page says when, rather than a table that refuses moves).
-        "play": play if live and play.round.opens_at <= now else None,
-        "next_play": play if live and play.round.opens_at > now else None,
+        "play": live if live is not None and live.round.opens_at <= now else None,
+        "next_play": live if live is not None and live.round.opens_at > now else None,
         "standings": arena_standings(arena=arena, viewer_id=viewer.pk if viewer else None),
     }

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0015_duels"),
+        ("games", "0016_compact_logs"),
     ]
 
     operations = [
