@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.access import is_self
+from games.arenas.selectors import arena_finishes_for_player
 from games.daily import utc_today
 from games.display import format_duration, variant_title
 from games.duels.models import Duel, DuelSeat
@@ -103,6 +104,8 @@ def scorecard(
         "variants": variant_stats(verified),
         "rating": rating_card(user_id=player.pk),
         "duels": duel_card(player=player),
+        # Finished arenas played, their final places (linked to each table) and wins.
+        "arenas": arena_finishes_for_player(user=player),
     }
 
 

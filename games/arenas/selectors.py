@@ -9,6 +9,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.arenas.models import Arena, ArenaEntry, ArenaPlay, ArenaRound
@@ -140,3 +142,41 @@ def arena_view(
         "next_play": live if live is not None and live.round.opens_at > now else None,
         "standings": arena_standings(arena=arena, viewer_id=viewer.pk if viewer else None),
     }
+
+
+def arena_finishes_for_player(*, user: User, limit: int = 5) -> dict[str, Any] | None:
+    """The player's finished arenas (those where they played a round), newest first, each
+    with the final place and points (the table's: most points, then more rounds played;
+    equal on both share a place) and whether they won it (first place with points: a
+    table of zeros has no winner); and how many they played and won. ``None`` for a
+    player who has played in none. One query, however many arenas."""
+    ahead = (
+        ArenaEntry.objects.filter(arena=OuterRef("arena"))
+        .filter(
+            Q(points__gt=OuterRef("points"))
+            | Q(points=OuterRef("points"), rounds_played__gt=OuterRef("rounds_played"))
+        )
+        .values("arena")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    entries = list(
+        ArenaEntry.objects.filter(
+            player=user, rounds_played__gt=0, arena__finished_at__isnull=False
+        )
+        .select_related("arena")
+        .annotate(ahead=Coalesce(Subquery(ahead), 0))
+        .order_by("-arena__starts_at")
+    )
+    if not entries:
+        return None
+    rows = [
+        {
+            "arena": e.arena,
+            "place": 1 + e.ahead,  # the annotation
+            "points": e.points,
+            "won": e.ahead == 0 and e.points > 0,
+        }
+        for e in entries
+    ]
+    return {"played": len(rows), "won": sum(r["won"] for r in rows), "recent": rows[:limit]}
