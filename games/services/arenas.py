@@ -132,16 +132,21 @@ def arena_leave(*, user: User, arena_id: object, now: datetime | None = None) ->
     return entry
 
 
-def arena_round_open(*, arena: Arena, number: int, now: datetime | None = None) -> ArenaRound:
+def arena_round_open(
+    *, arena: Arena, number: int, now: datetime | None = None
+) -> ArenaRound | None:
     """Round ``number`` of ``arena``: one fresh certified deal nobody has seen (a duel's,
     ``duel_deal_draw``) and a game of it for every entrant in the arena now, all in one
     transaction, every clock from the same instant: the round's slot start, or
     ``FT_DUEL_COUNTDOWN_SECONDS`` from now if the sweep came late, to the slot's end.
-    Opening it again returns it: no game is ever made for a round after its open."""
+    Opening it again returns it: no game is ever made for a round after its open. With
+    nobody in the arena there is no round (``None``): no certified deal is spent on it."""
     now = now or timezone.now()
     existing = ArenaRound.objects.filter(arena=arena, number=number).first()
     if existing is not None:
         return existing
+    if not arena.entries.filter(left_at__isnull=True).exists():
+        return None
     start, end = arena_slot(arena, number)
     opens = max(start, _ms(now) + timedelta(seconds=settings.FT_DUEL_COUNTDOWN_SECONDS))
     try:
@@ -291,8 +296,7 @@ def arena_sweep(*, now: datetime | None = None) -> int:
         if number is None or arena.rounds.filter(number=number).exists():
             continue
         try:
-            arena_round_open(arena=arena, number=number, now=now)
-            done += 1
+            done += int(arena_round_open(arena=arena, number=number, now=now) is not None)
         except Exception:
             logger.exception("the sweep's open of arena %s round %s failed", arena.pk, number)
     due = ArenaRound.objects.filter(settled_at__isnull=True, closes_at__lte=now)

@@ -309,3 +309,13 @@ def test_it_refuses_an_arena_shorter_than_a_round(db) -> None:
 
     with pytest.raises(BadRequest):
         services.arena_create(starts_at=timezone.now(), minutes=3, round_minutes=5)
+
+
+def test_a_round_nobody_is_in_spends_no_deal(arena, user, reserve_deal) -> None:
+    kept = reserve_deal()
+    assert services.arena_round_open(arena=arena, number=1) is None
+    services.arena_join(user=user, arena_id=arena.pk)
+    services.arena_leave(user=user, arena_id=arena.pk)
+    services.arena_sweep()
+    assert not ArenaRound.objects.exists()
+    assert Deal.objects.get(pk=kept.pk).opens_at is None  # still in the reserve
