@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
+from games.arenas.messages import ARENA_MESSAGES
 from games.duels.messages import DUEL_MESSAGES
 from games.messages import GAME_MESSAGES, message_problem
 from games.socket.protocol import ProtocolError, parse_client_message
 from leaderboards.messages import BOARD_MESSAGES
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
-SERVER_KINDS = {**GAME_MESSAGES, **BOARD_MESSAGES, **DUEL_MESSAGES}
+SERVER_KINDS = {**GAME_MESSAGES, **BOARD_MESSAGES, **DUEL_MESSAGES, **ARENA_MESSAGES}
 CLIENT_KINDS = {"move", "undo", "resign", "hint", "sync", "ping"}
 
 

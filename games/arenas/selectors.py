@@ -13,6 +13,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games.arenas.messages import StandingRow, StandingsMessage
 from games.arenas.models import Arena, ArenaEntry, ArenaPlay, ArenaRound
 from games.engine.ranking import competition_ranks
 from games.errors import NotFound
@@ -68,6 +69,7 @@ def arena_lists(*, now: datetime | None = None, limit: int = 20) -> dict[str, li
 class Standing:
     """One row of an arena's table."""
 
+    entry: int
     rank: int
     name: str
     points: int
@@ -87,6 +89,7 @@ def arena_standings(*, arena: Arena, viewer_id: int | None = None) -> list[Stand
     ranks = competition_ranks([(e.points, e.rounds_played) for e in entries])
     return [
         Standing(
+            entry=e.pk,
             rank=rank,
             name=e.player.public_name,
             points=e.points,
@@ -140,8 +143,17 @@ def arena_view(
         # before the open the page says when, rather than a table that refuses moves).
         "play": live if live is not None and live.round.opens_at <= now else None,
         "next_play": live if live is not None and live.round.opens_at > now else None,
-        "standings": arena_standings(arena=arena, viewer_id=viewer.pk if viewer else None),
+        "standings": _shown(arena_standings(arena=arena, viewer_id=viewer.pk if viewer else None)),
+        "socket_path": f"/ws/arenas/{arena.pk}/",
     }
+
+
+def _shown(table: list[Standing]) -> list[Standing]:
+    """The table as the page and the live table show it: the top :data:`LIVE_ROWS`, then
+    the viewer's own row when it is further down."""
+    top = table[:LIVE_ROWS]
+    mine = [s for s in table[LIVE_ROWS:] if s.is_viewer]
+    return top + mine
 
 
 def arena_finishes_for_player(*, user: User, limit: int = 5) -> dict[str, Any] | None:
@@ -180,3 +192,54 @@ def arena_finishes_for_player(*, user: User, limit: int = 5) -> dict[str, Any] |
         for e in entries
     ]
     return {"played": len(rows), "won": sum(r["won"] for r in rows), "recent": rows[:limit]}
+
+
+#: How many rows of the table the live standings carry (the viewer's own after them).
+LIVE_ROWS = 100
+
+
+def _row(standing: Standing) -> StandingRow:
+    return StandingRow(
+        entry=standing.entry,
+        rank=standing.rank,
+        name=standing.name,
+        points=standing.points,
+        rounds_played=standing.rounds_played,
+        left=not standing.is_in,
+    )
+
+
+def arena_standings_message(*, arena: Arena, now: datetime | None = None) -> StandingsMessage:
+    """The live table (``standings``): the top :data:`LIVE_ROWS` rows, the same for every
+    socket of the arena (each adds its viewer's row: :func:`arena_viewer_row`)."""
+    table = arena_standings(arena=arena)
+    return StandingsMessage(
+        type="standings",
+        state=arena_state(arena, now=now or timezone.now()),  # type: ignore[typeddict-item]
+        rounds=ArenaRound.objects.filter(arena=arena).count(),
+        entrants=len(table),
+        top=min(len(table), LIVE_ROWS),
+        rows=[_row(s) for s in table[:LIVE_ROWS]],
+    )
+
+
+def arena_viewer_row(*, arena_id: int, viewer_id: int | None) -> StandingRow | None:
+    """The viewer's own row of the table (rank as the table ranks), ``None`` without an
+    entry. Read when the viewer is not among the live rows: one query for the entry, one
+    for the rank."""
+    if viewer_id is None:
+        return None
+    entry = ArenaEntry.objects.filter(arena_id=arena_id, player_id=viewer_id).first()
+    if entry is None:
+        return None
+    better = ArenaEntry.objects.filter(arena_id=arena_id).filter(
+        Q(points__gt=entry.points) | Q(points=entry.points, rounds_played__gt=entry.rounds_played)
+    )
+    return StandingRow(
+        entry=entry.pk,
+        rank=1 + better.count(),
+        name=entry.player.public_name,
+        points=entry.points,
+        rounds_played=entry.rounds_played,
+        left=entry.left_at is not None,
+    )

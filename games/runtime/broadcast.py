@@ -41,3 +41,13 @@ def duel_group(duel_id: str) -> str:
 def duel_event(duel_id: str, message: Mapping[str, Any]) -> None:
     """A duel's message (``games.duels.messages``) to all its sockets, after the commit."""
     group_send(duel_group(duel_id), {"type": "duel.event", "message": dict(message)})
+
+
+def arena_group(arena_id: int | str) -> str:
+    """The channel-layer group of an arena's sockets (its page's live table)."""
+    return f"arena-{arena_id}"
+
+
+def arena_event(arena_id: int | str, message: Mapping[str, Any]) -> None:
+    """An arena's message (``games.arenas.messages``) to all its sockets, after the commit."""
+    group_send(arena_group(arena_id), {"type": "arena.event", "message": dict(message)})

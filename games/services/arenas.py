@@ -22,10 +22,11 @@ from django.utils import timezone
 from games.access import account_required
 from games.arenas.models import Arena, ArenaEntry, ArenaPlay, ArenaRound
 from games.arenas.points import RoundResult, round_places
-from games.arenas.selectors import arena_read, arena_slot
+from games.arenas.selectors import arena_read, arena_slot, arena_standings_message
 from games.engine import EngineError, parse_variant
 from games.errors import AlreadyEntered, ArenaClosed, BadRequest, NotEntered
 from games.models import Action, Deal, Game, User
+from games.runtime.broadcast import arena_event
 from games.runtime.live import live_forget_deal
 from games.services.deals import DAILY_VARIANT
 from games.services.duel_deals import duel_deal_draw
@@ -159,6 +160,7 @@ def arena_round_open(
             for entry in entries:
                 game = game_create(user=entry.player, deal=deal, mode=Game.Mode.ARENA)
                 ArenaPlay.objects.create(round=played, entry=entry, game=game)
+            _tell(arena.pk)
     except IntegrityError:  # another sweep opened it first
         return ArenaRound.objects.get(arena=arena, number=number)
     return played
@@ -233,6 +235,7 @@ def _settle(played: ArenaRound, counted: list[ArenaPlay], *, now: datetime) -> b
             ArenaEntry.objects.filter(pk=play.entry_id).update(
                 points=F("points") + points, rounds_played=F("rounds_played") + 1
             )
+        _tell(played.arena_id)
         rejected = [p.pk for p in counted if p.verdict == ArenaPlay.Verdict.REJECTED]
         ArenaPlay.objects.filter(pk__in=rejected).update(points=0)
         if Deal.objects.filter(pk=played.deal_id, revealed_at__isnull=True).update(revealed_at=now):
@@ -306,10 +309,24 @@ def arena_sweep(*, now: datetime | None = None) -> int:
         except Exception:
             logger.exception("the sweep's close of arena round %s failed", round_id)
     unsettled = ArenaRound.objects.filter(arena=OuterRef("pk"), settled_at__isnull=True)
-    Arena.objects.filter(finished_at__isnull=True, ends_at__lte=now).exclude(
+    over = Arena.objects.filter(finished_at__isnull=True, ends_at__lte=now).exclude(
         Exists(unsettled)
-    ).update(finished_at=now)
+    )
+    for arena_id in list(over.values_list("pk", flat=True)[:200]):
+        if Arena.objects.filter(pk=arena_id, finished_at__isnull=True).update(finished_at=now):
+            _told(arena_id)  # the table's final state
     return done
+
+
+def _tell(arena_id: int) -> None:
+    """The live table to the arena's sockets once the caller's transaction commits."""
+    transaction.on_commit(lambda: _told(arena_id), robust=True)
+
+
+def _told(arena_id: int) -> None:
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is not None:
+        arena_event(arena_id, arena_standings_message(arena=arena))
 
 
 def _due_round(arena: Arena, *, now: datetime) -> int | None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
+from games.arenas.messages import ARENA_MESSAGES
 from games.duels.messages import DUEL_MESSAGES
 from games.messages import GAME_MESSAGES, message_problem
 from leaderboards.messages import BOARD_MESSAGES
@@ -24,6 +25,7 @@ from leaderboards.messages import BOARD_MESSAGES
 SOCKET_KINDS: dict[str, dict[str, type[Any]]] = {
     "/ws/games/": GAME_MESSAGES,
     "/ws/duels/": DUEL_MESSAGES,
+    "/ws/arenas/": ARENA_MESSAGES,
     "/ws/boards/": BOARD_MESSAGES,
     "/ws/leagues/": BOARD_MESSAGES,
 }

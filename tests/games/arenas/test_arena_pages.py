@@ -134,3 +134,12 @@ def test_a_rounds_table_is_offered_from_its_open_not_before(user, arena) -> None
     game = game_of(arena, 2, user)
     page = client_of(user).get(reverse("arena", args=[arena.pk])).content.decode()
     assert 'data-testid="arena-next"' in page and reverse("game", args=[game.pk]) not in page
+
+
+def test_the_arena_page_listens_to_its_live_table(user, arena) -> None:
+    services.arena_join(user=user, arena_id=arena.pk)
+    entry = ArenaEntry.objects.get(player=user)
+    page = client_of(user).get(reverse("arena", args=[arena.pk])).content.decode()
+    assert f'data-arena-socket="/ws/arenas/{arena.pk}/"' in page
+    assert f'data-arena-entry="{entry.pk}"' in page
+    assert 'id="arena-row"' in page and "dist/duel.js" in page
