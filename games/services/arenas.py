@@ -25,6 +25,7 @@ from games.arenas.points import RoundResult, round_places
 from games.arenas.selectors import arena_read, arena_slot, arena_standings_message
 from games.engine import EngineError, parse_variant
 from games.errors import AlreadyEntered, ArenaClosed, BadRequest, NotEntered
+from games.logs import compact_logs
 from games.models import Action, Deal, Game, User
 from games.runtime.broadcast import arena_event
 from games.runtime.live import live_forget_deal
@@ -192,12 +193,18 @@ def arena_round_close(*, round_id: int, now: datetime | None = None) -> bool:
 
 
 def _played_games(plays: list[ArenaPlay]) -> set[object]:
-    """The games whose player made a move: a game nobody touched is no result."""
-    return set(
-        Action.objects.filter(game_id__in=[p.game_id for p in plays], by_system=False)
+    """The games whose player made a move: a game nobody touched is no result. Read from
+    the rows, else from a packed log (a round waiting a day for a verdict may see its
+    other games compacted: ``games.logs``)."""
+    ids = [p.game_id for p in plays]
+    played: set[object] = set(
+        Action.objects.filter(game_id__in=ids, by_system=False)
         .values_list("game_id", flat=True)
         .distinct()
     )
+    packed = compact_logs(game_ids=[i for i in ids if i not in played])
+    played.update(k for k, log in packed.items() if any(not e.by_system for e in log))
+    return played
 
 
 def _verdicts_in(plays: list[ArenaPlay]) -> bool:

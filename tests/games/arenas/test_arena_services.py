@@ -319,3 +319,26 @@ def test_a_round_nobody_is_in_spends_no_deal(arena, user, reserve_deal) -> None:
     services.arena_sweep()
     assert not ArenaRound.objects.exists()
     assert Deal.objects.get(pk=kept.pk).opens_at is None  # still in the reserve
+
+
+def test_a_game_whose_log_was_packed_while_the_round_waited_still_counts(
+    arena, user, bob, wall_clock, monkeypatch
+) -> None:
+    import games.services.arenas as arenas
+    from leaderboards.compaction import log_compact
+
+    for player in (user, bob):
+        services.arena_join(user=player, arena_id=arena.pk)
+    played = services.arena_round_open(arena=arena, number=1)
+    act(game_of(arena, 1, user), move="s")
+    act(game_of(arena, 1, bob), move="s")
+    wall_clock.shift(timedelta(minutes=5))
+    monkeypatch.setattr(arenas, "arena_verdicts", lambda game_ids: {})  # a verdict is late
+    assert not services.arena_round_close(round_id=played.pk)
+    wall_clock.shift(timedelta(hours=25))
+    _verify_round(arena, 1)
+    assert log_compact(game_id=game_of(arena, 1, user).pk) is not None
+    monkeypatch.undo()
+    assert services.arena_round_close(round_id=played.pk)
+    rounds = dict(ArenaEntry.objects.values_list("player__username", "rounds_played"))
+    assert rounds == {user.username: 1, "bob": 1}
