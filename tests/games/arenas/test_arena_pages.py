@@ -143,3 +143,9 @@ def test_the_arena_page_listens_to_its_live_table(user, arena) -> None:
     assert f'data-arena-socket="/ws/arenas/{arena.pk}/"' in page
     assert f'data-arena-entry="{entry.pk}"' in page
     assert 'id="arena-row"' in page and "dist/duel.js" in page
+
+
+def test_an_arena_number_past_the_keys_range_is_not_found(user) -> None:
+    huge = "9" * 30
+    assert Client().get(f"/arenas/{huge}/").status_code == 404
+    assert client_of(user).post(f"/arenas/{huge}/join/").status_code == 404
