@@ -35,36 +35,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ft_bench_dayfile")
-DB_NAME = DB_URL.rsplit("/", 1)[1]
-if DB_NAME in ("fortythieves", "test_fortythieves", "postgres"):
-    sys.exit(f"refusing to use {DB_NAME!r}: the benchmark drops its database")
-os.environ.pop("REDIS_URL", None)
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="ftsite.settings",
-    DATABASE_URL=DB_URL,
-    DJANGO_DEBUG="false",
-    DJANGO_SECRET_KEY="benchmark-only",
-    FT_DAILY_SECRET="benchmark-only",
-    DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-    DJANGO_SECURE_COOKIES="false",
+from benchmarks.scratch import scratch_database, scratch_drop  # noqa: E402
+
+DB_URL, DB_NAME = scratch_database(
+    "ft_bench_dayfile",
     FT_DAILY_CERTIFY_SECONDS="0",
     FT_FORESIGHT_SECONDS="0",
     FT_PACE_CHECK="false",  # the stamps here are a regular 1.5 s: the beat of a script
     CELERY_TASK_ALWAYS_EAGER="true",
 )
-
-import psycopg  # noqa: E402
-
-
-def admin(sql: str) -> None:
-    base = DB_URL.rsplit("/", 1)[0]
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(sql)
-
-
-admin(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-admin(f'CREATE DATABASE "{DB_NAME}"')
 
 import django  # noqa: E402
 
@@ -182,7 +161,7 @@ def main() -> None:
         print(f"verify_day (engine only, clean): {spread(checks)}")
     finally:
         connections.close_all()
-        admin(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        scratch_drop(DB_URL)
 
 
 if __name__ == "__main__":

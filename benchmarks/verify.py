@@ -39,37 +39,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ft_bench_verify")
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-DB_NAME = DB_URL.rsplit("/", 1)[1]
-if DB_NAME in ("fortythieves", "test_fortythieves", "postgres"):
-    sys.exit(f"refusing to use {DB_NAME!r}: the benchmark drops its database")
-ENV = {
-    "DJANGO_SETTINGS_MODULE": "ftsite.settings",
-    "DATABASE_URL": DB_URL,
-    "REDIS_URL": REDIS_URL,
-    "DJANGO_DEBUG": "false",
-    "DJANGO_SECRET_KEY": "benchmark-only",
-    "FT_DAILY_SECRET": "benchmark-only",
-    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "DJANGO_SECURE_COOKIES": "false",
-}
-os.environ.update(ENV)
-
-import psycopg  # noqa: E402
 import redis  # noqa: E402
 
+from benchmarks.scratch import SITE_ENV, admin, scratch_database, scratch_drop  # noqa: E402
 
-def admin(sql: str) -> None:
-    base = DB_URL.rsplit("/", 1)[0]
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(sql)
-
-
-admin(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-admin(f'CREATE DATABASE "{DB_NAME}"')
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+DB_URL, DB_NAME = scratch_database("ft_bench_verify", redis_url=REDIS_URL)
+# What the worker process it starts is given (the same settings).
+ENV = {**SITE_ENV, "DATABASE_URL": DB_URL, "REDIS_URL": REDIS_URL}
 if "--no-sync-commit" in sys.argv:  # what the WAL flush at each commit costs (scratch DB only)
-    admin(f'ALTER DATABASE "{DB_NAME}" SET synchronous_commit = off')
+    admin(DB_URL, f'ALTER DATABASE "{DB_NAME}" SET synchronous_commit = off')
 redis.Redis.from_url(REDIS_URL).flushdb()
 
 import django  # noqa: E402
@@ -375,7 +354,7 @@ def main() -> None:
         bench_end_to_end(args.e2e, args.interval)
     finally:
         connections.close_all()
-        admin(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        scratch_drop(DB_URL)
         redis.Redis.from_url(REDIS_URL).flushdb()
 
 
