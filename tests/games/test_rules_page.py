@@ -159,3 +159,28 @@ def test_a_new_option_appears_on_the_page_by_itself(
     rows = option_rows(rules_page(client))
     assert list(rows) == ["kings", "redeal", "takeback", "queens"]
     assert rows["queens"] == "queens"  # the engine's name until the page has words for it
+
+
+@pytest.mark.parametrize(
+    ("language", "rating", "arena"),
+    [
+        ("en", "A newcomer starts at 1000.", "45 minutes of 5-minute rounds"),
+        ("it", "Chi arriva parte da 1000.", "45 minuti di round da 5 minuti"),
+        ("nl", "Een nieuwkomer begint op 1000.", "45 minuten met rondes van 5 minuten"),
+        ("fi", "Uusi pelaaja aloittaa luvusta 1000.", "45 minuuttia viiden minuutin kierroksia"),
+    ],
+)
+def test_the_rules_explain_the_rating_and_the_arenas_in_every_language(
+    client: Client, language: str, rating: str, arena: str
+) -> None:
+    html = htmllib.unescape(rules_page(client, language))
+    assert 'href="#rating"' in html and 'href="#arenas"' in html  # in the contents
+    rating_section = html.split('id="rating"', 1)[1].split("</section>", 1)[0]
+    arena_section = html.split('id="arenas"', 1)[1].split("</section>", 1)[0]
+    assert rating in rating_section and arena in arena_section
+
+
+def test_fair_play_says_what_the_rating_and_the_arenas_count(client: Client) -> None:
+    page = htmllib.unescape(client.get("/fair-play/").content.decode())
+    section = page.split('id="ratings-and-arenas"', 1)[1].split("<h2", 1)[0]
+    assert "a disqualified one never counts" in section and "secret until it opens" in section
