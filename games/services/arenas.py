@@ -32,7 +32,7 @@ from games.runtime.live import live_forget_deal
 from games.services.deals import DAILY_VARIANT
 from games.services.duel_deals import duel_deal_draw
 from games.services.play import game_resign_at_close
-from games.services.starts import game_create
+from games.services.starts import game_build
 from games.signals import arena_verdicts
 from games.throttles import throttle_check, who
 
@@ -157,10 +157,18 @@ def arena_round_open(
             played = ArenaRound.objects.create(
                 arena=arena, number=number, deal=deal, opens_at=opens, closes_at=end
             )
-            entries = arena.entries.filter(left_at__isnull=True).select_related("player")
-            for entry in entries:
-                game = game_create(user=entry.player, deal=deal, mode=Game.Mode.ARENA)
-                ArenaPlay.objects.create(round=played, entry=entry, game=game)
+            # In bulk: two inserts whatever the entrant count, so that a round of thousands
+            # commits (and every board can load) within its countdown (docs/benchmarks.md).
+            entries = list(
+                arena.entries.filter(left_at__isnull=True).select_related("player").order_by("pk")
+            )
+            games = Game.objects.bulk_create(
+                [game_build(user=e.player, deal=deal, mode=Game.Mode.ARENA) for e in entries]
+            )
+            ArenaPlay.objects.bulk_create(
+                ArenaPlay(round=played, entry=e, game=g)
+                for e, g in zip(entries, games, strict=True)
+            )
             _tell(arena.pk)
     except IntegrityError:  # another sweep opened it first
         return ArenaRound.objects.get(arena=arena, number=number)

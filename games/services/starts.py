@@ -192,10 +192,18 @@ def game_create(*, user: User, deal: Deal, mode: str) -> Game:
     """A new game of ``deal`` in ``mode`` for ``user``, unchecked: the callers (the starts
     here, New game and Restart in ``games.services.table``) have checked the limits and the
     player's right to it."""
+    game = game_build(user=user, deal=deal, mode=mode)
+    game.save(force_insert=True)
+    return game
+
+
+def game_build(*, user: User, deal: Deal, mode: str) -> Game:
+    """``game_create``'s game, unsaved: for a caller that inserts many at once (an arena
+    round's open, ``games.services.arenas``)."""
     # The log is the game: a new one is its deal and no actions (``games.runtime.live``). The
     # player's "send safe cards home" is fixed on the game now, for all its moves.
     auto_home = settings_of(getattr(user, "table_settings", None))["auto_home"]
-    return Game.objects.create(player=user, deal=deal, mode=mode, auto_home=auto_home)
+    return Game(player=user, deal=deal, mode=mode, auto_home=auto_home)
 
 
 def game_discard_unstarted(*, user: User, game_id: object) -> None:

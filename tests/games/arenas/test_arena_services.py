@@ -21,13 +21,16 @@ from games.errors import (
     RoundNotStarted,
     TimeUp,
 )
-from games.models import Deal, Game
+from games.models import Deal, Game, User
 from games.throttles import RateLimited
 from leaderboards.services import result_verify
 from tests.games.arenas.conftest import act, game_of, play_of
 
 # The verification a finished game queues runs after the commit.
 pytestmark = pytest.mark.django_db(transaction=True)
+# Opening a round, whatever its entrant count: the reads, the deal, the round, two bulk
+# inserts (games, plays) and the live table sent on the commit.
+OPEN_STATEMENTS = 14
 
 
 def _verify_round(arena: Arena, number: int) -> None:
@@ -342,3 +345,20 @@ def test_a_game_whose_log_was_packed_while_the_round_waited_still_counts(
     assert services.arena_round_close(round_id=played.pk)
     rounds = dict(ArenaEntry.objects.values_list("player__username", "rounds_played"))
     assert rounds == {user.username: 1, "bob": 1}
+
+
+@pytest.mark.parametrize("entrants", [3, 30])
+def test_a_rounds_open_takes_as_many_statements_for_thirty_entrants_as_for_three(
+    arena, reserve_deal, entrants, django_assert_max_num_queries
+) -> None:
+    reserve_deal()
+    players = User.objects.bulk_create(User(username=f"p{i}") for i in range(entrants))
+    ArenaEntry.objects.bulk_create(
+        ArenaEntry(arena=arena, player=p, joined_at=timezone.now()) for p in players
+    )
+    with django_assert_max_num_queries(OPEN_STATEMENTS):
+        played = services.arena_round_open(arena=arena, number=1)
+    games = Game.objects.filter(arena_play__round=played)
+    assert games.count() == entrants
+    assert set(games.values_list("player_id", flat=True)) == {p.pk for p in players}
+    assert set(games.values_list("deal_id", "mode")) == {(played.deal_id, Game.Mode.ARENA)}
