@@ -159,8 +159,12 @@ def arena_round_open(
             )
             # In bulk: two inserts whatever the entrant count, so that a round of thousands
             # commits (and every board can load) within its countdown (docs/benchmarks.md).
+            # Of each player, only what a new game takes (``game_build``: their settings).
             entries = list(
-                arena.entries.filter(left_at__isnull=True).select_related("player").order_by("pk")
+                arena.entries.filter(left_at__isnull=True)
+                .select_related("player")
+                .only("arena_id", "player__table_settings")
+                .order_by("pk")
             )
             games = Game.objects.bulk_create(
                 [game_build(user=e.player, deal=deal, mode=Game.Mode.ARENA) for e in entries]
