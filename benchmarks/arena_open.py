@@ -23,11 +23,8 @@ insert an entrant (``open_one_by_one``), on the same entrants.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratch import scratch_database, scratch_drop  # noqa: E402
+from benchmarks.scratch import run_header, scratch_database, scratch_drop  # noqa: E402
 
 DB_URL, DB_NAME = scratch_database("ft_bench_arena_open", FT_DUEL_COUNTDOWN_SECONDS="0")
 
@@ -133,10 +130,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
-    ).stdout.strip()
-    print(f"commit {commit}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores")
+    print(run_header())
     players = User.objects.bulk_create(
         User(username=f"entrant{i}", email=f"e{i}@example.org") for i in range(args.entrants)
     )

@@ -19,10 +19,8 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -31,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratch import scratch_database, scratch_drop  # noqa: E402
+from benchmarks.scratch import run_header, scratch_database, scratch_drop  # noqa: E402
 
 DB_URL, DB_NAME = scratch_database("ft_bench_live")
 
@@ -119,10 +117,7 @@ def main() -> None:
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     settings.FT_LIVE_GAMES = max(settings.FT_LIVE_GAMES, args.games)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
-    ).stdout.strip()
-    print(f"commit {commit}, {platform.machine()}, {os.cpu_count()} cores")
+    print(run_header())
     ids = make_games(args.games)
     tracemalloc.start()
     storm(ids)  # a first storm warms what stays loaded in any process (code, statements)

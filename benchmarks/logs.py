@@ -26,10 +26,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
 import time
 from datetime import timedelta
@@ -38,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratch import scratch_database, scratch_drop  # noqa: E402
+from benchmarks.scratch import run_header, scratch_database, scratch_drop  # noqa: E402
 
 # The boards are not the point here (no Redis): the database is.
 DB_URL, DB_NAME = scratch_database("ft_bench_logs", FT_COMPACT_AFTER_HOURS="1")
@@ -175,10 +173,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
-    ).stdout.strip()
-    print(f"commit {commit}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores")
+    print(run_header())
     games = make_games(args.games)
     ids = [g.pk for g in games]
     actions = Action.objects.count()

@@ -11,7 +11,10 @@ one nor the test tier's (refused by name), and ``BENCH_DATABASE_URL`` chooses an
 from __future__ import annotations
 
 import os
+import platform
+import subprocess
 import sys
+from pathlib import Path
 
 import psycopg
 
@@ -57,3 +60,14 @@ def scratch_database(
     scratch_drop(url)
     admin(url, f'CREATE DATABASE "{name}"')
     return url, name
+
+
+def run_header() -> str:
+    """The line a benchmark prints first: the commit it measures, the processor, the cores."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    ).stdout.strip()
+    return f"commit {commit}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores"

@@ -33,7 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,6 +76,13 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def human_stamps(count: int, *, rng: random.Random, end: datetime) -> list[datetime]:
+    """``count`` action stamps at a person's pace (0.5-7 s apart, to the microsecond), the
+    last at ``end``."""
+    gaps = [timedelta(microseconds=rng.randint(500_000, 7_000_000)) for _ in range(count)]
+    return [end - sum(gaps[i + 1 :], timedelta()) for i in range(count)]
+
+
 def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rng) -> Game:
     """A finished game with its action log, written as the services would have left it."""
     engine = GameState.from_seed(deal.seed, deal.variant, undo_limit=0 if mode == "ranked" else 100)
@@ -103,9 +110,7 @@ def finished_game(player: User, deal: Deal, mode: str, log: list[str] | None, rn
     # Stamped at a human pace (0.5-7 s between actions, to the microsecond), as a player's
     # socket leaves a log: all at one instant, the fair-play pace check rightly held every
     # ranked game, and the benchmark ranked none of them.
-    now = timezone.now()
-    gaps = [timedelta(microseconds=rng.randint(500_000, 7_000_000)) for _ in actions]
-    stamps = [now - sum(gaps[i + 1 :], timedelta()) for i in range(len(gaps))]
+    stamps = human_stamps(len(actions), rng=rng, end=timezone.now())
     game = Game.objects.create(
         player=player,
         deal=deal,
@@ -260,10 +265,9 @@ def _human_pace(game: Game, rng: random.Random) -> None:
     actions = list(Action.objects.filter(game=game).order_by("seq"))
     if not actions:
         return
-    now = timezone.now() - timedelta(seconds=1)
-    gaps = [timedelta(microseconds=rng.randint(500_000, 7_000_000)) for _ in actions]
-    for i, action in enumerate(actions):
-        action.created_at = now - sum(gaps[i + 1 :], timedelta())
+    stamps = human_stamps(len(actions), rng=rng, end=timezone.now() - timedelta(seconds=1))
+    for action, at in zip(actions, stamps, strict=True):
+        action.created_at = at
     Action.objects.bulk_update(actions, ["created_at"])
     Game.objects.filter(pk=game.pk).update(first_action_at=actions[0].created_at)
 
