@@ -60,7 +60,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("privacy/", views.privacy, name="privacy"),
-    path("healthz", views.healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page says (and for pages without a <head>).
     path("favicon.ico", views.favicon, name="favicon"),
     path("play/daily/", start_views.play_daily, name="play_daily"),

@@ -272,8 +272,19 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 @require_GET
+def livez(request: HttpRequest) -> HttpResponse:
+    """Liveness: "ok" while the process serves requests, whatever its database says. For a
+    supervisor that restarts a process which stopped answering: restarting every process
+    because PostgreSQL is down would only add a cold start to the outage (docs/operations.md,
+    "Health checks")."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@never_cache
+@require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For the load balancer and compose healthchecks: "ok" once the database answers."""
+    """Readiness, for the load balancer and compose healthchecks: "ok" once the database
+    answers (a round trip on every call: never from a cache)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")

@@ -1,6 +1,7 @@
 """Pages at the proxy's pace (issue 37): wrk through nginx over TLS, at 16 connections, on
-the pages visitors read, beside nginx's own static file in the same run, for two ways of
-serving them on the same machine, database and Redis:
+the pages visitors read and those a signed-in player reads (never stored), beside nginx's own
+static file in the same run, for two ways of serving them on the same machine, database and
+Redis:
 
 * ``daphne`` (the baseline, as deployed before): nginx sends everything to two daphne
   processes, no page store;
@@ -11,9 +12,10 @@ serving them on the same machine, database and Redis:
 Each repeat measures every page under each layout for ``--duration`` seconds after a
 one-second warm-up (which also fills the store); the report is min/median/max of the
 requests a second and the median p99 over the repeats. wrk keeps no cookies: every request
-is a new visitor (a CSRF secret made and masked for each). The data: ``--players`` players
-with a verified result each on today's daily board (resigned games), so the boards and a
-scorecard list people.
+is a new visitor (a CSRF secret made and masked for each), except the signed-in pages', which
+send one player's session and device cookies (``--no-signed-in`` skips them). The data:
+``--players`` players with a verified result each on today's daily board (resigned games),
+so the boards and a scorecard list people.
 
     nice -n 10 .venv/bin/python -m load.pages --repeat 3 --duration 5 \\
         --database-url postgres://postgres@127.0.0.1:5432/fortythieves_pages \\
@@ -41,13 +43,18 @@ _RATE = re.compile(r"Requests/sec:\s+([\d.]+)")
 _P99 = re.compile(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", re.M)
 
 
-def seed(players: int) -> dict[str, str]:
-    """Today's deal and ``players`` verified results on its board; the pages to measure."""
+def seed(players: int) -> tuple[dict[str, str], dict[str, str], str]:
+    """Today's deal and ``players`` verified results on its board; the visitors' pages to
+    measure, the signed-in player's, and that player's ``Cookie`` header (a real session and
+    a device cookie, as a browser that signed in sends them)."""
+    import secrets
+
     from django.utils import timezone
 
     from games import services
     from games.models import User
     from leaderboards.services import result_verify
+    from load.players import session_cookie
     from tests.support.games import game_resign
 
     deal = services.deal_open_daily(day=timezone.now().date())
@@ -59,13 +66,24 @@ def seed(players: int) -> dict[str, str]:
             game = services.game_start_daily(user=user)
             game_resign(user=user, game_id=game.pk)
             result_verify(game_id=game.pk)
-    return {
-        "healthz": "/healthz",
+    board = f"/boards/daily/{deal.day.isoformat()}/"
+    visitors = {
+        "livez": "/livez",  # the trivial page: a view that reads nothing
+        "healthz": "/healthz",  # the same and a database round trip
         "home": "/",
-        "daily board": f"/boards/daily/{deal.day.isoformat()}/",
+        "daily board": board,
         "week board": "/boards/week/",
         "scorecard": f"/players/{names[0]}/",
     }
+    # Never from the store: each is rendered by a worker at the view's own cost.
+    signed_in = {
+        "home, signed in": "/",
+        "daily board, signed in": board,
+        "own scorecard, signed in": f"/players/{names[0]}/",
+    }
+    user = User.objects.get(username=names[0])
+    cookie = f"{session_cookie(user)}; ft_device={secrets.token_urlsafe(24)}"
+    return visitors, signed_in, cookie
 
 
 def static_path() -> str:
@@ -74,10 +92,11 @@ def static_path() -> str:
     return f"/static/{hashed}"
 
 
-def wrk(url: str, *, connections: int, duration: float) -> dict[str, float]:
-    """One wrk run: requests a second and p99 (ms)."""
+def wrk(url: str, *, connections: int, duration: float, cookie: str = "") -> dict[str, float]:
+    """One wrk run: requests a second and p99 (ms); ``cookie``, the ``Cookie`` header sent."""
+    headers = ["-H", f"Cookie: {cookie}"] if cookie else []
     done = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration:g}s", "--latency", url],
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration:g}s", "--latency", *headers, url],
         capture_output=True, text=True, timeout=duration + 60, check=True,
     )  # fmt: skip
     rate, p99 = _RATE.search(done.stdout), _P99.search(done.stdout)
@@ -107,18 +126,28 @@ def layout_up(name: str, env: dict[str, str]) -> tuple[Proxy, list[Server]]:
 
 
 def one_repeat(
-    env: dict[str, str], paths: dict[str, str], args: argparse.Namespace
+    env: dict[str, str], pages: tuple[dict[str, str], dict[str, str], str], args: argparse.Namespace
 ) -> dict[str, dict[str, dict[str, float]]]:
     """{layout: {page: figures}}, the static file measured with each layout's nginx."""
+    visitors, signed_in, cookie = pages
     figures: dict[str, dict[str, dict[str, float]]] = {}
     for name in LAYOUTS:
         proxy, servers = layout_up(name, env)
         try:
             figures[name] = {}
-            for page, path in {"static file": static_path(), **paths}.items():
+            asked = [
+                (page, path, "")
+                for page, path in {"static file": static_path(), **visitors}.items()
+            ]
+            if args.signed_in:
+                asked += [(page, path, cookie) for page, path in signed_in.items()]
+            for page, path, sent in asked:
                 url = f"{proxy.https}{path}"
-                wrk(url, connections=args.connections, duration=1)  # warm-up, fills the store
-                figures[name][page] = wrk(url, connections=args.connections, duration=args.duration)
+                # The warm-up also fills the store (visitors' pages only).
+                wrk(url, connections=args.connections, duration=1, cookie=sent)
+                figures[name][page] = wrk(
+                    url, connections=args.connections, duration=args.duration, cookie=sent
+                )
                 print(name, page, figures[name][page], flush=True)
         finally:
             proxy.stop()
@@ -152,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default=stack.DATABASE_URL)
     parser.add_argument("--redis-url", default=stack.REDIS_URL)
     parser.add_argument("--json", type=Path, help="write every repeat's figures here")
+    parser.add_argument(
+        "--no-signed-in", dest="signed_in", action="store_false",
+        help="skip the signed-in player's pages (never stored: rendered every time)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None or shutil.which("nginx") is None:
         print("load.pages needs wrk and nginx (apt-get install wrk nginx)", file=sys.stderr)
@@ -163,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
             cwd=stack.ROOT, env=env, check=True,
         )  # fmt: skip
-    paths = seed(args.players)
-    runs = [one_repeat(env, paths, args) for _ in range(args.repeat)]
+    pages = seed(args.players)
+    runs = [one_repeat(env, pages, args) for _ in range(args.repeat)]
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(runs, indent=1))

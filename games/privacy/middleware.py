@@ -35,6 +35,9 @@ DEVICE_COOKIE = "ft_device"
 # Browsers cap a cookie's lifetime at 400 days (RFC 6265bis); asking for more gains nothing.
 DEVICE_COOKIE_MAX_AGE = 400 * 24 * 60 * 60
 SESSION_KEY = "ft_sighting"
+# The health probes (ftsite/urls.py): a load balancer keeps no cookies, so each of its
+# polls would be given a new device token it throws away.
+PROBES = frozenset({"livez", "healthz"})
 CACHE_PREFIX = sightings_service.CACHE_PREFIX  # one note per sighting for pages and sockets
 
 
@@ -48,7 +51,8 @@ class DeviceMiddleware:
         carried = request.COOKIES.get(DEVICE_COOKIE)
         token = carried if device_token_valid(token=carried) else None
         response = self.get_response(request)
-        if token is None:
+        match = getattr(request, "resolver_match", None)
+        if token is None and (match is None or match.url_name not in PROBES):
             device_cookie_set(response=response)
         try:
             # After the view: login() replaces request.user, and an API token's user is

@@ -234,3 +234,24 @@ def test_healthz_is_503_when_the_database_is_down(client: Client) -> None:
     with mock.patch("games.views.connection.cursor", side_effect=DatabaseError("down")):
         response = client.get("/healthz")
     assert response.status_code == 503
+
+
+def test_livez_is_200_even_when_the_database_is_down(client: Client) -> None:
+    with mock.patch("games.views.connection.cursor", side_effect=DatabaseError("down")) as cursor:
+        response = client.get("/livez")
+    assert response.status_code == 200 and response.content == b"ok"
+    assert not cursor.called
+    assert "no-cache" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("probe", ["/livez", "/healthz"])
+def test_a_probe_is_given_no_device_cookie_but_a_page_is(client: Client, probe: str) -> None:
+    assert "ft_device" not in client.get(probe).cookies
+    assert "ft_device" in client.get("/rules/").cookies
+
+
+def test_the_probes_are_resolved_before_every_other_pattern() -> None:
+    from ftsite.urls import urlpatterns
+
+    assert [p.name for p in urlpatterns[:2]] == ["livez", "healthz"]  # type: ignore[union-attr]

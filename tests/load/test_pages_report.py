@@ -52,3 +52,13 @@ def test_the_table_gives_min_median_max_of_each_layout() -> None:
 
     table = pages.report([run(50, 500), run(70, 700), run(60, 900)])
     assert "| home | 50 / 60 / 70 | 100.0 | 500 / 700 / 900 | 10.0 |" in table
+
+
+def test_a_signed_in_page_is_asked_for_with_the_players_cookies() -> None:
+    done = subprocess.CompletedProcess([], 0, stdout=WRK_OUTPUT, stderr="")
+    with mock.patch.object(pages.subprocess, "run", return_value=done) as run:
+        pages.wrk("https://127.0.0.1:8443/", connections=16, duration=5, cookie="sessionid=abc")
+        pages.wrk("https://127.0.0.1:8443/", connections=16, duration=5)
+    signed_in, visitor = (call.args[0] for call in run.call_args_list)
+    assert signed_in[-3:] == ["-H", "Cookie: sessionid=abc", "https://127.0.0.1:8443/"]
+    assert not any(arg.startswith("Cookie") for arg in visitor)
