@@ -14,6 +14,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from ftsite.closed_sockets import ClosedSocketsCollector  # noqa: E402
 from ftsite.metrics import metrics_serve  # noqa: E402
 from ftsite.origins import SameOriginValidator  # noqa: E402
 from ftsite.serving import serving_tune  # noqa: E402
@@ -27,10 +28,15 @@ application = ProtocolTypeRouter(
         # Channels' AuthMiddlewareStack, its user read on a connect thread
         # (games.socket.connect_threads) rather than the thread every socket's database
         # calls share. The Origin must be the site's own, port and scheme included
-        # (ftsite.origins).
-        "websocket": SameOriginValidator(
-            CookieMiddleware(
-                SessionMiddleware(ConnectAuthMiddleware(URLRouter([*game_sockets, *board_sockets])))
+        # (ftsite.origins). Outermost, the closed sockets' garbage freed once it outweighs
+        # the open ones (ftsite.closed_sockets).
+        "websocket": ClosedSocketsCollector(
+            SameOriginValidator(
+                CookieMiddleware(
+                    SessionMiddleware(
+                        ConnectAuthMiddleware(URLRouter([*game_sockets, *board_sockets]))
+                    )
+                )
             )
         ),
     }

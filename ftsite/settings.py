@@ -130,6 +130,9 @@ FT_LIVE_GAMES = env_int("FT_LIVE_GAMES", 5_000, minimum=1)
 # seconds is dropped (games.runtime.live.live_evict_idle): a storm's games do not stay in
 # memory after their sockets closed. The next connection rebuilds it from the log.
 FT_LIVE_IDLE_SECONDS = env_seconds("FT_LIVE_IDLE_SECONDS", 120.0, maximum=86_400.0)
+# A full collection once this many sockets closed since the last and they outnumber those
+# open (ftsite.closed_sockets): their garbage is freed after a storm. 0 turns it off.
+FT_GC_CLOSED_SOCKETS = env_int("FT_GC_CLOSED_SOCKETS", 500, minimum=0)
 # A finished game's log is packed into one blob (manage.py compact_logs, games.logcodec) once
 # its result is verified, its deal has closed and it finished this many hours ago: a message
 # sent again to it after that is refused as to any finished game, not answered as a repeat.

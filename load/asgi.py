@@ -17,14 +17,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ftsite.settings")
 
 # Importing the site's application first initialises Django (as ftsite.asgi does).
 from ftsite.asgi import application as site_application  # noqa: E402
+from ftsite.closed_sockets import ClosedSocketsCollector  # noqa: E402
 from ftsite.origins import SameOriginValidator  # noqa: E402
 from load.echo import EchoConsumer  # noqa: E402
 
 ECHO_PATH = "/ws/echo/"
 
-# The same origin check as the game sockets, but no session lookup: the baseline is the
-# websocket stack alone, without a database call.
-echo_application = SameOriginValidator(EchoConsumer.as_asgi())
+# The same origin check and closed sockets' collection as the game sockets, but no session
+# lookup: the baseline is the websocket stack alone, without a database call.
+echo_application = ClosedSocketsCollector(SameOriginValidator(EchoConsumer.as_asgi()))
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -9,8 +9,10 @@ game sockets one after another, each storm's sockets all open until the last has
 * ``after``: ``--settle`` seconds after the storm's sockets closed, the live games' sweeper
   having dropped the idle ones (``FT_LIVE_IDLE_SECONDS`` set to ``--idle`` for the run).
 
-Beside it, in the same run on a second fresh process: the same storms on the echo consumer,
-which keeps nothing of a socket, so what its RSS keeps is the socket stack's own share.
+Beside it, in the same run, each on a fresh process: the same storms with the closed
+sockets' collection turned off (``FT_GC_CLOSED_SOCKETS=0``, the process as it was before
+``ftsite.closed_sockets``: the baseline), and on the echo consumer, which keeps nothing of a
+socket, so what its RSS keeps is the socket stack's own share.
 
     nice -n 10 .venv/bin/python -m load.storm_memory --sockets 2000 --storms 3 --repeat 3
 
@@ -60,6 +62,14 @@ async def sampled(work: Any, pid: int, into: list[int]) -> Any:
         sampler.cancel()
 
 
+# (row, echo consumer?, the process's environment on top of the run's)
+KINDS = (
+    ("game", False, {}),
+    ("game, collection off", False, {"FT_GC_CLOSED_SOCKETS": "0"}),
+    ("echo", True, {}),
+)
+
+
 def one_process(
     args: argparse.Namespace, env: dict[str, str], targets: list[tuple[str, str]], echo: bool
 ) -> dict[str, Any]:
@@ -78,9 +88,18 @@ def one_process(
             row["held"].append(max(held) / MB)
             row["after"].append(rss(pid) / MB)
             print(f"  {'echo' if echo else 'game'}: {row}", flush=True)
+        row["collections"] = stack_log_count(server.log, "a full collection freed")
         return row
     finally:
         stack.stop_all([server])
+
+
+def stack_log_count(log: Path, sign: str) -> int:
+    """Lines of a server's log that say ``sign`` (its collections, ftsite.closed_sockets)."""
+    try:
+        return log.read_text(errors="replace").count(sign)
+    except OSError:
+        return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
 
     targets = [(p.game_id, p.cookie) for p in make_players(args.sockets)]
     rows = [
-        {kind: one_process(args, env, targets, kind == "echo") for kind in ("game", "echo")}
+        {kind: one_process(args, env | extra, targets, echo) for kind, echo, extra in KINDS}
         for _ in range(args.repeat)
     ]
     args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -125,17 +144,18 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
     repeats (each repeat a fresh process)."""
     lines = [
         f"| {args.sockets:,} sockets a storm | base RSS MB | held, above base"
-        " | after, above base |",
-        "|---|---|---|---|",
+        " | after, above base | full collections of closed sockets, whole run |",
+        "|---|---|---|---|---|",
     ]
-    for kind in ("game", "echo"):
+    for kind, _, _ in KINDS:
         base = min_med_max([r[kind]["base"] for r in rows], "{:.1f}")
+        collections = min_med_max([r[kind].get("collections", 0) for r in rows])
         for n in range(args.storms):
             held, after = (
                 min_med_max([r[kind][key][n] - r[kind]["base"] for r in rows], "{:.1f}")
                 for key in ("held", "after")
             )
-            lines.append(f"| {kind}, storm {n + 1} | {base} | {held} | {after} |")
+            lines.append(f"| {kind}, storm {n + 1} | {base} | {held} | {after} | {collections} |")
     return "\n".join(lines)
 
 

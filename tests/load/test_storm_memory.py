@@ -15,16 +15,30 @@ def test_it_reads_this_processs_resident_set() -> None:
 
 
 def test_the_table_gives_each_storm_above_its_processs_base() -> None:
-    def process(base: float, held: list[float], after: list[float]) -> dict:
-        return {"base": base, "held": held, "after": after, "failed": 0}
+    def process(base: float, held: list[float], after: list[float], collections: int) -> dict:
+        return {"base": base, "held": held, "after": after, "failed": 0, "collections": collections}
+
+    def repeat(game: dict, off: dict, echo: dict) -> dict:
+        return {"game": game, "game, collection off": off, "echo": echo}
 
     rows = [
-        {"game": process(100, [150, 152], [101, 103]), "echo": process(90, [95, 95], [90, 90])},
-        {"game": process(110, [170, 171], [112, 112]), "echo": process(92, [99, 98], [93, 92])},
-        {"game": process(105, [160, 160], [105, 108]), "echo": process(91, [96, 96], [91, 91])},
-    ]
+        repeat(process(100, [150, 152], [101, 103], 2), process(100, [150, 190], [150, 190], 0),
+               process(90, [95, 95], [90, 90], 1)),
+        repeat(process(110, [170, 171], [112, 112], 3), process(101, [151, 191], [151, 191], 0),
+               process(92, [99, 98], [93, 92], 1)),
+        repeat(process(105, [160, 160], [105, 108], 2), process(102, [152, 192], [152, 192], 0),
+               process(91, [96, 96], [91, 91], 2)),
+    ]  # fmt: skip
     table = storm_memory.report(rows, argparse.Namespace(sockets=2000, storms=2))
-    assert (
-        "| game, storm 1 | 100.0 / 105.0 / 110.0 | 50.0 / 55.0 / 60.0 | 0.0 / 1.0 / 2.0 |" in table
-    )
+    game = "| game, storm 1 | 100.0 / 105.0 / 110.0 | 50.0 / 55.0 / 60.0 | 0.0 / 1.0 / 2.0 |"
+    assert f"{game} 2 / 2 / 3 |" in table
+    assert "| game, collection off, storm 2 | 100.0 / 101.0 / 102.0 | 90.0 / 90.0 / 90.0 |" in table
     assert "| echo, storm 2 | 90.0 / 91.0 / 92.0 | 5.0 / 5.0 / 6.0 | 0.0 / 0.0 / 0.0 |" in table
+
+
+def test_it_counts_the_servers_collections_from_its_log(tmp_path) -> None:
+    log = tmp_path / "server.log"
+    line = "closed sockets: 600 closed, 0 open; a full collection freed 90 objects in 3 ms\n"
+    log.write_text("started\n" + line * 2)
+    assert storm_memory.stack_log_count(log, "a full collection freed") == 2
+    assert storm_memory.stack_log_count(tmp_path / "none.log", "a full collection freed") == 0
