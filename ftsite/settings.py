@@ -103,11 +103,7 @@ FT_TRUSTED_PROXY_NETWORKS = env_networks(
 # FT_RATE_PRACTICE_ON_START enqueues that rating when a practice game of an unrated deal
 # starts (off by default where tasks run inline).
 
-# On the embedded default (no beat ahead of time) a person waits for the first open of the
-# day, so the budget per candidate is shorter there; production certifies ahead of time.
-FT_DAILY_CERTIFY_SECONDS = env_seconds(
-    "FT_DAILY_CERTIFY_SECONDS", 10.0 if DATABASE_URL is not None else 2.0
-)
+# (FT_DAILY_CERTIFY_SECONDS follows DATABASES: its default depends on the engine.)
 FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
@@ -218,6 +214,15 @@ DATABASES = databases(
     if DB_POOL
     else None,
     application_name=env_str("DJANGO_DB_APPLICATION_NAME"),
+)
+
+# The daily certification's budget per candidate (the solver settings above). On SQLite
+# (`make run`, the browser tier: whether DATABASE_URL names the file or not) no beat runs
+# ahead and a person waits for the first open of the day, so it is shorter there; on
+# PostgreSQL the beat certifies ahead of time.
+FT_DAILY_CERTIFY_SECONDS = env_seconds(
+    "FT_DAILY_CERTIFY_SECONDS",
+    2.0 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 10.0,
 )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -3,6 +3,8 @@ blocks it builds (``ftsite.blocks``) and the defaults that depend on the configu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -134,6 +136,23 @@ def test_it_refuses_a_visibility_timeout_below_twice_a_time_limit() -> None:
     )
     with pytest.raises(ImproperlyConfigured, match=expected):
         check_redelivery(visibility_timeout=2999, limits=limits)
+
+
+def test_the_certification_budget_follows_the_database_engine(tmp_path: Path) -> None:
+    """SQLite gets make run's 2 s per candidate whether DATABASE_URL names the file or not
+    (nobody certifies ahead there); PostgreSQL the production 10 s; the variable wins."""
+
+    def budget(**env: str) -> str:
+        return setting_in_new_process("FT_DAILY_CERTIFY_SECONDS", **env)
+
+    sqlite_url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    postgres_url = "postgres://postgres@127.0.0.1:5432/unused"
+    assert budget() == "2.0"
+    assert budget(DATABASE_URL=sqlite_url) == "2.0"
+    assert budget(DATABASE_URL=postgres_url) == "10.0"
+    assert budget(DATABASE_URL=postgres_url, DJANGO_DB_POOL="false") == "10.0"
+    assert budget(DATABASE_URL=sqlite_url, FT_DAILY_CERTIFY_SECONDS="5") == "5.0"
+    assert budget(DATABASE_URL=postgres_url, FT_DAILY_CERTIFY_SECONDS="0") == "0.0"
 
 
 def test_it_uses_the_default_for_an_unset_list(monkeypatch: pytest.MonkeyPatch) -> None:
