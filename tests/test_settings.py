@@ -10,15 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from ftsite.blocks import check_redelivery
-from ftsite.env import (
-    env_bool,
-    env_int,
-    env_list,
-    env_networks,
-    env_seconds,
-    env_secret,
-    env_str,
-)
+from ftsite.env import env_bool, env_int, env_list, env_networks, env_seconds, env_secret, env_str
 from tests.support.fresh_settings import ROOT, setting_in_new_process
 
 
