@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratch import run_header, scratch_database, scratch_drop  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 
 DB_URL, DB_NAME = scratch_database("ft_bench_arena_open", FT_DUEL_COUNTDOWN_SECONDS="0")
 
@@ -118,10 +118,6 @@ def one(
     boards = time.perf_counter() - t0
     assert len(games) == len(players)
     return committed, one_board, boards
-
-
-def spread(samples: list[float]) -> str:
-    return " / ".join(f"{s:.3f}" for s in (min(samples), statistics.median(samples), max(samples)))
 
 
 def main() -> None:

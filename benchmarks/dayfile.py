@@ -26,7 +26,6 @@ import json
 import os
 import platform
 import random
-import statistics
 import sys
 import time
 from datetime import timedelta
@@ -36,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratch import scratch_database, scratch_drop  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 
 DB_URL, DB_NAME = scratch_database(
     "ft_bench_dayfile",
@@ -104,11 +104,8 @@ def make_day(count: int, rng: random.Random) -> Deal:
     return deal
 
 
-def spread(samples: list[float]) -> str:
-    return (
-        f"min {min(samples):.3f} s, median {statistics.median(samples):.3f} s,"
-        f" max {max(samples):.3f} s"
-    )
+#: How the day file's timings are written.
+SECONDS = "min {} s, median {} s, max {} s"
 
 
 def main() -> None:
@@ -145,8 +142,8 @@ def main() -> None:
             warm.append(time.perf_counter() - t0)
         assert built is not None
         body = built.body
-        print(f"build on a cold cache (day_file_build): {spread(cold)}")
-        print(f"read on a warm cache (freshness check + hit): {spread(warm)}")
+        print(f"build on a cold cache (day_file_build): {spread(cold, template=SECONDS)}")
+        print(f"read on a warm cache (freshness check + hit): {spread(warm, template=SECONDS)}")
         print(
             f"file: {len(body) / 1e6:.1f} MB JSON, {len(built.gzipped) / 1e6:.1f} MB gzip"
             f" ({len(body) / args.games / 1024:.1f} KiB a game)"
@@ -158,7 +155,7 @@ def main() -> None:
             report = verify_day(data)
             checks.append(time.perf_counter() - t0)
             assert report.clean, report.problems[:5]
-        print(f"verify_day (engine only, clean): {spread(checks)}")
+        print(f"verify_day (engine only, clean): {spread(checks, template=SECONDS)}")
     finally:
         connections.close_all()
         scratch_drop(DB_URL)

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.certified_deals import OUT as DEALS  # noqa: E402  (the file it writes)
 from benchmarks.players import play_greedy  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 from games.engine import GameState  # noqa: E402
 from games.solver import solve  # noqa: E402
 from games.solver.prove import decide  # noqa: E402
@@ -51,14 +52,10 @@ def summary(name: str, rows: list[tuple[str, float]], budget: float) -> str:
     wins = sum(1 for v, _ in rows if v == "win")
     lost = sum(1 for v, _ in rows if v == "lost")
     everything = statistics.median([t if v != "unknown" else budget for v, t in rows])
-    spread = (
-        f"{decided[0]:.2f} / {statistics.median(decided):.2f} / {decided[-1]:.2f} s"
-        if decided
-        else "-"
-    )
+    times = spread(decided, "{:.2f}", template="{} / {} / {} s")
     return (
         f"{name:8s} decided {len(decided):3d} / {len(rows)} ({wins} won, {lost} proved lost);"
-        f" time to decide min / median / max {spread}; median of all {everything:.2f} s"
+        f" time to decide min / median / max {times}; median of all {everything:.2f} s"
     )
 
 

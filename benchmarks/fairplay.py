@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import players  # noqa: E402
 from benchmarks.certified_deals import OUT as DEALS  # noqa: E402  (the file it writes)
 from benchmarks.fairplay_stack import pace_holds, scout_pairs  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 from games.solver.fingerprint import solver_copy  # noqa: E402
 from games.solver.foresight import THRESHOLD, analyse_foresight  # noqa: E402
 
@@ -171,7 +172,7 @@ def summarise(rows: list[dict], kinds: list[str]) -> None:
         cpus = [r["cpu"] for r in wins if "cpu" in r]
         zs = [r["statistic"] for r in wins if "statistic" in r]
         share = f"{len(held)}/{len(wins)}"
-        cpu = f"{min(cpus):.1f}/{statistics.median(cpus):.1f}/{max(cpus):.1f}" if cpus else "-"
+        cpu = spread(cpus, "{:.1f}", template="{}/{}/{}")
         print(
             f"{kind:14s} {len(mine):5d} {len(wins):5d} {share:>10s} "
             f"{100 * lo:6.1f}-{100 * hi:5.1f} % {statistics.median(zs) if zs else 0:8.2f}"

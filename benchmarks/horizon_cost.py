@@ -24,11 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import spread  # noqa: E402
 from games.engine import GameState  # noqa: E402
 from games.solver.evidence import verdict  # noqa: E402
 from games.solver.horizon import certified_tails, horizon_survival  # noqa: E402
 
 VARIANT = "forty-thieves"
+
+
+#: How the CPU seconds are written.
+SECONDS = "{} / {} / {} s"
 
 
 def certified(game: GameState) -> bool:
@@ -62,14 +67,10 @@ def main() -> None:
             games.setdefault(row["kind"], []).append(found.seconds)
             print(deal["day"], row["kind"], round(found.seconds, 2), flush=True)
 
-    def spread(values: list[float]) -> str:
-        return f"{min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f} s"
-
-    print(f"tails a deal ({len(tails_cpu)}): {spread(tails_cpu)}")
+    print(f"tails a deal ({len(tails_cpu)}): {spread(tails_cpu, '{:.1f}', template=SECONDS)}")
     for kind, values in games.items():
-        print(
-            f"{kind} ({len(values)} games): {spread(values)}, mean {statistics.fmean(values):.1f}"
-        )
+        cpu = spread(values, "{:.1f}", template=SECONDS)
+        print(f"{kind} ({len(values)} games): {cpu}, mean {statistics.fmean(values):.1f}")
 
 
 if __name__ == "__main__":

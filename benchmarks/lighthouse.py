@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import spread  # noqa: E402
 from tests.support.servers import start_server  # noqa: E402
 
 LIGHTHOUSE = ROOT / "benchmarks" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
@@ -50,6 +50,10 @@ new MutationObserver((_, observer) => {
   }
 }).observe(document, {subtree: true, attributes: true, childList: true});
 """
+
+
+#: How a spread of milliseconds or scores is written.
+MS = "{:.0f}"
 
 
 def site(workdir: Path) -> tuple[Any, dict[str, str]]:
@@ -148,12 +152,6 @@ def timings(
     return found
 
 
-def spread(values: list[float]) -> str:
-    if not values:
-        return "-"
-    return f"{min(values):.0f} / {statistics.median(values):.0f} / {max(values):.0f}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -180,15 +178,19 @@ def main() -> None:
             print(f"{'page':<10} " + " ".join(f"{c:>16}" for c in CATEGORIES))
             for name, url in pages.items() if not args.timings_only else ():
                 runs = [audit(url, cookies, workdir / f"{name}.json") for _ in range(args.repeats)]
-                cells = [spread([run[c] for run in runs]) for c in CATEGORIES]
+                cells = [spread([run[c] for run in runs], MS) for c in CATEGORIES]
                 print(f"{name:<10} " + " ".join(f"{cell:>16}" for cell in cells))
             found = timings(browser, table, cookies, args.repeats)
-            print(f"table first contentful paint, ms (min / median / max): {spread(found['fcp'])}")
-            print(f"table Connected, ms (min / median / max): {spread(found['connected'])}")
+            print(
+                f"table first contentful paint, ms (min / median / max): {spread(found['fcp'], MS)}"
+            )
+            print(f"table Connected, ms (min / median / max): {spread(found['connected'], MS)}")
             # The baseline, same run, same browser: the paint of a page with nothing to
             # fetch after it (the health check's text), so the machine's noise shows.
             base = timings(browser, server.http + "/healthz", cookies, args.repeats, wait=False)
-            print(f"baseline /healthz first paint, ms (min / median / max): {spread(base['fcp'])}")
+            print(
+                f"baseline /healthz first paint, ms (min / median / max): {spread(base['fcp'], MS)}"
+            )
             browser.close()
         finally:
             server.stop()

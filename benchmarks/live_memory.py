@@ -20,7 +20,6 @@ import argparse
 import gc
 import os
 import random
-import statistics
 import sys
 import time
 import tracemalloc
@@ -30,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratch import run_header, scratch_database, scratch_drop  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 
 DB_URL, DB_NAME = scratch_database("ft_bench_live")
 
@@ -123,16 +123,17 @@ def main() -> None:
     storm(ids)  # a first storm warms what stays loaded in any process (code, statements)
     runs = [storm(ids) for _ in range(args.repeats)]
 
-    def spread(values: list[float]) -> str:
-        return f"{min(values):7.1f} / {statistics.median(values):7.1f} / {max(values):7.1f}"
-
     print(
         f"{args.games} games held by a storm, then idle; MB, min / median / max of {args.repeats}:"
     )
-    print(f"  Python heap held, above before: {spread([(h - b) / MB for b, h, *_ in runs])}")
-    print(f"  Python heap after the drop:     {spread([(a - b) / MB for b, _, a, *_ in runs])}")
-    print(f"  RSS held, above before:         {spread([(r[4] - r[3]) / MB for r in runs])}")
-    print(f"  RSS after the drop, above:      {spread([(r[5] - r[3]) / MB for r in runs])}")
+    figures = {
+        "Python heap held, above before": [(h - b) / MB for b, h, *_ in runs],
+        "Python heap after the drop": [(a - b) / MB for b, _, a, *_ in runs],
+        "RSS held, above before": [(r[4] - r[3]) / MB for r in runs],
+        "RSS after the drop, above": [(r[5] - r[3]) / MB for r in runs],
+    }
+    for label, values in figures.items():
+        print(f"  {label + ':':31} {spread(values, '{:7.1f}')}")
     game = Game.objects.select_related("deal").get(pk=ids[0])
     entry = live.live_game(game_id=game.pk)
     assert entry.game.version == game.version and len(entry.client_ids) == game.version

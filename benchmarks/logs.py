@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import time
 from datetime import timedelta
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratch import run_header, scratch_database, scratch_drop  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 
 # The boards are not the point here (no Redis): the database is.
 DB_URL, DB_NAME = scratch_database("ft_bench_logs", FT_COMPACT_AFTER_HOURS="1")
@@ -162,11 +162,6 @@ def read_all(ids: list, repeats: int) -> tuple[list[float], list]:
     return times, logs
 
 
-def spread(times: list[float], scale: float = 1000) -> str:
-    low, mid, high = (f(times) * scale for f in (min, statistics.median, max))
-    return f"{low:.1f} / {mid:.1f} / {high:.1f}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=300)
@@ -197,8 +192,9 @@ def main() -> None:
     packed_times, after = read_all(ids, args.repeats)
     same = sum(a == b for a, b in zip(before, after, strict=True))
     print(f"  read back identical: {same} of {len(ids)} games")
+    rows, packed = (spread(times, "{:.1f}", scale=1000) for times in (row_times, packed_times))
     print(f"  read every game's log, ms (min / median / max of {args.repeats}):"
-          f" rows {spread(row_times)}, packed {spread(packed_times)}")  # fmt: skip
+          f" rows {rows}, packed {packed}")  # fmt: skip
     print(f"  compact_logs: {len(ids) / packing:,.0f} games/s ({packing:.2f} s)")
     assert same == len(ids)
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.stats import spread  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ftsite.settings")
 
 
@@ -47,8 +49,7 @@ def main() -> None:
                 stars.append(difficulty_for("win", proof[0]))
         print(
             f"{variant}: {len(stars)}/{args.seeds} proven, stars {sorted(stars)};"
-            f" s/seed min {min(seconds):.2f} median {statistics.median(seconds):.2f}"
-            f" max {max(seconds):.2f}"
+            f" s/seed {spread(seconds, '{:.2f}', template='min {} median {} max {}')}"
         )
 
 

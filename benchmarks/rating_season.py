@@ -50,6 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.stats import spread  # noqa: E402
 from leaderboards.rating.maths import Rating, rate_match  # noqa: E402 (pure Python)
 
 CARDS = 104
@@ -280,10 +281,6 @@ def time_db(*, field: int, repeats: int, seed: int) -> tuple[float, list[float]]
     return wall[0], wall[1:]
 
 
-def spread(xs: list[float], digits: int = 3) -> str:
-    return " / ".join(f"{x:.{digits}f}" for x in (min(xs), statistics.median(xs), max(xs)))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2000)
@@ -327,7 +324,7 @@ def main() -> None:
     for what in ("tied share", "win share", "settled", "sigma median"):
         print(f"  {what:>26}: {spread([r[what] for r in runs])}")
     for name in runs[0]["accuracy"]:
-        acc = spread([r["accuracy"][name] for r in runs], 4)
+        acc = spread([r["accuracy"][name] for r in runs], "{:.4f}")
         rho = spread([r["spearman"][name] for r in runs])
         print(f"  {name:>16}: pairwise accuracy day t+1 {acc}   Spearman (10+ days) {rho}")
     for name in ("ordinal", "mu"):  # paired, seed by seed: the margin over the better baseline
@@ -335,7 +332,7 @@ def main() -> None:
             r["accuracy"][name] - max(r["accuracy"]["win rate"], r["accuracy"]["mean percentile"])
             for r in runs
         ]
-        print(f"  {name:>16} minus the better baseline, same season: {spread(margin, 5)}")
+        print(f"  {name:>16} minus the better baseline, same season: {spread(margin, '{:.5f}')}")
     if args.timing:
         maths = time_maths(field=args.field, repeats=args.repeats, seed=1)
         print(f"one day of {args.field:,}: maths (CPU s) {spread(maths)}")

@@ -39,6 +39,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.stats import spread  # noqa: E402
 
 #: The worker each code runs in (its argument: the code to measure, put first on the path):
 #: it reads a workload's name a line and answers [positions, CPU seconds, per deal
@@ -128,10 +131,6 @@ class Worker:
         self.process.wait()
 
 
-def spread(rates: list[float]) -> str:
-    return f"{min(rates):,.0f} / {statistics.median(rates):,.0f} / {max(rates):,.0f}"
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -173,11 +172,11 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("the two codes searched different positions")
     print("positions a CPU-second, min / median / max of the repeats")
     for work in works:
-        line = f"  {work:10s} now {spread(rates['now'][work])}"
+        line = f"  {work:10s} now {spread(rates['now'][work], '{:,.0f}')}"
         if "baseline" in rates:
             base = rates["baseline"][work]
             pairs = [a / b for a, b in zip(rates["now"][work], base, strict=True)]
-            line += f"   baseline {spread(base)}"
+            line += f"   baseline {spread(base, '{:,.0f}')}"
             line += f"   now / baseline {min(pairs):.3f} / {statistics.median(pairs):.3f}"
             line += f" / {max(pairs):.3f}"
         print(line)

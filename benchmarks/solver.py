@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import spread  # noqa: E402
 from games.engine import GameState  # noqa: E402
 
 #: How a script run for one deal in a fresh interpreter starts: its arguments are the code
@@ -116,8 +117,8 @@ def summary(name: str, results: list[tuple]) -> None:
     if wins:
         times = [r[4] for r in wins]
         print(
-            f"  time to a win: min {min(times):.2f} / median {statistics.median(times):.2f}"
-            f" / max {max(times):.2f} s; line length median "
+            f"  time to a win: {spread(times, '{:.2f}', template='min {} / median {} / max {} s')};"
+            " line length median "
             f"{statistics.median(r[5] for r in wins):.0f} moves"
         )
     print(

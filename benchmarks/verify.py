@@ -29,7 +29,6 @@ import json
 import os
 import platform
 import random
-import statistics
 import subprocess
 import sys
 import time
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 import redis  # noqa: E402
 
 from benchmarks.scratch import SITE_ENV, admin, scratch_database, scratch_drop  # noqa: E402
+from benchmarks.stats import spread  # noqa: E402
 
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 DB_URL, DB_NAME = scratch_database("ft_bench_verify", redis_url=REDIS_URL)
@@ -134,8 +134,7 @@ def bench_in_process(count: int, rounds: int = 1) -> None:
     rounds' results/s, and how many ranked results went on the board or were held."""
     rates = [_in_process_round(count, "vtsrqp"[r], 5 + r) for r in range(min(rounds, 6))]
     if rounds > 1:
-        low, mid, high = min(rates), statistics.median(rates), max(rates)
-        print(f"    (a) over {rounds} rounds: {low:,.0f} / {mid:,.0f} / {high:,.0f} results/s"
+        print(f"    (a) over {rounds} rounds: {spread(rates, '{:,.0f}')} results/s"
               " (min / median / max)")  # fmt: skip
 
 

@@ -214,3 +214,38 @@ def templates(directory: Path) -> list[dict[str, Any]]:
             },
         },
     ]
+
+
+def storages(*, manifest: bool) -> dict[str, Any]:
+    """Uploaded files on disk; static files from whitenoise's hashed, compressed manifest
+    when ``manifest`` (it needs ``collectstatic`` to have run), else as they are."""
+    return {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {
+            "BACKEND": (
+                "whitenoise.storage.CompressedManifestStaticFilesStorage"
+                if manifest
+                else "django.contrib.staticfiles.storage.StaticFilesStorage"
+            ),
+        },
+    }
+
+
+def celery_broker(redis_url: str | None) -> tuple[str, str | None, bool]:
+    """Celery's broker, result backend and whether tasks run in-process: Redis for both
+    when there is one; otherwise no broker at all, each task run inline where it is sent."""
+    if redis_url is None:
+        return "memory://", None, True
+    return redis_url, redis_url, False
+
+
+def check_redelivery(*, visibility_timeout: int, limits: dict[str, int]) -> None:
+    """Refuse a visibility timeout below twice any task time limit in ``limits`` (by its
+    variable's name): a message is delivered again once the timeout passes unacknowledged,
+    so a slow but healthy task would otherwise be run twice at once."""
+    for name, limit in limits.items():
+        if visibility_timeout < 2 * limit:
+            raise ImproperlyConfigured(
+                f"CELERY_VISIBILITY_TIMEOUT={visibility_timeout} must be at least twice"
+                f" {name}={limit}, or running tasks get redelivered"
+            )

@@ -3,7 +3,9 @@
 One module, driven entirely by environment variables.  With nothing set it runs on
 embedded defaults (SQLite, in-memory channel layer, Celery tasks executed in-process,
 DEBUG on).  Setting ``DATABASE_URL`` and ``REDIS_URL`` switches to PostgreSQL and Redis;
-without ``DATABASE_URL`` DEBUG defaults to off and secrets become mandatory.
+with ``DATABASE_URL`` DEBUG defaults to off and secrets become mandatory. The larger
+computed blocks are built in ``ftsite.blocks``, the static tables are in ``ftsite.stack``,
+``ftsite.rates`` and ``ftsite.schedule``; the environment is read through ``ftsite.env``.
 """
 
 from __future__ import annotations
@@ -14,15 +16,17 @@ import sys
 import warnings
 from pathlib import Path
 
-from django.core.exceptions import ImproperlyConfigured
-
+from ftsite import stack
 from ftsite.blocks import (
     CSP,
     caches,
+    celery_broker,
     channel_layers,
+    check_redelivery,
     databases,
     logging_config,
     pool_options,
+    storages,
     templates,
 )
 from ftsite.env import (
@@ -37,9 +41,7 @@ from ftsite.env import (
 from ftsite.rates import rate_limits
 from ftsite.schedule import BEAT_SCHEDULE, TASK_ROUTES
 
-# ---------------------------------------------------------------------------
-# Core
-# ---------------------------------------------------------------------------
+# --- Core --------------------------------------------------------------------
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -101,11 +103,7 @@ FT_TRUSTED_PROXY_NETWORKS = env_networks(
 # FT_RATE_PRACTICE_ON_START enqueues that rating when a practice game of an unrated deal
 # starts (off by default where tasks run inline).
 
-# On the embedded default (no beat ahead of time) a person waits for the first open of the
-# day, so the budget per candidate is shorter there; production certifies ahead of time.
-FT_DAILY_CERTIFY_SECONDS = env_seconds(
-    "FT_DAILY_CERTIFY_SECONDS", 10.0 if DATABASE_URL is not None else 2.0
-)
+# (FT_DAILY_CERTIFY_SECONDS follows DATABASES: its default depends on the engine.)
 FT_DAILY_CERTIFY_NODES = env_int("FT_DAILY_CERTIFY_NODES", 0, minimum=0)
 FT_DAILY_MAX_CANDIDATES = env_int("FT_DAILY_MAX_CANDIDATES", 50, minimum=1, maximum=1000)
 FT_RATE_SECONDS = env_seconds("FT_RATE_SECONDS", 10.0)
@@ -152,48 +150,9 @@ FT_CONNECT_THREADS = env_int(
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
-INSTALLED_APPS = [
-    "daphne",
-    "django.contrib.admin",
-    "django.contrib.auth",
-    "django.contrib.contenttypes",
-    "django.contrib.sessions",
-    "django.contrib.messages",
-    "django.contrib.staticfiles",
-    "channels",
-    "csp",
-    "axes",
-    # Serves the interactive API docs' assets locally: no CDN at run time.
-    "ninja",
-    "games",
-    "leaderboards",
-]
-
-MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    # Before anything reads the request: a NUL in a path, query, form or cookie is refused
-    # or dropped here (PostgreSQL cannot store it; games/input_guard.py).
-    "games.input_guard.InputGuardMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # A signed-in account's own language wins (games/accounts/language.py).
-    "games.accounts.language.AccountLanguageMiddleware",
-    # The ft_device cookie and fair-play sightings of signed-in users (games/privacy/middleware.py).
-    "games.privacy.middleware.DeviceMiddleware",
-    # Visitors' pages from the shared cache, each with its own CSRF token (ftsite/pagecache.py):
-    # after the user and the device cookie are known, before the messages are.
-    "ftsite.pagecache.PageCacheMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "games.privacy.middleware.ApiJsonErrorsMiddleware",
-    # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
-    "axes.middleware.AxesMiddleware",
-]
+# The apps, and the middleware in the order each must run (why: ftsite/stack.py).
+INSTALLED_APPS = stack.INSTALLED_APPS
+MIDDLEWARE = stack.MIDDLEWARE
 
 # Sign-in throttling (django-axes): after FT_LOGIN_FAILURES wrong passwords for one
 # username from one address, for one username from any addresses, or from one address for
@@ -203,10 +162,7 @@ MIDDLEWARE = [
 # (games.throttles.login_lockout_parameters, docs/reliability.md). The site's form and
 # the admin's alike. Counted in the cache only (no rows), and the address only as a keyed
 # hash (games.throttles.login_client).
-AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+AUTHENTICATION_BACKENDS = stack.AUTHENTICATION_BACKENDS
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
 AXES_FAILURE_LIMIT = env_int("FT_LOGIN_FAILURES", 5, minimum=1)
 FT_LOGIN_COOLOFF_MINUTES = env_int("FT_LOGIN_COOLOFF_MINUTES", 15, minimum=1)
@@ -230,9 +186,7 @@ TEMPLATES = templates(BASE_DIR / "templates")
 
 ASGI_APPLICATION = "ftsite.asgi.application"
 
-# ---------------------------------------------------------------------------
-# Database
-# ---------------------------------------------------------------------------
+# --- Database ----------------------------------------------------------------
 
 # On PostgreSQL each process borrows its connections from a pool of its own (ftsite.dbpool):
 # never more than DJANGO_DB_POOL_MAX at once, whatever the number of requests, sockets and
@@ -262,11 +216,18 @@ DATABASES = databases(
     application_name=env_str("DJANGO_DB_APPLICATION_NAME"),
 )
 
+# The daily certification's budget per candidate (the solver settings above). On SQLite
+# (`make run`, the browser tier: whether DATABASE_URL names the file or not) no beat runs
+# ahead and a person waits for the first open of the day, so it is shorter there; on
+# PostgreSQL the beat certifies ahead of time.
+FT_DAILY_CERTIFY_SECONDS = env_seconds(
+    "FT_DAILY_CERTIFY_SECONDS",
+    2.0 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 10.0,
+)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# ---------------------------------------------------------------------------
-# Auth
-# ---------------------------------------------------------------------------
+# --- Auth --------------------------------------------------------------------
 
 AUTH_USER_MODEL = "games.User"
 LOGIN_URL = "login"
@@ -276,12 +237,7 @@ LOGOUT_REDIRECT_URL = "home"
 # reads its session: ftsite/sessions.py).
 SESSION_ENGINE = "ftsite.sessions"
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-]
+AUTH_PASSWORD_VALIDATORS = stack.AUTH_PASSWORD_VALIDATORS
 
 # Outgoing e-mail (password resets): printed to the console (the server's log) when DEBUG
 # is on, as on the embedded defaults; sent by SMTP otherwise (EMAIL_HOST and the rest from
@@ -301,9 +257,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Forty Thieves <noreply@local
 # A reset link stays valid this long (Django's default is three days).
 PASSWORD_RESET_TIMEOUT = env_int("FT_PASSWORD_RESET_SECONDS", 3 * 3600, minimum=300)
 
-# ---------------------------------------------------------------------------
-# Internationalisation
-# ---------------------------------------------------------------------------
+# --- Internationalisation ----------------------------------------------------
 
 LANGUAGE_CODE = "en"
 # The language chosen on the site's switch: a cookie like the session's (every cookie the
@@ -321,9 +275,7 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
-# ---------------------------------------------------------------------------
-# Static files
-# ---------------------------------------------------------------------------
+# --- Static files ------------------------------------------------------------
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -331,16 +283,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # The hashed manifest storage needs `collectstatic` to have run, so it is used only when
 # DEBUG is off and we are not under a test runner (tests must pass without collectstatic).
 _RUNNING_TESTS = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or _RUNNING_TESTS
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        ),
-    },
-}
+STORAGES = storages(manifest=not (DEBUG or _RUNNING_TESTS))
 
 # Serve straight from the app/static directories (no collectstatic) in dev and tests.
 WHITENOISE_USE_FINDERS = DEBUG or _RUNNING_TESTS
@@ -349,11 +292,10 @@ if DEBUG:
     # In development STATIC_ROOT usually does not exist yet; whitenoise need not say so.
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 
-# ---------------------------------------------------------------------------
-# Cache: rate limits and short-lived markers. Redis when REDIS_URL is set, so a limit holds
-# across every server process; each process's own memory otherwise (make run).
-# ---------------------------------------------------------------------------
+# --- Cache -------------------------------------------------------------------
 
+# Rate limits and short-lived markers: Redis when REDIS_URL is set, so a limit holds across
+# every server process; each process's own memory otherwise (make run).
 CACHES = caches(REDIS_URL)
 
 # The visitors' page store (ftsite.pagecache): seconds a signed-out visitor's page is served
@@ -426,24 +368,14 @@ FT_ARENA_ROUND_MINUTES = env_int("FT_ARENA_ROUND_MINUTES", 5, minimum=1, maximum
 FT_ARENA_AHEAD_MINUTES = env_int("FT_ARENA_AHEAD_MINUTES", 30, minimum=0, maximum=1440)
 FT_ARENA_LEAD_SECONDS = env_int("FT_ARENA_LEAD_SECONDS", 30, minimum=0, maximum=120)
 
-# ---------------------------------------------------------------------------
-# Channels
-# ---------------------------------------------------------------------------
+# --- Channels ----------------------------------------------------------------
 
 CHANNEL_LAYERS = channel_layers(REDIS_URL)
 
-# ---------------------------------------------------------------------------
-# Celery (read by ftsite/celery.py with namespace "CELERY")
-# ---------------------------------------------------------------------------
+# --- Celery (read by ftsite/celery.py with namespace "CELERY") ---------------
 
-if REDIS_URL is not None:
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND: str | None = REDIS_URL
-    CELERY_TASK_ALWAYS_EAGER = False
-else:
-    CELERY_BROKER_URL = "memory://"
-    CELERY_RESULT_BACKEND = None
-    CELERY_TASK_ALWAYS_EAGER = True
+# Redis when there is one; otherwise every task runs in-process where it is sent.
+CELERY_BROKER_URL, CELERY_RESULT_BACKEND, CELERY_TASK_ALWAYS_EAGER = celery_broker(REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 # See the solver settings above: rating inline would make starting a practice game wait.
 FT_RATE_PRACTICE_ON_START = env_bool("FT_RATE_PRACTICE_ON_START", not CELERY_TASK_ALWAYS_EAGER)
@@ -460,11 +392,6 @@ CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 10_000, minimum=0)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 60, minimum=1)
 CELERY_TASK_SOFT_TIME_LIMIT = max(1, CELERY_TASK_TIME_LIMIT - 5)
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
-if CELERY_VISIBILITY_TIMEOUT < 2 * CELERY_TASK_TIME_LIMIT:
-    raise ImproperlyConfigured(
-        f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
-        f" CELERY_TASK_TIME_LIMIT={CELERY_TASK_TIME_LIMIT}, or running tasks get redelivered"
-    )
 # The time limit of the solver's Celery tasks (opening deals, batches): certifying one day may
 # take FT_DAILY_MAX_CANDIDATES * FT_DAILY_CERTIFY_SECONDS in the worst case. By default 25
 # minutes, or less if the visibility timeout is shorter (never below the ordinary limit).
@@ -473,11 +400,13 @@ FT_SOLVER_TASK_TIME_LIMIT = env_int(
     max(CELERY_TASK_TIME_LIMIT, min(1500, CELERY_VISIBILITY_TIMEOUT // 2)),
     minimum=1,
 )
-if CELERY_VISIBILITY_TIMEOUT < 2 * FT_SOLVER_TASK_TIME_LIMIT:
-    raise ImproperlyConfigured(
-        f"CELERY_VISIBILITY_TIMEOUT={CELERY_VISIBILITY_TIMEOUT} must be at least twice"
-        f" FT_SOLVER_TASK_TIME_LIMIT={FT_SOLVER_TASK_TIME_LIMIT}, or solver tasks get redelivered"
-    )
+check_redelivery(
+    visibility_timeout=CELERY_VISIBILITY_TIMEOUT,
+    limits={
+        "CELERY_TASK_TIME_LIMIT": CELERY_TASK_TIME_LIMIT,
+        "FT_SOLVER_TASK_TIME_LIMIT": FT_SOLVER_TASK_TIME_LIMIT,
+    },
+)
 # Which queue each task goes to, and the periodic tasks: static tables in ftsite/schedule.py
 # (nothing in them comes from the environment).
 CELERY_TASK_ROUTES = TASK_ROUTES
@@ -530,18 +459,15 @@ CELERY_ENABLE_UTC = True
 
 CELERY_BEAT_SCHEDULE = BEAT_SCHEDULE
 
-# ---------------------------------------------------------------------------
-# Metrics (ftsite.metrics): each web process serves Prometheus on this port of its own,
-# never through the proxy (0: off, the default). The address defaults to the loopback;
-# in compose.yaml, where Prometheus is another container, 0.0.0.0 on a port not published.
-# ---------------------------------------------------------------------------
+# --- Metrics -----------------------------------------------------------------
 
+# Each web process serves Prometheus (ftsite.metrics) on this port of its own, never through
+# the proxy (0: off, the default). The address defaults to the loopback; in compose.yaml,
+# where Prometheus is another container, 0.0.0.0 on a port not published.
 FT_METRICS_PORT = env_int("FT_METRICS_PORT", 0, minimum=0, maximum=65535)
 FT_METRICS_ADDRESS = env_str("FT_METRICS_ADDRESS", "127.0.0.1")
 
-# ---------------------------------------------------------------------------
-# Security (production)
-# ---------------------------------------------------------------------------
+# --- Security (production) ---------------------------------------------------
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

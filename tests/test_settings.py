@@ -1,13 +1,16 @@
-"""The typed environment helpers at the top of ``ftsite.settings``."""
+"""The typed environment helpers ``ftsite.settings`` is written with (``ftsite.env``), the
+blocks it builds (``ftsite.blocks``) and the defaults that depend on the configuration."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from ftsite.env import env_networks
-from ftsite.settings import env_bool, env_int, env_list, env_str
+from ftsite.blocks import check_redelivery
+from ftsite.env import env_bool, env_int, env_list, env_networks, env_seconds, env_secret, env_str
 from tests.support.fresh_settings import ROOT, setting_in_new_process
 
 
@@ -82,6 +85,66 @@ def test_it_reads_networks_and_refuses_one_it_cannot_read(monkeypatch: pytest.Mo
     monkeypatch.setenv("FT_TRUSTED_PROXY_NETWORKS", "10.0.0.0/8,the proxy")
     with pytest.raises(ImproperlyConfigured, match="FT_TRUSTED_PROXY_NETWORKS: 'the proxy'"):
         env_networks("FT_TRUSTED_PROXY_NETWORKS", "127.0.0.0/8")
+
+
+def test_it_refuses_an_integer_above_the_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FT_TRUSTED_PROXIES", "11")
+    with pytest.raises(ImproperlyConfigured, match=r"FT_TRUSTED_PROXIES='11' is too large.*<= 10"):
+        env_int("FT_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("ten", "is not a number of seconds"), ("-1", "is out of range; use 0 to 30"),
+     ("31", "is out of range; use 0 to 30")],
+)  # fmt: skip
+def test_it_refuses_seconds_it_cannot_read_or_out_of_range(
+    monkeypatch: pytest.MonkeyPatch, raw: str, expected: str
+) -> None:
+    monkeypatch.setenv("FT_HINT_SECONDS", raw)
+    with pytest.raises(ImproperlyConfigured, match=f"FT_HINT_SECONDS='{raw}' {expected}"):
+        env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0)
+
+
+def test_it_reads_decimal_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FT_HINT_SECONDS", "0.5")
+    assert env_seconds("FT_HINT_SECONDS", 1.0, maximum=30.0) == 0.5
+
+
+def test_it_demands_a_secret_unless_debug(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FT_DAILY_SECRET", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="FT_DAILY_SECRET is not set.*when DEBUG is off"):
+        env_secret("FT_DAILY_SECRET", dev_default="dev", debug=False, why="when DEBUG is off")
+    assert env_secret("FT_DAILY_SECRET", dev_default="dev", debug=True, why="-") == "dev"
+    monkeypatch.setenv("FT_DAILY_SECRET", "real")
+    assert env_secret("FT_DAILY_SECRET", dev_default="dev", debug=False, why="-") == "real"
+
+
+def test_it_refuses_a_visibility_timeout_below_twice_a_time_limit() -> None:
+    limits = {"CELERY_TASK_TIME_LIMIT": 60, "FT_SOLVER_TASK_TIME_LIMIT": 1500}
+    check_redelivery(visibility_timeout=3000, limits=limits)
+    expected = (
+        "CELERY_VISIBILITY_TIMEOUT=2999 must be at least twice FT_SOLVER_TASK_TIME_LIMIT=1500"
+    )
+    with pytest.raises(ImproperlyConfigured, match=expected):
+        check_redelivery(visibility_timeout=2999, limits=limits)
+
+
+def test_the_certification_budget_follows_the_database_engine(tmp_path: Path) -> None:
+    """SQLite gets make run's 2 s per candidate whether DATABASE_URL names the file or not
+    (nobody certifies ahead there); PostgreSQL the production 10 s; the variable wins."""
+
+    def budget(**env: str) -> str:
+        return setting_in_new_process("FT_DAILY_CERTIFY_SECONDS", **env)
+
+    sqlite_url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    postgres_url = "postgres://postgres@127.0.0.1:5432/unused"
+    assert budget() == "2.0"
+    assert budget(DATABASE_URL=sqlite_url) == "2.0"
+    assert budget(DATABASE_URL=postgres_url) == "10.0"
+    assert budget(DATABASE_URL=postgres_url, DJANGO_DB_POOL="false") == "10.0"
+    assert budget(DATABASE_URL=sqlite_url, FT_DAILY_CERTIFY_SECONDS="5") == "5.0"
+    assert budget(DATABASE_URL=postgres_url, FT_DAILY_CERTIFY_SECONDS="0") == "0.0"
 
 
 def test_it_uses_the_default_for_an_unset_list(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,10 +62,6 @@ def site_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         FT_RATE_SIGNUPS_DEVICE="100000/h",
         # A duel's clock starts a second after the pairing (5 s on a real site).
         FT_DUEL_COUNTDOWN_SECONDS="1",
-        # `make run`'s budget (its SQLite comes without DATABASE_URL, which raises it to
-        # 10 s): Celery runs in the server's one sync thread here, so a deal certified on
-        # the spot (an empty duel reserve) holds up every page for that long per candidate.
-        FT_DAILY_CERTIFY_SECONDS="2",
     )
     return env
 
