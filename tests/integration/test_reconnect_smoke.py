@@ -81,3 +81,26 @@ def test_players_on_a_fresh_process_lose_nothing_from_their_first_move(tmp_path:
     assert (played["lost"], played["dropped"], played["refused"]) == (0, {}, {}), played
     assert 40 <= played["acked"] <= 80, played
     assert committed == played["acked_total"], (committed, played)
+
+
+def test_a_storms_closed_sockets_are_collected_by_the_real_process(tmp_path: Path) -> None:
+    """ftsite.closed_sockets on a real daphne: once the closed sockets reach the minimum and
+    outnumber the open ones, the process runs a full collection and says so in its log; with
+    the minimum above the storm, none."""
+    players = make_players(30)
+    targets = [(p.game_id, p.cookie) for p in players]
+    logs = {}
+    for minimum in (20, 1000):
+        env = {**server_env(), **stack.RAISED_LIMITS, "FT_GC_CLOSED_SOCKETS": str(minimum)}
+        (server,) = stack.start_servers(env, 1, tmp_path / str(minimum))
+        try:
+            figures = asyncio.run(storm(f"127.0.0.1:{server.port}", targets, 10, False))
+            assert figures["connected"] == 30, figures
+            asyncio.run(asyncio.sleep(3))  # the collection comes a second after the closes
+        finally:
+            server.stop()
+        logs[minimum] = server.log.read_text(errors="replace")
+    collected = [line for line in logs[20].splitlines() if "a full collection freed" in line]
+    assert len(collected) == 1, logs[20][-3000:]
+    assert "30 closed, 0 open" in collected[0]
+    assert "a full collection freed" not in logs[1000]
