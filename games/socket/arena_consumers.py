@@ -3,38 +3,41 @@ table of an arena's page. It only listens: on connecting it sends the table
 (``standings``), then the table again at each round's open, each settling and the end
 (``games.services.arenas``). Each socket's viewer gets their own row after the top rows
 when they are further down. A client may send ``ping``; anything else is refused
-``wrong_socket`` (moves go over the round's game socket)."""
+``wrong_socket`` (moves go over the round's game socket), in the connection's language. A
+league's arena is its members' only: anyone else is closed 4404, as its page is a 404."""
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
+from django.utils.translation import gettext as _
 
+from games.access import access_arena
 from games.arenas.messages import StandingsMessage
-from games.arenas.selectors import arena_read, arena_standings_message, arena_viewer_row
-from games.errors import ServiceError
+from games.arenas.selectors import arena_standings_message, arena_viewer_row
 from games.messages import PongMessage
 from games.runtime.broadcast import arena_group
 from games.socket.connect_threads import scope_user
-from games.socket.protocol import ProtocolError, readable_id, refusal
-from games.throttles import Pace
+from games.socket.listening import (
+    CLOSE_FLOOD,
+    CLOSE_NOT_FOUND,
+    CLOSE_TOO_BIG,
+    ListeningConsumer,
+    parse_object,
+)
+from games.socket.protocol import ProtocolError
 
-CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4008
-CLOSE_TOO_BIG = 4009
+__all__ = ["CLOSE_FLOOD", "CLOSE_NOT_FOUND", "CLOSE_TOO_BIG", "ArenaConsumer", "with_viewer"]
 
 
-def _open(scope: dict[str, Any], arena_id: str) -> tuple[int, int | None, StandingsMessage]:
-    """The arena's id, the socket's viewer (``None``: nobody signed in) and the table."""
-    arena = arena_read(arena_id=arena_id)
+def _open(scope: dict[str, Any], arena_id: int) -> tuple[int | None, StandingsMessage]:
+    """The socket's viewer (``None``: nobody signed in) and the table; ``NotFound`` for
+    no arena, or a league's arena to anyone but its members."""
     user = scope_user(scope)
+    arena = access_arena(user=user, arena_id=arena_id).arena
     viewer = user.pk if user.is_authenticated else None
-    return arena.pk, viewer, with_viewer(arena_standings_message(arena=arena), arena.pk, viewer)
+    return viewer, with_viewer(arena_standings_message(arena=arena), arena.pk, viewer)
 
 
 def with_viewer(
@@ -51,74 +54,45 @@ def with_viewer(
 
 
 def _parse(text: str | None) -> tuple[str, str | None]:
-    if text is None:
-        raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_json", 'a message is one JSON object, such as {"type": "ping"}')
-    msg_id = readable_id(data.get("id"))
+    data, msg_id = parse_object(text)
     if data.get("type") == "ping":
         return "ping", msg_id
     raise ProtocolError(
         "wrong_socket",
-        "an arena socket only listens: moves go over your round's game socket",
+        _("an arena socket only listens: moves go over your round's game socket"),
         msg_id,
     )
 
 
-class ArenaConsumer(AsyncWebsocketConsumer):
-    """One socket of one arena's page: anyone may listen (the table is public)."""
+class ArenaConsumer(ListeningConsumer):
+    """One socket of one arena's page: anyone may listen to the site's arenas (the table
+    is public), a league's members to their league's."""
 
-    max_frame_bytes = 512
-    flood_strikes = 10
-
-    group: str | None = None
     arena_pk: int = 0
     viewer_id: int | None = None
 
     async def connect(self) -> None:
-        self.pace = Pace(rate=settings.FT_RATE_SOCKET_PACE)
-        await self.accept()
-        try:
-            self.arena_pk, self.viewer_id, hello = await database_sync_to_async(_open)(
-                self.scope, self.scope["url_route"]["kwargs"]["arena_id"]
-            )
-        except ServiceError:
-            await self.close(CLOSE_NOT_FOUND)
-            return
-        self.group = arena_group(self.arena_pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json(hello)
+        named = str(self.scope["url_route"]["kwargs"]["arena_id"])
+
+        def group() -> str:  # ValueError for an id that is no number: closed 4404
+            self.arena_pk = int(named)
+            return arena_group(self.arena_pk)
+
+        opened = await self.listen(group, lambda scope: _open(scope, self.arena_pk))
+        if opened is not None:
+            self.viewer_id, hello = opened
+            await self.send_json(hello)
 
     async def disconnect(self, code: int) -> None:
-        group, self.group = self.group, None
-        if group is not None:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave_group()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.group is None:
-            return
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if size > self.max_frame_bytes:
-            await self.close(CLOSE_TOO_BIG)
-            return
-        now = time.monotonic()
-        if self.pace.early(now=now):
-            if self.pace.strikes > self.flood_strikes:
-                await self.close(CLOSE_FLOOD)
-            return
-        wait = self.pace.take(now=now)
-        if wait > 0:
-            reason = f"too fast: send it again in {wait:g} s"
-            await self.send_json(refusal("rate_limited", reason, None, retry_after=wait))
+        if not await self.heard(text_data, bytes_data):
             return
         try:
-            _parse(text_data)
+            self.parsed(_parse, text_data)
         except ProtocolError as err:
-            await self.send_json(refusal(err.code, err.reason, err.id))
+            await self.refuse(err.code, lambda: err.reason, err.id)
             return
         await self.send_json(PongMessage(type="pong"))
 
@@ -130,6 +104,3 @@ class ArenaConsumer(AsyncWebsocketConsumer):
                 message, self.arena_pk, self.viewer_id
             )
         await self.send_json(message)
-
-    async def send_json(self, message: Any) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))

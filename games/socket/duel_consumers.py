@@ -7,24 +7,23 @@ duel: its state on connecting (``duel``), each seat's counts after each committe
 grace period) and the result (``duel_end``). It also keeps the clock honest on time: a
 timer at the flag and at the end of an absent player's grace period asks the service
 what is due (``duel_tick``; the beat's sweep does the same for duels no socket watches).
-A client may send ``ping`` and ``sync``; anything else is refused ``wrong_socket``.
+A client may send ``ping`` and ``sync``; anything else is refused ``wrong_socket``, the
+reason in the connection's language (``games.socket.listening``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import time
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services
 from games.duels.messages import DuelMessage
@@ -33,14 +32,18 @@ from games.errors import ServiceError
 from games.messages import PongMessage
 from games.runtime.broadcast import duel_group
 from games.socket.connect_threads import scope_user
-from games.socket.protocol import ACTIONS, ProtocolError, readable_id, refusal
-from games.throttles import Pace
+from games.socket.listening import (
+    CLOSE_FLOOD,
+    CLOSE_NOT_FOUND,
+    CLOSE_TOO_BIG,
+    ListeningConsumer,
+    parse_object,
+)
+from games.socket.protocol import ACTIONS, ProtocolError
 
 logger = logging.getLogger(__name__)
 
-CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4008
-CLOSE_TOO_BIG = 4009
+__all__ = ["CLOSE_FLOOD", "CLOSE_NOT_FOUND", "CLOSE_TOO_BIG", "DuelConsumer"]
 
 
 def _open(scope: dict[str, Any], duel_id: str) -> tuple[int | None, int | None, DuelMessage]:
@@ -66,48 +69,40 @@ def _left(duel_id: str, user_id: int) -> None:
 
 def _parse(text: str | None) -> tuple[str, str | None]:
     """A duel socket's message: its type (``ping``, ``sync``, or a game action, which this
-    socket refuses) and its id; :class:`ProtocolError` for anything else."""
-    if text is None:
-        raise ProtocolError("bad_json", "messages are JSON text frames, not binary")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_json", 'a message is one JSON object, such as {"type": "ping"}')
-    msg_id = readable_id(data.get("id"))
+    socket refuses) and its id; :class:`ProtocolError` for anything else (worded in the
+    active language)."""
+    data, msg_id = parse_object(text)
     kind = data.get("type")
     if kind in ("ping", "sync") or kind in ACTIONS or kind == "hint":
         return str(kind), msg_id
-    raise ProtocolError("unknown_type", "a duel socket takes ping and sync", msg_id)
+    raise ProtocolError("unknown_type", _("a duel socket takes ping and sync"), msg_id)
 
 
-class DuelConsumer(AsyncWebsocketConsumer):
+def _sync_reason(err: ServiceError) -> str:
+    """A refused ``sync`` in the active language, by its code."""
+    if err.code == "not_found":
+        return _("there is no such duel")
+    return err.reason
+
+
+class DuelConsumer(ListeningConsumer):
     """One socket of one duel: a player's (its presence counts) or a watcher's."""
 
-    max_frame_bytes = 512
-    flood_strikes = 10
-
-    group: str | None = None
     user_id: int | None = None
     seat: int | None = None
 
     async def connect(self) -> None:
         self.duel_id: str = self.scope["url_route"]["kwargs"]["duel_id"]
-        self.pace = Pace(rate=settings.FT_RATE_SOCKET_PACE)
         self.timers: list[asyncio.TimerHandle] = []
-        await self.accept()
-        try:
+
+        def group() -> str:  # ValueError for an id that is no UUID: closed 4404
             self.duel_id = str(uuid.UUID(self.duel_id))
-            self.group = duel_group(self.duel_id)
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            self.user_id, self.seat, hello = await database_sync_to_async(_open)(
-                self.scope, self.duel_id
-            )
-        except (ValueError, ServiceError):
-            await self.leave_group()
-            await self.close(CLOSE_NOT_FOUND)
+            return duel_group(self.duel_id)
+
+        opened = await self.listen(group, lambda scope: _open(scope, self.duel_id))
+        if opened is None:
             return
+        self.user_id, self.seat, hello = opened
         await self.send_json(hello)
         self.plan(hello)
 
@@ -128,11 +123,6 @@ class DuelConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.exception("the tick of duel %s failed", self.duel_id)
 
-    async def leave_group(self) -> None:
-        group, self.group = self.group, None
-        if group is not None:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
     async def disconnect(self, code: int) -> None:
         for timer in self.timers:
             timer.cancel()
@@ -142,18 +132,12 @@ class DuelConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(_left)(self.duel_id, self.user_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.group is None:
-            return
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if size > self.max_frame_bytes:
-            await self.close(CLOSE_TOO_BIG)
-            return
-        if not await self.paced():
+        if not await self.heard(text_data, bytes_data):
             return
         try:
-            kind, msg_id = _parse(text_data)
+            kind, msg_id = self.parsed(_parse, text_data)
         except ProtocolError as err:
-            await self.send_json(refusal(err.code, err.reason, err.id))
+            await self.refuse(err.code, lambda: err.reason, err.id)
             return
         if kind == "ping":
             if self.seat is not None and self.user_id is not None:
@@ -166,30 +150,11 @@ class DuelConsumer(AsyncWebsocketConsumer):
             try:
                 state = await database_sync_to_async(_state)(self.scope, self.duel_id)
             except ServiceError as err:
-                await self.send_json(refusal(err.code, err.reason, msg_id))
+                await self.refuse(err.code, lambda: _sync_reason(err), msg_id)
                 return
             await self.send_json(state)
         else:
-            reason = (
-                "a duel socket only watches: moves go over your own game's socket"
-                " (/ws/games/<your game>/), and nobody acts for another player"
-            )
-            await self.send_json(refusal("wrong_socket", reason, msg_id))
-
-    async def paced(self) -> bool:
-        """As the game socket's pace: refused ``rate_limited``, closed 4008 on a flood."""
-        now = time.monotonic()
-        if self.pace.early(now=now):
-            if self.pace.strikes > self.flood_strikes:
-                await self.close(CLOSE_FLOOD)
-                return False
-            return False
-        wait = self.pace.take(now=now)
-        if wait <= 0:
-            return True
-        reason = f"too fast: send it again in {wait:g} s"
-        await self.send_json(refusal("rate_limited", reason, None, retry_after=wait))
-        return False
+            await self.refuse("wrong_socket", _wrong_socket, msg_id)
 
     async def duel_event(self, event: dict[str, Any]) -> None:
         """A message of the duel's group (``games.runtime.broadcast.duel_event``)."""
@@ -201,5 +166,9 @@ class DuelConsumer(AsyncWebsocketConsumer):
         with contextlib.suppress(Exception):
             await self.send_json(message)
 
-    async def send_json(self, message: Any) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+def _wrong_socket() -> str:
+    return _(
+        "a duel socket only watches: moves go over your own game's socket"
+        " (/ws/games/<your game>/), and nobody acts for another player"
+    )
