@@ -114,6 +114,9 @@ RATE_DEFAULTS: Final[dict[str, str]] = {
     "FT_RATE_DUEL_QUEUE": "60/min",
     # Arenas: joins and leaves, per user (a page's button, not a script's loop).
     "FT_RATE_ARENA_ACTIONS": "20/10min",
+    # Arenas a league's owner makes from its page, per league (a few a day is a busy
+    # league; a loop making them would spend the site's certified deals).
+    "FT_RATE_LEAGUE_ARENAS": "10/d",
 }
 
 

@@ -330,6 +330,7 @@ FT_RATE_TABLE_SETTINGS = _RATES["FT_RATE_TABLE_SETTINGS"]
 FT_RATE_DUELS = _RATES["FT_RATE_DUELS"]
 FT_RATE_DUEL_QUEUE = _RATES["FT_RATE_DUEL_QUEUE"]
 FT_RATE_ARENA_ACTIONS = _RATES["FT_RATE_ARENA_ACTIONS"]
+FT_RATE_LEAGUE_ARENAS = _RATES["FT_RATE_LEAGUE_ARENAS"]
 
 # A guest with no start, move or sign-in for this many days is deleted with its games
 # (beat: games.purge_guests; the privacy page says so).
@@ -345,6 +346,9 @@ FT_POOL_TARGET = env_int("FT_POOL_TARGET", 50, minimum=0)
 # the database, which this bound keeps cheap.
 FT_LEAGUES_PER_PLAYER = env_int("FT_LEAGUES_PER_PLAYER", 10, minimum=1, maximum=100)
 FT_LEAGUE_MEMBERS = env_int("FT_LEAGUE_MEMBERS", 50, minimum=2, maximum=500)
+# A league's own arenas (docs/arenas.md, "A league's arenas"): how many it may have not
+# yet finished (upcoming or running) at once.
+FT_LEAGUE_ARENAS_OPEN = env_int("FT_LEAGUE_ARENAS_OPEN", 3, minimum=1, maximum=50)
 
 # Duels (docs/duels.md): the seconds between the pairing and the clock's start (both
 # pages load the table), the grace a player whose every duel socket closed has before

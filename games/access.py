@@ -1,6 +1,7 @@
 """The one funnel for permission checks on games: who may play, who may watch, and what
 a guest (``User.is_guest``, games.services.guests) may not do: ranked play, leagues, API
-tokens and the account pages need an account (:func:`account_required`)."""
+tokens and the account pages need an account (:func:`account_required`); and who may see
+and enter an arena (:func:`access_arena`: a league's, its members only)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,12 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games.arenas.models import Arena
+from games.arenas.selectors import arena_read
 from games.errors import Forbidden, NotAuthenticated, NotFound
 from games.models import Deal, Game, User
 from games.prepared import RowByPk
+from games.signals import ArenaLeague, arena_league
 
 Purpose = Literal["play", "watch"]
 
@@ -194,3 +198,26 @@ def account_view(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRes
         return view(request, *args, **kwargs)
 
     return checked
+
+
+@dataclass(frozen=True)
+class ArenaAccess:
+    """An arena a visitor may see, and its league (``None``: the site's arena)."""
+
+    arena: Arena
+    league: ArenaLeague | None
+
+
+def access_arena(*, user: User | AnonymousUser | None, arena_id: object) -> ArenaAccess:
+    """The arena ``arena_id`` names, if ``user`` may see it (and so enter it): anyone may
+    see the site's; a league's only its members (games asks leaderboards,
+    ``games.signals.arena_league_wanted``). Anyone else gets ``NotFound``, as a league's
+    own pages answer, so neither the league nor its members leak."""
+    arena = arena_read(arena_id=arena_id)
+    if arena.league_id is None:
+        return ArenaAccess(arena=arena, league=None)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    league = arena_league(arena.league_id, [user_id] if user_id is not None else [])
+    if league is None or user_id not in league.members:
+        raise NotFound(_("There is no such arena, or it is a league's and you are not a member."))
+    return ArenaAccess(arena=arena, league=league)

@@ -12,8 +12,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
-from games.access import account_view, signed_in
-from games.arenas.selectors import arena_lists, arena_read, arena_view
+from games.access import access_arena, account_view, signed_in
+from games.arenas.final import arena_final_table
+from games.arenas.selectors import arena_lists, arena_view
 from games.errors import ServiceError
 from games.responses import refusal_page
 from games.throttles import RateLimited
@@ -37,20 +38,27 @@ def _worded(err: ServiceError) -> ServiceError:
 @never_cache
 @require_GET
 def arenas(request: HttpRequest) -> HttpResponse:
-    """The arenas: running, upcoming and finished."""
+    """The site's arenas: running, upcoming and finished (a league's are on its page)."""
     return render(request, "games/arenas.html", {"lists": arena_lists()})
 
 
 @never_cache
 @require_GET
 def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
-    """One arena: its rounds, the standings, the visitor's round game, Join or Leave."""
+    """One arena: its rounds, the standings (once finished, the kept final table), the
+    visitor's round game, Join or Leave; a league's names its league, for members only."""
     try:
-        found = arena_read(arena_id=arena_id)
+        found = access_arena(user=request.user, arena_id=arena_id)
     except ServiceError as err:
         return refusal_page(request, _worded(err))
-    view = arena_view(user=request.user, arena=found, now=timezone.now())
-    return render(request, "games/arena.html", {"arena": found, "view": view})
+    arena, viewer = found.arena, getattr(request.user, "pk", None)
+    context = {
+        "arena": arena,
+        "league": found.league,
+        "view": arena_view(user=request.user, arena=arena, now=timezone.now()),
+        "final": arena_final_table(arena=arena, viewer_id=viewer),
+    }
+    return render(request, "games/arena.html", context)
 
 
 @require_POST

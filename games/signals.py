@@ -10,6 +10,7 @@ anything a receiver missed.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from django.dispatch import Signal
 
@@ -80,3 +81,33 @@ def arena_verdicts(game_ids: list[str]) -> dict[str, str]:
         if isinstance(answer, dict):
             verdicts.update({str(k): v for k, v in answer.items() if v in ("verified", "rejected")})
     return verdicts
+
+
+#: Sent to learn about a league's arena (games never imports leaderboards), with
+#: ``league_id`` and ``user_ids``: a receiver that knows the league returns
+#: ``{"name": <the league's name>, "members": <those of user_ids who are its members>}``;
+#: no answer means no such league (deleted), whose arena nobody may enter or see
+#: (docs/arenas.md, "A league's arenas").
+arena_league_wanted = Signal()
+
+
+@dataclass(frozen=True)
+class ArenaLeague:
+    """A league arena's league as games may know it: its id, name and which of the users
+    asked about are its members."""
+
+    league_id: int
+    name: str
+    members: frozenset[int]
+
+
+def arena_league(league_id: int, user_ids: list[int]) -> ArenaLeague | None:
+    """The league of a league's arena and which of ``user_ids`` belong to it; ``None``
+    when no receiver knows the league."""
+    for _receiver, answer in arena_league_wanted.send(
+        sender=None, league_id=league_id, user_ids=user_ids
+    ):
+        if isinstance(answer, dict) and "name" in answer:
+            members = frozenset(int(u) for u in answer.get("members", ()) if u in user_ids)
+            return ArenaLeague(league_id=league_id, name=str(answer["name"]), members=members)
+    return None

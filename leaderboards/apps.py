@@ -28,6 +28,11 @@ class LeaderboardsConfig(AppConfig):
         from leaderboards.receivers import arena_verdicts_of
 
         arena_verdicts_wanted.connect(arena_verdicts_of, dispatch_uid="leaderboards.arenas")
+        # A league's arena is its members': games asks who they are, and the league's name.
+        from games.signals import arena_league_wanted
+        from leaderboards.receivers import arena_league_of
+
+        arena_league_wanted.connect(arena_league_of, dispatch_uid="leagues.arenas")
         # A deleted account's results leave the boards; a download includes them.
         account_deleting.connect(results_leave_boards, dispatch_uid="leaderboards.delete")
         account_exporting.connect(results_for_export, dispatch_uid="leaderboards.export")

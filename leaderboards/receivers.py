@@ -34,3 +34,15 @@ def arena_verdicts_of(*, game_ids: list[str], **_: Any) -> dict[str, str]:
         elif status == Result.Status.VERIFIED and review != Result.Review.HELD:
             verdicts[str(game_id)] = "verified"
     return verdicts
+
+
+def arena_league_of(*, league_id: int, user_ids: list[int], **_: Any) -> dict[str, Any] | None:
+    """A league's arena asks about its league (``arena_league_wanted``): its name and which
+    of ``user_ids`` are its members; ``None`` for no such league."""
+    from leaderboards.leagues.models import League, Membership
+
+    name = League.objects.filter(pk=league_id).values_list("name", flat=True).first()
+    if name is None:
+        return None
+    members = Membership.objects.filter(league_id=league_id, user_id__in=user_ids)
+    return {"name": name, "members": list(members.values_list("user_id", flat=True))}

@@ -16,8 +16,10 @@ from games.models import Deal, Game, User
 class Arena(models.Model):
     """A window (``starts_at`` to ``ends_at``) cut into rounds of ``round_minutes``.
 
-    Made by the site's schedule (``created_by`` and ``league_id`` empty) or, later, by a
-    league. ``finished_at`` is set once its last round is settled."""
+    Made by the site's schedule (``created_by`` and ``league_id`` empty) or by a league's
+    owner. ``finished_at`` is set once its last round is settled, and with it, once and
+    for good, ``final_table``: the verified final table (docs/arenas.md, "The final
+    table")."""
 
     name = models.CharField(max_length=80)
     variant = models.CharField(max_length=60, default="forty-thieves")
@@ -31,6 +33,8 @@ class Arena(models.Model):
     league_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written in the same update as finished_at, only while it is empty: never rewritten.
+    final_table = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-starts_at"]

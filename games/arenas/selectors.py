@@ -48,20 +48,22 @@ def arena_state(arena: Arena, *, now: datetime) -> str:
     return "upcoming" if now < arena.starts_at else "running"
 
 
-def arena_lists(*, now: datetime | None = None, limit: int = 20) -> dict[str, list[Arena]]:
-    """The arenas page's three lists: upcoming (soonest first), running, finished (latest
-    first)."""
+def arena_lists(
+    *, now: datetime | None = None, limit: int = 20, league_id: int | None = None
+) -> dict[str, list[Arena]]:
+    """The three lists of the site's arenas (``league_id`` empty: the arenas page; a
+    league's are only on the league's page) or of one league's: upcoming (soonest first),
+    running, finished (latest first)."""
     now = now or timezone.now()
+    arenas = Arena.objects.filter(league_id=league_id)
     return {
         "running": list(
-            Arena.objects.filter(finished_at__isnull=True, starts_at__lte=now).order_by(
-                "starts_at"
-            )[:limit]
+            arenas.filter(finished_at__isnull=True, starts_at__lte=now).order_by("starts_at")[
+                :limit
+            ]
         ),
-        "upcoming": list(Arena.objects.filter(starts_at__gt=now).order_by("starts_at")[:limit]),
-        "finished": list(
-            Arena.objects.filter(finished_at__isnull=False).order_by("-starts_at")[:limit]
-        ),
+        "upcoming": list(arenas.filter(starts_at__gt=now).order_by("starts_at")[:limit]),
+        "finished": list(arenas.filter(finished_at__isnull=False).order_by("-starts_at")[:limit]),
     }
 
 

@@ -37,6 +37,7 @@ from games.privacy.services import (
 from games.services.analysis import NothingToAnalyse, analysis_request, analysis_run
 from games.services.arenas import (
     arena_create,
+    arena_finish,
     arena_join,
     arena_leave,
     arena_round_close,
@@ -111,6 +112,7 @@ from games.services.table_settings import table_settings_save
 
 __all__ = [
     "arena_create",
+    "arena_finish",
     "arena_join",
     "arena_leave",
     "arena_round_close",

@@ -1,4 +1,5 @@
-"""Writes about arenas (docs/arenas.md): making one (the site's schedule, later a league),
+"""Writes about arenas (docs/arenas.md): making one (the site's schedule, or a league's
+owner through ``leaderboards.leagues.services``),
 joining and leaving, each round's open (one fresh deal, one game per entrant, one
 instant), its close (the server resigns what is unfinished at the close) and its settling
 once verification has decided every played game (places by the board's order, points),
@@ -19,10 +20,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from games.access import account_required
+from games.access import access_arena, account_required
+from games.arenas.final import final_table_record
 from games.arenas.models import Arena, ArenaEntry, ArenaPlay, ArenaRound
 from games.arenas.points import RoundResult, round_places
-from games.arenas.selectors import arena_read, arena_slot, arena_standings_message
+from games.arenas.selectors import arena_slot, arena_standings_message
 from games.engine import EngineError, parse_variant
 from games.errors import AlreadyEntered, ArenaClosed, BadRequest, NotEntered
 from games.logs import compact_logs
@@ -33,7 +35,7 @@ from games.services.deals import DAILY_VARIANT
 from games.services.duel_deals import duel_deal_draw
 from games.services.play import game_resign_at_close
 from games.services.starts import game_build
-from games.signals import arena_verdicts
+from games.signals import arena_league, arena_verdicts
 from games.throttles import throttle_check, who
 
 logger = logging.getLogger(__name__)
@@ -95,10 +97,11 @@ def _check_open(arena: Arena, *, now: datetime) -> None:
 def arena_join(*, user: User, arena_id: object, now: datetime | None = None) -> ArenaEntry:
     """``user`` enters the arena (or comes back after leaving: their points stay). From the
     next round that opens on they get its game. Refused past the close (``arena_closed``)
-    and to a player already in it (``already_entered``)."""
+    and to a player already in it (``already_entered``); a league's arena only to its
+    members (``not_found`` to anyone else, as the league's pages: ``access_arena``)."""
     now = now or timezone.now()
     _count(user=user, what="arena joins and leaves")
-    arena = arena_read(arena_id=arena_id)
+    arena = access_arena(user=user, arena_id=arena_id).arena
     _check_open(arena, now=now)
     entry = ArenaEntry.objects.filter(arena=arena, player=user).first()
     if entry is not None:
@@ -122,7 +125,7 @@ def arena_leave(*, user: User, arena_id: object, now: datetime | None = None) ->
     and once the arena is over (``arena_closed``)."""
     now = now or timezone.now()
     _count(user=user, what="arena joins and leaves")
-    arena = arena_read(arena_id=arena_id)
+    arena = access_arena(user=user, arena_id=arena_id).arena
     if arena.finished_at is not None or now >= arena.ends_at:
         raise ArenaClosed("this arena is over")
     entry = ArenaEntry.objects.filter(arena=arena, player=user).first()
@@ -147,6 +150,8 @@ def arena_round_open(
     existing = ArenaRound.objects.filter(arena=arena, number=number).first()
     if existing is not None:
         return existing
+    if arena.league_id is not None:
+        _out_of_league(arena, now=now)
     if not arena.entries.filter(left_at__isnull=True).exists():
         return None
     start, end = arena_slot(arena, number)
@@ -177,6 +182,17 @@ def arena_round_open(
     except IntegrityError:  # another sweep opened it first
         return ArenaRound.objects.get(arena=arena, number=number)
     return played
+
+
+def _out_of_league(arena: Arena, *, now: datetime) -> None:
+    """A league's arena is its members': an entrant no longer in the league (removed,
+    left, or the league deleted) is marked as having left, and gets no more rounds."""
+    entries = dict(arena.entries.filter(left_at__isnull=True).values_list("player_id", "pk"))
+    league = arena_league(arena.league_id or 0, list(entries))
+    members = league.members if league is not None else frozenset()
+    gone = [pk for player, pk in entries.items() if player not in members]
+    if gone:
+        ArenaEntry.objects.filter(pk__in=gone, left_at__isnull=True).update(left_at=now)
 
 
 def arena_round_close(*, round_id: int, now: datetime | None = None) -> bool:
@@ -332,9 +348,29 @@ def arena_sweep(*, now: datetime | None = None) -> int:
         Exists(unsettled)
     )
     for arena_id in list(over.values_list("pk", flat=True)[:200]):
-        if Arena.objects.filter(pk=arena_id, finished_at__isnull=True).update(finished_at=now):
-            _told(arena_id)  # the table's final state
+        arena_finish(arena_id=arena_id, now=now)
     return done
+
+
+def arena_finish(*, arena_id: int, now: datetime | None = None) -> bool:
+    """Finish an arena whose rounds are all settled: ``finished_at`` and the final table's
+    record (games.arenas.final) in one conditional update, so the record is written once
+    and never again (a second call, a second sweep, finds it finished and changes
+    nothing). Returns whether this call finished it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        if arena is None or arena.finished_at is not None:
+            return False
+        if arena.rounds.filter(settled_at__isnull=True).exists():
+            return False  # a round still waits for its verdicts: no place is final yet
+        record = final_table_record(arena=arena)
+        if not Arena.objects.filter(pk=arena_id, finished_at__isnull=True).update(
+            finished_at=now, final_table=record
+        ):
+            return False
+        _tell(arena_id)  # the table's final state
+    return True
 
 
 def _tell(arena_id: int) -> None:

@@ -92,7 +92,7 @@ class ArenaConsumer(ListeningConsumer):
         try:
             self.parsed(_parse, text_data)
         except ProtocolError as err:
-            await self.refuse(err.code, lambda: err.reason, err.id)
+            await self.refuse(err.code, err.reason, err.id)  # worded by parsed()
             return
         await self.send_json(PongMessage(type="pong"))
 

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import uuid
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -137,7 +138,7 @@ class DuelConsumer(ListeningConsumer):
         try:
             kind, msg_id = self.parsed(_parse, text_data)
         except ProtocolError as err:
-            await self.refuse(err.code, lambda: err.reason, err.id)
+            await self.refuse(err.code, err.reason, err.id)  # worded by parsed()
             return
         if kind == "ping":
             if self.seat is not None and self.user_id is not None:
@@ -150,7 +151,7 @@ class DuelConsumer(ListeningConsumer):
             try:
                 state = await database_sync_to_async(_state)(self.scope, self.duel_id)
             except ServiceError as err:
-                await self.refuse(err.code, lambda: _sync_reason(err), msg_id)
+                await self.refuse(err.code, partial(_sync_reason, err), msg_id)
                 return
             await self.send_json(state)
         else:

@@ -128,11 +128,11 @@ class ListeningConsumer(AsyncWebsocketConsumer):
         await self.send_json(refusal("rate_limited", reason, None, retry_after=wait))
         return False
 
-    async def refuse(self, code: str, reason: Callable[[], str], msg_id: str | None) -> None:
-        """Refuse with ``code``, the reason worded (``reason()``) in the connection's
-        language."""
+    async def refuse(self, code: str, reason: str | Callable[[], str], msg_id: str | None) -> None:
+        """Refuse with ``code``; a callable ``reason`` is worded (called) in the
+        connection's language, a text is sent as it is (worded already)."""
         with translation.override(self.language):
-            text = reason()
+            text = reason if isinstance(reason, str) else reason()
         await self.send_json(refusal(code, text, msg_id))
 
     def parsed(self, parse: Callable[[str | None], T], text: str | None) -> T:

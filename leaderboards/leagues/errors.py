@@ -27,3 +27,14 @@ class InviteInvalid(NotFound):
 
 class OwnerCannotLeave(Conflict):
     code = "owner_cannot_leave"
+
+
+class ArenaBounds(BadRequest):
+    """A league's arena outside the documented bounds (its start, length, rounds or
+    variant)."""
+
+    code = "arena_bounds"
+
+
+class TooManyArenas(Conflict):
+    code = "too_many_arenas"

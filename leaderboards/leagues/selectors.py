@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
+from games.arenas.models import Arena
+from games.arenas.selectors import arena_lists
 from games.daily import utc_today
 from games.engine.ranking import competition_ranks, tie_floor
 from games.errors import NotFound
@@ -247,3 +249,9 @@ def league_export(*, user_id: int) -> list[dict[str, Any]]:
         }
         for m in rows
     ]
+
+
+def league_arenas(*, league: League, now: datetime | None = None) -> dict[str, list[Arena]]:
+    """The league's own arenas for its page: upcoming, running, finished (the latest ten
+    of each)."""
+    return arena_lists(now=now, limit=10, league_id=league.pk)

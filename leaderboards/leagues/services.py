@@ -1,4 +1,5 @@
-"""Every write of leagues: create, join, leave, remove a member, rotate the invite, delete.
+"""Every write of leagues: create, join, leave, remove a member, rotate the invite, delete,
+and make one of the league's own arenas (games' arena, kept with the league's id).
 
 Each takes the acting user and refuses with a :mod:`leaderboards.leagues.errors` (or
 :mod:`games.errors`) refusal, never a server error. Limits (``FT_LEAGUES_PER_PLAYER``,
@@ -10,20 +11,27 @@ what the league's boards show: their pages are nudged after the commit.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import services as game_services
+from games.arenas.models import Arena
+from games.engine import VARIANTS
 from games.errors import NotFound
 from games.models import User
+from games.throttles import throttle_check
 from leaderboards.leagues.access import access_league
 from leaderboards.leagues.broadcast import league_changed
 from leaderboards.leagues.errors import (
+    ArenaBounds,
     LeagueFull,
     LeagueNameInvalid,
     OwnerCannotLeave,
+    TooManyArenas,
     TooManyLeagues,
 )
 from leaderboards.leagues.models import NAME_MAX, League, Membership
@@ -144,3 +152,89 @@ def league_delete(*, user: User, league_id: object) -> str:
     name = league.name
     league.delete()
     return name
+
+
+#: A league's arena's bounds (docs/arenas.md, "A league's arenas"): its start from
+#: ARENA_SOONEST minutes to ARENA_LATEST_DAYS days ahead (time for members to join; no
+#: table of far-off arenas), its length and its rounds' in minutes, at least two rounds.
+ARENA_SOONEST = 2
+ARENA_LATEST_DAYS = 14
+ARENA_MINUTES = (10, 180)
+ARENA_ROUND_MINUTES = (3, 15)
+ARENA_VARIANTS = tuple(rules.spec for rules in VARIANTS.values())
+
+
+def _arena_bounds(*, starts_at: datetime, minutes: int, round_minutes: int, now: datetime) -> None:
+    """Refuse (``arena_bounds``) an arena outside the bounds, naming what is expected."""
+    soonest = now + timedelta(minutes=ARENA_SOONEST)
+    if starts_at < soonest or starts_at > now + timedelta(days=ARENA_LATEST_DAYS):
+        raise ArenaBounds(
+            _("An arena starts from %(soonest)d minutes to %(days)d days from now (in UTC).")
+            % {"soonest": ARENA_SOONEST, "days": ARENA_LATEST_DAYS}
+        )
+    low, high = ARENA_ROUND_MINUTES
+    if not low <= round_minutes <= high:
+        raise ArenaBounds(
+            _("A round lasts %(low)d to %(high)d minutes.") % {"low": low, "high": high}
+        )
+    shortest, longest = ARENA_MINUTES
+    if not max(shortest, 2 * round_minutes) <= minutes <= longest:
+        raise ArenaBounds(
+            _(
+                "An arena lasts %(low)d to %(high)d minutes, and at least two rounds"
+                " (%(two)d minutes with rounds of %(round)d)."
+            )
+            % {"low": shortest, "high": longest, "two": 2 * round_minutes, "round": round_minutes}
+        )
+
+
+def league_arena_create(
+    *,
+    user: User,
+    league_id: object,
+    starts_at: datetime,
+    minutes: int,
+    round_minutes: int,
+    variant: str,
+    now: datetime | None = None,
+) -> Arena:
+    """The league's owner makes one of its arenas: only its members may see and enter it
+    (games asks, ``games.signals.arena_league_wanted``). Refused: ``forbidden`` to a
+    member who is not the owner, ``not_found`` to anyone else; ``arena_bounds`` outside
+    the bounds above; ``rate_limited`` past ``FT_RATE_LEAGUE_ARENAS`` arenas made by the
+    league; ``too_many_arenas`` while it has ``FT_LEAGUE_ARENAS_OPEN`` not yet finished."""
+    now = now or timezone.now()
+    league = access_league(user=user, league_id=league_id, purpose="manage")
+    if variant not in ARENA_VARIANTS:
+        raise ArenaBounds(
+            _("Choose one of the variants offered (%(variants)s).")
+            % {"variants": ", ".join(ARENA_VARIANTS)}
+        )
+    starts_at = starts_at.replace(second=0, microsecond=0)
+    _arena_bounds(starts_at=starts_at, minutes=minutes, round_minutes=round_minutes, now=now)
+    throttle_check(
+        name="league_arenas",
+        rate=settings.FT_RATE_LEAGUE_ARENAS,
+        ident=f"league:{league.pk}",
+        what=_("arenas made by this league"),
+    )
+    with transaction.atomic():
+        League.objects.select_for_update().filter(pk=league.pk).first()  # one count at once
+        open_now = Arena.objects.filter(league_id=league.pk, finished_at__isnull=True).count()
+        limit = settings.FT_LEAGUE_ARENAS_OPEN
+        if open_now >= limit:
+            raise TooManyArenas(
+                _(
+                    "This league has %(count)d arenas not yet finished, the most it may have"
+                    " (%(limit)d): make the next once one has finished."
+                )
+                % {"count": open_now, "limit": limit}
+            )
+        return game_services.arena_create(
+            starts_at=starts_at,
+            minutes=minutes,
+            round_minutes=round_minutes,
+            variant=variant,
+            created_by=user,
+            league_id=league.pk,
+        )

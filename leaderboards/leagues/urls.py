@@ -20,6 +20,11 @@ urlpatterns: list[URLPattern] = [
     ),
     path("leagues/<int:league_id>/invite/", views.league_invite_rotate, name="league_rotate"),
     path("leagues/<int:league_id>/delete/", views.league_delete, name="league_delete"),
+    path(
+        "leagues/<int:league_id>/arenas/new/",
+        views.league_arena_create,
+        name="league_arena_create",
+    ),
     path("leagues/<int:league_id>/daily/", views.league_daily, name="league_daily_today"),
     # <str:>: the view parses the date, so a bad one is a 404 from one place.
     path("leagues/<int:league_id>/daily/<str:day>/", views.league_daily, name="league_daily"),

@@ -36,6 +36,8 @@ from leaderboards import selectors as board_selectors
 from leaderboards import views as board_views
 from leaderboards.leagues import selectors, services
 from leaderboards.leagues.access import Purpose, access_league, is_member, may_manage
+from leaderboards.leagues.errors import ArenaBounds
+from leaderboards.leagues.forms import LeagueArenaForm
 from leaderboards.leagues.models import League
 from leaderboards.rating.board import rating_board_page
 
@@ -98,7 +100,13 @@ def league_create(request: HttpRequest) -> HttpResponse:
 @require_GET
 @_refusals
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
-    league = _league(request, league_id)
+    return _detail(request, _league(request, league_id))
+
+
+def _detail(
+    request: HttpRequest, league: League, form: LeagueArenaForm | None = None, status: int = 200
+) -> HttpResponse:
+    """The league's page; ``form``: the owner's arena form with its errors (a 400)."""
     is_owner = may_manage(user=request.user, league=league)
     invite = None
     if is_owner:
@@ -110,8 +118,32 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "members": members,
         "invite": invite,
         "is_owner": is_owner,
+        "arenas": selectors.league_arenas(league=league),
+        "arena_form": (form or LeagueArenaForm()) if is_owner else None,
     }
-    return render(request, "leaderboards/leagues/detail.html", context)
+    return render(request, "leaderboards/leagues/detail.html", context, status=status)
+
+
+@account_view
+@require_POST
+@_refusals
+def league_arena_create(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The owner makes one of the league's arenas; a field out of bounds is the page again
+    with the form's errors (400), any other refusal its status page."""
+    _count(request, "arena")
+    league = _league(request, league_id, "manage")
+    form = LeagueArenaForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, league, form, status=400)
+    try:
+        arena = services.league_arena_create(
+            user=signed_in(request.user), league_id=league.pk, **form.cleaned_data
+        )
+    except ArenaBounds as err:
+        form.add_error(None, err.reason)
+        return _detail(request, league, form, status=400)
+    messages.success(request, _("The arena is made: the league's members can join it now."))
+    return redirect("arena", arena_id=arena.pk)
 
 
 @never_cache
