@@ -164,6 +164,19 @@ ARENA_ROUND_MINUTES = (3, 15)
 ARENA_VARIANTS = tuple(rules.spec for rules in VARIANTS.values())
 
 
+def arena_bounds_shown() -> dict[str, int]:
+    """The bounds as the league page's form states them."""
+    return {
+        "soonest": ARENA_SOONEST,
+        "days": ARENA_LATEST_DAYS,
+        "low": ARENA_MINUTES[0],
+        "high": ARENA_MINUTES[1],
+        "round_low": ARENA_ROUND_MINUTES[0],
+        "round_high": ARENA_ROUND_MINUTES[1],
+        "open": settings.FT_LEAGUE_ARENAS_OPEN,
+    }
+
+
 def _arena_bounds(*, starts_at: datetime, minutes: int, round_minutes: int, now: datetime) -> None:
     """Refuse (``arena_bounds``) an arena outside the bounds, naming what is expected."""
     soonest = now + timedelta(minutes=ARENA_SOONEST)

@@ -120,6 +120,7 @@ def _detail(
         "is_owner": is_owner,
         "arenas": selectors.league_arenas(league=league),
         "arena_form": (form or LeagueArenaForm()) if is_owner else None,
+        "arena_bounds": services.arena_bounds_shown(),
     }
     return render(request, "leaderboards/leagues/detail.html", context, status=status)
 
