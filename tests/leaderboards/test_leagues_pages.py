@@ -52,6 +52,7 @@ def league_post_urls(league_id: int, member_id: int) -> list[str]:
         reverse("leaderboards:league_member_remove", args=[league_id, member_id]),
         reverse("leaderboards:league_rotate", args=[league_id]),
         reverse("leaderboards:league_delete", args=[league_id]),
+        reverse("leaderboards:league_arena_create", args=[league_id]),
     ]
 
 
@@ -101,6 +102,7 @@ def test_a_member_who_is_not_the_owner_gets_403_on_owner_actions(user, bob, caro
         reverse("leaderboards:league_member_remove", args=[league.pk, carol.pk]),
         reverse("leaderboards:league_rotate", args=[league.pk]),
         reverse("leaderboards:league_delete", args=[league.pk]),
+        reverse("leaderboards:league_arena_create", args=[league.pk]),
     ):
         response = client.post(url)
         assert response.status_code == 403, url
