@@ -348,19 +348,22 @@ def arena_sweep(*, now: datetime | None = None) -> int:
         Exists(unsettled)
     )
     for arena_id in list(over.values_list("pk", flat=True)[:200]):
-        arena_finish(arena_id=arena_id, now=now)
+        try:
+            arena_finish(arena_id=arena_id, now=now)
+        except Exception:
+            logger.exception("the sweep's finish of arena %s failed", arena_id)
     return done
 
 
 def arena_finish(*, arena_id: int, now: datetime | None = None) -> bool:
-    """Finish an arena whose rounds are all settled: ``finished_at`` and the final table's
-    record (games.arenas.final) in one conditional update, so the record is written once
-    and never again (a second call, a second sweep, finds it finished and changes
-    nothing). Returns whether this call finished it."""
+    """Finish an arena past its end whose rounds are all settled: ``finished_at`` and the
+    final table's record (games.arenas.final) in one conditional update, so the record
+    is written once and never again (a second call, a second sweep, finds it finished
+    and changes nothing). Returns whether this call finished it."""
     now = now or timezone.now()
     with transaction.atomic():
         arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
-        if arena is None or arena.finished_at is not None:
+        if arena is None or arena.finished_at is not None or now < arena.ends_at:
             return False
         if arena.rounds.filter(settled_at__isnull=True).exists():
             return False  # a round still waits for its verdicts: no place is final yet

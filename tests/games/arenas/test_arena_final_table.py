@@ -115,6 +115,13 @@ def test_no_place_is_final_while_a_result_waits_for_review(arena, user, bob, wal
     assert 'data-testid="arena-final"' not in page
 
 
+def test_an_arena_is_not_finished_before_its_end(arena, user, bob, wall_clock) -> None:
+    _played_round(arena, [user, bob], wall_clock)  # round 1 settled, rounds 2 and 3 to come
+    assert not services.arena_finish(arena_id=arena.pk)
+    arena.refresh_from_db()
+    assert arena.finished_at is None and arena.final_table is None
+
+
 def test_the_record_never_changes_once_final(arena, user, bob, wall_clock) -> None:
     _played_round(arena, [user, bob], wall_clock)
     arena = _finish(arena, wall_clock)
