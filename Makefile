@@ -16,7 +16,7 @@ venv: $(STAMP)
 # when a lock is newer than the stamp; the project itself goes in last, without its
 # dependencies and without a build environment of its own (setuptools comes from the lock).
 # setup.py builds the solver's compiled core (games/solver/csrc): a change to it reinstalls.
-$(STAMP): requirements-dev.lock pyproject.toml setup.py games/solver/csrc/_core.c
+$(STAMP): requirements-dev.lock pyproject.toml setup.py games/solver/csrc/_core.c games/solver/csrc/_search.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .

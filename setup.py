@@ -11,7 +11,7 @@ setup(
     ext_modules=[
         Extension(
             "games.solver._core",
-            sources=["games/solver/csrc/_core.c"],
+            sources=["games/solver/csrc/_core.c", "games/solver/csrc/_search.c"],
             extra_compile_args=["-O2"],
             optional=True,
         )

@@ -25,10 +25,14 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from games.engine.cards import KING
 from games.engine.safe import next_safe_home
 
 if TYPE_CHECKING:
+    import random
     from collections.abc import Callable
+
+    from games.engine import GameState
 
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
@@ -142,3 +146,54 @@ def compiled_key(
         return None
     key = MODULE.Key(bool(rules.face_down), bool(rules.redeals))
     return key.column, key.whole
+
+
+def compiled_search(
+    game: GameState,
+    lost: set[int],
+    *,
+    noise: random.Random | None,
+    cuts: bool,
+    lone_draws: bool,
+    sleep: bool,
+    resumable: bool,
+) -> Any | None:
+    """The whole search loop of :class:`~.search.Search` in C (``_search.c``) over a copy
+    of ``game``'s state, reading and filling ``lost`` (the :class:`~.search.LostTable`'s
+    keys), or ``None`` where the Python loop runs: the compiled core not in use, or a
+    variant where runs move or foundations give cards back (the loop serves the variants
+    :mod:`.movegen`, :mod:`.deadlock` and :mod:`.sleep` serve alike). Every table it reads
+    is the engine's, made here."""
+    rules = game.rules
+    if compiled() is None or rules.sequences or rules.takeback or len(game.piles) > 32:
+        return None
+    from .heuristics import NOISE, knowledge_for
+
+    know = knowledge_for(game)
+    config = (
+        len(game.piles),
+        rules.foundations,
+        rules.deck_size,
+        rules.draw,
+        bool(rules.face_down),
+        bool(rules.redeals),
+        know.waste_unsafe_on_redeal,
+        NOISE,
+        build_table(rules),
+        space_table(rules),
+        list(know.home_from),
+        list(know.safe_if),
+        list(game.fsuit),
+        [tuple(ks) for ks in know.by_suit],
+    )
+    state = (game.piles, game.down, game.found, game.stock, game.redeals_left)
+    options = (cuts, lone_draws, sleep, resumable)
+    assert MODULE is not None
+    return MODULE.Search(config, state, options, lost, noise)
+
+
+def space_table(rules: RuleSet) -> bytes:
+    """``table[card]``: whether ``card`` may fill an empty column (the engine's
+    ``rules.space``: any card, or kings only), as 64 bytes."""
+    kings_only = rules.space == "kings"
+    return bytes(0 if kings_only and c >> 2 != KING else 1 for c in range(64))

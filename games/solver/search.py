@@ -50,8 +50,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.engine import moves as _moves
-from games.engine.notation import DRAW, DRAW_MOVE, TO_COLUMN, WASTE
+from games.engine.notation import DRAW, DRAW_MOVE, TO_COLUMN, WASTE, Move
 
+from . import core as _core
 from .deadlock import DEAD, DRAW_ONLY, OPEN, make_probe
 from .heuristics import knowledge_for
 from .key import ColumnsTouched, make_table_key, make_table_key_parts
@@ -65,7 +66,6 @@ if TYPE_CHECKING:
 
     from games.engine import GameState
     from games.engine.moves import Record
-    from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
     #: ``enter(parent, move, i, verdict, record, key, cols, before, h0, h1)``, made by
@@ -202,11 +202,25 @@ class Search:
         #: left where the search stood) and :meth:`run` goes on from there.
         self.resumable = resumable
         self._paused: _Walk | None = None
+        #: the whole loop in C where the compiled core runs and serves the variant
+        #: (games/solver/csrc/_search.c): it keeps its own copy of the state, so the game
+        #: given stays as it is; ``None``: the Python loop below runs
+        self.compiled = _core.compiled_search(
+            game,
+            table.keys,
+            noise=noise,
+            cuts=cuts,
+            lone_draws=lone_draws,
+            sleep=sleep,
+            resumable=resumable,
+        )
 
     def run(self) -> tuple[str, list[Move]]:
         """``("win", moves)``, ``("lost", [])`` or ``("unknown", [])``; a resumable
         search that answered "unknown" goes on where it stopped when run again (with
         the budget then in ``deadline`` and ``max_nodes``)."""
+        if self.compiled is not None:
+            return self._run_compiled()
         game = self.game
         if len(self.layouts) > TABLE_LIMIT:
             self.layouts.clear()
@@ -233,6 +247,17 @@ class Search:
             else:
                 self._restore(walk.path)
             return "unknown", []
+
+    def _run_compiled(self) -> tuple[str, list[Move]]:
+        """:meth:`run` in one call of the compiled loop: the same verdict, line, nodes,
+        proofs and moves put to sleep (``tests/solver/test_core.py``)."""
+        c = self.compiled
+        max_nodes = -1 if self.max_nodes is None else self.max_nodes
+        try:
+            verdict, line = c.run(self.deadline, max_nodes)
+        finally:
+            self.nodes, self.asleep, self.waits = c.nodes, c.asleep, c.waits
+        return verdict, [Move(*m) for m in line]
 
     def _begin(self, total: int) -> _Walk | str:
         """The walk from the root (the game as it is, its columns' hashes summing to
@@ -443,6 +468,8 @@ class Search:
     @property
     def paused(self) -> bool:
         """Whether a resumable search stopped by its budget holds its place."""
+        if self.compiled is not None:
+            return bool(self.compiled.paused)
         return self._paused is not None
 
     def _restore(self, path: list[Record]) -> None:

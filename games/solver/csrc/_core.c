@@ -31,8 +31,11 @@
 
 static PyObject *s_piles, *s_found, *s_stock, *s_redeals_left, *s_down, *s_random;
 /* 0: none; 1: Legal drops its last move; 2: Order swaps its first two children;
- * 3: Key hashes a column's first byte wrong */
-static int fault = 0;
+ * 3: Key hashes a column's first byte wrong (1-3 break the search loop of _search.c alike);
+ * the loop alone: 4 draws one card too many, 5 puts no move to sleep, 6 calls nothing dead */
+int core_fault = 0;
+/* the search loop of _search.c */
+extern PyTypeObject SearchType;
 
 static inline long small(PyObject *o) { return PyLong_AsLong(o); }
 
@@ -189,7 +192,7 @@ static PyObject *legal_legal(LegalObject *self, PyObject *g) {
         }
     }
     if (PyErr_Occurred()) goto fail;
-    if (fault == 1 && PyList_GET_SIZE(result)
+    if (core_fault == 1 && PyList_GET_SIZE(result)
         && PyList_SetSlice(result, PyList_GET_SIZE(result) - 1, PyList_GET_SIZE(result), NULL)
                < 0)
         goto fail;
@@ -458,7 +461,7 @@ static PyObject *order_ordered(OrderObject *self, PyObject *const *args, Py_ssiz
         }
         scored[i] = x;
     }
-    if (fault == 2 && n > 1) {
+    if (core_fault == 2 && n > 1) {
         Scored x = scored[0];
         scored[0] = scored[1];
         scored[1] = x;
@@ -559,7 +562,7 @@ static PyObject *key_column(KeyObject *self, PyObject *const *args, Py_ssize_t n
         if (v < 0 || v > 255) goto range;
         buf[at++] = (unsigned char)v;
     }
-    if (fault == 3 && at) buf[0] ^= 1;
+    if (core_fault == 3 && at) buf[0] ^= 1;
     result = PyLong_FromSsize_t(HASH_BYTES(buf, at));
     goto done;
 range:
@@ -641,14 +644,15 @@ static PyTypeObject KeyType = {
 static PyObject *set_fault(PyObject *mod, PyObject *arg) {
     long f = PyLong_AsLong(arg);
     if (f == -1 && PyErr_Occurred()) return NULL;
-    fault = (int)f;
+    core_fault = (int)f;
     Py_RETURN_NONE;
 }
 
 static PyMethodDef core_methods[] = {
     {"set_fault", set_fault, METH_O,
      "Break the core on purpose (tests only): 0 none, 1 drop a legal move, 2 swap two, "
-     "3 hash a column wrong."},
+     "3 hash a column wrong; the search loop alone: 4 draw one card too many, 5 put no "
+     "move to sleep, 6 call nothing dead."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -658,7 +662,8 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&LegalType) < 0 || PyType_Ready(&OrderType) < 0 || PyType_Ready(&KeyType) < 0)
+    if (PyType_Ready(&LegalType) < 0 || PyType_Ready(&OrderType) < 0 || PyType_Ready(&KeyType) < 0
+        || PyType_Ready(&SearchType) < 0)
         return NULL;
     s_piles = PyUnicode_InternFromString("piles");
     s_found = PyUnicode_InternFromString("found");
@@ -673,9 +678,11 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&LegalType);
     Py_INCREF(&OrderType);
     Py_INCREF(&KeyType);
+    Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Legal", (PyObject *)&LegalType) < 0
         || PyModule_AddObject(m, "Order", (PyObject *)&OrderType) < 0
-        || PyModule_AddObject(m, "Key", (PyObject *)&KeyType) < 0) {
+        || PyModule_AddObject(m, "Key", (PyObject *)&KeyType) < 0
+        || PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
