@@ -14,8 +14,10 @@ whose keys and move lists take the other branches (face-down cards, runs, redeal
 
 Each code runs in an interpreter of its own with that code first on its path (with
 ``--baseline DIR``, a directory holding a ``games`` package, a second one; with ``--cores``,
-this checkout twice, once on the compiled core and once with ``FT_SOLVER_CORE=python``, the
-ratio then compiled / Python, games/solver/core.py), both started
+this checkout three times: on the compiled core (the whole loop in C where single cards
+move), on the compiled core's steps alone with the loop in Python (``FT_SOLVER_LOOP=python``,
+the core's first round) and with ``FT_SOLVER_CORE=python``, each ratio then over the Python
+one, games/solver/core.py), all started
 once and warmed by one untimed pass; then each repeat runs every workload in each
 interpreter back to back, the first of each pair swapped every time, so the two codes see
 the same machine load within seconds. Reports positions a CPU-second of the interpreter
@@ -104,9 +106,10 @@ WORKLOADS = ("restarts", "exhaustive", "beam", "variants")
 class Worker:
     """One code's interpreter, asked for one workload at a time."""
 
-    def __init__(self, code: Path, core: str = "auto") -> None:
+    def __init__(self, code: Path, core: str = "auto", loop: str = "auto") -> None:
         # the same hashes, the same key order; the search core to run (games/solver/core.py)
         env = {**os.environ, "PYTHONHASHSEED": "0", "FT_SOLVER_CORE": core}
+        env["FT_SOLVER_LOOP"] = loop
         self.process = subprocess.Popen(
             [sys.executable, "-c", WORKER, str(code)],
             stdin=subprocess.PIPE,
@@ -143,12 +146,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     works = tuple(args.work or WORKLOADS)
-    codes = {"now": (ROOT, "auto")}
-    if args.cores:  # "now" the compiled core, "baseline" the Python one, same code
-        codes = {"now": (ROOT, "c"), "baseline": (ROOT, "python")}
+    codes = {"now": (ROOT, "auto", "auto")}
+    if args.cores:  # "now" the compiled core, "steps" its loop in Python, "baseline" Python
+        codes = {
+            "now": (ROOT, "c", "auto"),
+            "steps": (ROOT, "c", "python"),
+            "baseline": (ROOT, "python", "auto"),
+        }
     elif args.baseline is not None:
-        codes["baseline"] = (args.baseline.resolve(), "auto")
-    workers = {name: Worker(code, core) for name, (code, core) in codes.items()}
+        codes["baseline"] = (args.baseline.resolve(), "auto", "auto")
+    workers = {name: Worker(code, core, loop) for name, (code, core, loop) in codes.items()}
     rates: dict[str, dict[str, list[float]]] = {name: {w: [] for w in works} for name in codes}
     seen = {name: {w: workers[name].run(w)[2] for w in works} for name in codes}  # warm-up
     print(f"CPython {platform.python_version()}, load {os.getloadavg()[0]:.1f}", flush=True)
@@ -165,21 +172,23 @@ def main(argv: list[str] | None = None) -> None:
         print(f"repeat {repeat + 1} done, load {os.getloadavg()[0]:.1f}", flush=True)
     for worker in workers.values():
         worker.close()
-    if "baseline" in codes and seen["now"] != seen["baseline"]:
-        for work in works:
-            if seen["now"][work] != seen["baseline"][work]:
-                print(f"{work}: now {seen['now'][work]}\n  baseline {seen['baseline'][work]}")
-        raise SystemExit("the two codes searched different positions")
+    for name in codes:
+        if name != "baseline" and "baseline" in codes and seen[name] != seen["baseline"]:
+            for work in works:
+                if seen[name][work] != seen["baseline"][work]:
+                    print(f"{work}: {name} {seen[name][work]}\n  baseline {seen['baseline'][work]}")
+            raise SystemExit("the codes searched different positions")
     print("positions a CPU-second, min / median / max of the repeats")
     for work in works:
-        line = f"  {work:10s} now {spread(rates['now'][work], '{:,.0f}')}"
-        if "baseline" in rates:
-            base = rates["baseline"][work]
-            pairs = [a / b for a, b in zip(rates["now"][work], base, strict=True)]
-            line += f"   baseline {spread(base, '{:,.0f}')}"
-            line += f"   now / baseline {min(pairs):.3f} / {statistics.median(pairs):.3f}"
-            line += f" / {max(pairs):.3f}"
+        line = f"  {work:10s}"
+        for name in codes:
+            line += f"   {name} {spread(rates[name][work], '{:,.0f}')}"
         print(line)
+        for name in codes:
+            if name == "baseline" or "baseline" not in codes:
+                continue
+            pairs = [a / b for a, b in zip(rates[name][work], rates["baseline"][work], strict=True)]
+            print(f"  {'':10s}   {name} / baseline {spread(pairs)}")
 
 
 if __name__ == "__main__":

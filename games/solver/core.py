@@ -9,6 +9,12 @@ Python hashes (so one table of proofs serves both cores). So a search visits the
 positions, node for node, on either core (``tests/solver/test_core.py``), and the practice
 pool's stars, which come from node counts, do not depend on which core runs.
 
+Where single cards move (no runs, no foundation take-back) the compiled core runs the
+search loop of :class:`~.search.Search` whole (``csrc/_search.c``, :func:`compiled_search`):
+its own state in C arrays, its moves applied and taken back in place, the same move list,
+order, key, probe, sleep set and Tarjan's bookkeeping, one call a search (or a turn of
+one); the same positions again, node for node.
+
 ``FT_SOLVER_CORE=python`` (read at import) forces the Python core; anything else (the
 default, ``auto``) runs the compiled one where it was built (``make venv`` builds it;
 where it cannot be built the install still succeeds and the Python core runs).
@@ -33,7 +39,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from games.engine import GameState
-
     from games.engine.notation import Move
     from games.engine.rules import RuleSet
 
@@ -56,6 +61,11 @@ _forced = os.environ.get(ENV, "auto").strip().lower() == PYTHON
 #: The core in use: ``"c"`` or ``"python"``.
 BACKEND = COMPILED if MODULE is not None and not _forced else PYTHON
 _current = [BACKEND]
+#: ``FT_SOLVER_LOOP=python`` keeps the search loop in Python on the compiled core (its
+#: per-position steps compiled, as in the core's first round): for measuring the loop
+#: alone (``benchmarks/search_speed.py --cores``), never needed to run the site.
+LOOP_ENV = "FT_SOLVER_LOOP"
+_python_loop = os.environ.get(LOOP_ENV, "auto").strip().lower() == PYTHON
 
 
 def current() -> str:
@@ -165,7 +175,9 @@ def compiled_search(
     :mod:`.movegen`, :mod:`.deadlock` and :mod:`.sleep` serve alike). Every table it reads
     is the engine's, made here."""
     rules = game.rules
-    if compiled() is None or rules.sequences or rules.takeback or len(game.piles) > 32:
+    if compiled() is None or _python_loop or rules.sequences or rules.takeback:
+        return None
+    if len(game.piles) > 32:  # more piles than the loop's arrays hold (no variant has)
         return None
     from .heuristics import NOISE, knowledge_for
 
@@ -187,7 +199,9 @@ def compiled_search(
         [tuple(ks) for ks in know.by_suit],
     )
     state = (game.piles, game.down, game.found, game.stock, game.redeals_left)
-    options = (cuts, lone_draws, sleep, resumable)
+    from .search import TABLE_LIMIT
+
+    options = (cuts, lone_draws, sleep, resumable, TABLE_LIMIT)
     assert MODULE is not None
     return MODULE.Search(config, state, options, lost, noise)
 

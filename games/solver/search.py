@@ -251,7 +251,7 @@ class Search:
     def _run_compiled(self) -> tuple[str, list[Move]]:
         """:meth:`run` in one call of the compiled loop: the same verdict, line, nodes,
         proofs and moves put to sleep (``tests/solver/test_core.py``)."""
-        c = self.compiled
+        c: Any = self.compiled
         max_nodes = -1 if self.max_nodes is None else self.max_nodes
         try:
             verdict, line = c.run(self.deadline, max_nodes)

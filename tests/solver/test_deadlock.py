@@ -217,6 +217,7 @@ def test_it_searches_the_same_with_the_open_layouts_remembered() -> None:
         searches = []
         for forgetful in (False, True):
             search = Search(_private_copy(game), deadline=1e18, max_nodes=10_000, sleep=True)
+            search.compiled = None  # the Python loop, whose memo this test replaces
             if forgetful:
                 search.layouts = _Forgetful()
             searches.append((search.run(), search.nodes, search.table.keys, search.layouts))

@@ -46,7 +46,6 @@
 #define DRAW_ONLY 1
 #define DEAD 2
 #define CLOCK_EVERY 128
-#define TABLE_LIMIT 1500000
 #define STOCK_BIT (1ULL << 40)
 #define FOUNDATION_BIT 41
 #define EVERYTHING (~0ULL)
@@ -211,6 +210,7 @@ typedef struct {
     /* the rules, read from the engine's tables */
     int npiles, nfound, deck, draw, face_down, redeals, waste_unsafe_on_redeal;
     int cuts, lone_draws, sleeping, resumable;
+    Py_ssize_t table_limit; /* search.py's TABLE_LIMIT */
     double noise_scale;
     unsigned char table[NCARDS * NCARDS], to_space[NCARDS];
     int nhomes[NCARDS], home_k[NCARDS][MAXF], home_below[NCARDS][MAXF];
@@ -893,6 +893,22 @@ static int begin(SearchObject *s, __int128 total, PyObject **out) {
     return 0;
 }
 
+/* The memory a search may hold. The Python loop empties the table and the probe's memo
+ * only between searches (TABLE_LIMIT, search.py); this one searches some twenty times as
+ * many positions a second, so a minute's proof would hold tens of millions of keys: past
+ * LOST_LIMIT the table is emptied during the walk too. Forgetting proofs keeps the argument
+ * (prove.py, "Turns": a key leaves the table only when it is lost, and every key added
+ * after is proved from facts, never from the table's contents), it only costs positions
+ * searched again; a sleeping move's position no longer in the table nor open then makes
+ * the position depend on its parent, as the Python loop does. The tests' searches stay far
+ * below it, so they compare node for node. */
+#define LOST_LIMIT (4 * s->table_limit)
+
+static void forget(SearchObject *s) {
+    if (PySet_GET_SIZE(s->lost) > LOST_LIMIT) PySet_Clear(s->lost);
+    if (s->layouts.count > (size_t)s->table_limit) map_clear(&s->layouts);
+}
+
 /* Search._loop: 0 lost, 1 a win (*out), BUDGET, ERROR */
 static int loop(SearchObject *s, __int128 total, long long max_nodes, double deadline,
                 PyObject **out) {
@@ -917,11 +933,14 @@ static int loop(SearchObject *s, __int128 total, long long max_nodes, double dea
         Mv move = s->arena[frame->kids + i];
         int detail = apply(s, move);
         nodes++;
-        if (!(nodes % CLOCK_EVERY) && now() > deadline) {
-            revert(s, move, detail);
-            frame->next = i;
-            rc = BUDGET;
-            break;
+        if (!(nodes % CLOCK_EVERY)) {
+            if (now() > deadline) {
+                revert(s, move, detail);
+                frame->next = i;
+                rc = BUDGET;
+                break;
+            }
+            forget(s);
         }
         if (s->home == s->deck) {
             *out = won(s, move, detail);
@@ -992,7 +1011,7 @@ static PyObject *search_run(SearchObject *s, PyObject *args) {
     double deadline;
     long long max_nodes;
     if (!PyArg_ParseTuple(args, "dL", &deadline, &max_nodes)) return NULL;
-    if (s->layouts.count > TABLE_LIMIT) map_clear(&s->layouts);
+    if (s->layouts.count > (size_t)s->table_limit) map_clear(&s->layouts);
     s->nodes = 0;
     __int128 total = all_hashes(s);
     PyObject *out = NULL;
@@ -1138,10 +1157,10 @@ static int search_init(SearchObject *s, PyObject *args, PyObject *kw) {
     PyObject *homes, *safe, *fsuit, *suits;
     PyObject *piles, *down, *found, *stock, *lost, *noise;
     int redeals_left, cuts, lone, sleeping, resumable;
-    if (!PyArg_ParseTuple(args, "(iiiippidy*y*OOOO)(OOOOi)(pppp)O!O", &npiles, &nfound, &deck,
+    if (!PyArg_ParseTuple(args, "(iiiippidy*y*OOOO)(OOOOi)(ppppn)O!O", &npiles, &nfound, &deck,
                           &draw, &face_down, &redeals, &waste_unsafe, &noise_scale, &table,
                           &space, &homes, &safe, &fsuit, &suits, &piles, &down, &found, &stock,
-                          &redeals_left, &cuts, &lone, &sleeping, &resumable, &PySet_Type,
+                          &redeals_left, &cuts, &lone, &sleeping, &resumable, &s->table_limit, &PySet_Type,
                           &lost, &noise))
         return -1;
     int bad = table.len != NCARDS * NCARDS || space.len != NCARDS;
