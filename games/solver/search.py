@@ -254,7 +254,7 @@ class Search:
         c: Any = self.compiled
         max_nodes = -1 if self.max_nodes is None else self.max_nodes
         try:
-            verdict, line = c.run(self.deadline, max_nodes)
+            verdict, line = c.run(self.deadline, max_nodes, time.perf_counter)
         finally:
             self.nodes, self.asleep, self.waits = c.nodes, c.asleep, c.waits
         return verdict, [Move(*m) for m in line]

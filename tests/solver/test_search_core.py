@@ -204,3 +204,19 @@ def test_a_broken_loop_fails_the_equality_checks(fault) -> None:
     if fault <= 4:  # the step checks see these; 5 and 6 change only what a search cuts
         assert found
     assert broken != right
+
+
+@needs_core
+def test_the_loop_reads_the_callers_clock(monkeypatch) -> None:
+    # a benchmark counting CPU time replaces time.perf_counter: the loop must obey it, and
+    # stop where the Python loop stops (the clock read every 128 nodes: 0, 1, ... 4 > 3)
+    stopped = []
+    for backend in (core.COMPILED, core.PYTHON):
+        ticks = iter(range(10**9))
+        monkeypatch.setattr("time.perf_counter", lambda ticks=ticks: float(next(ticks)))
+        with core.using(backend):
+            search = Search(GameState.from_seed(1, undo_limit=0), deadline=3.0, max_nodes=None)
+            assert (search.compiled is not None) == (backend == core.COMPILED)
+            assert search.run() == ("unknown", [])
+        stopped.append(search.nodes)
+    assert stopped == [128 * 5, 128 * 5]

@@ -30,7 +30,6 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #define DRAW 0
 #define REDEAL 1
@@ -807,10 +806,14 @@ static void restore(SearchObject *s) {
     s->paused = 0;
 }
 
-static inline double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* the caller's clock (search.py passes time.perf_counter as it is then, so a benchmark
+ * that counts CPU time by replacing it is obeyed here too): -1.0 on a Python error */
+static double now(PyObject *clock) {
+    PyObject *r = PyObject_CallNoArgs(clock);
+    if (!r) return -1.0;
+    double t = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    return t;
 }
 
 static PyObject *move_tuple(Mv m) {
@@ -911,7 +914,7 @@ static void forget(SearchObject *s) {
 
 /* Search._loop: 0 lost, 1 a win (*out), BUDGET, ERROR */
 static int loop(SearchObject *s, __int128 total, long long max_nodes, double deadline,
-                PyObject **out) {
+                PyObject *clock, PyObject **out) {
     long long nodes = 0;
     int rc = 0;
     while (s->nframes) {
@@ -934,7 +937,14 @@ static int loop(SearchObject *s, __int128 total, long long max_nodes, double dea
         int detail = apply(s, move);
         nodes++;
         if (!(nodes % CLOCK_EVERY)) {
-            if (now() > deadline) {
+            double t = now(clock);
+            if (t == -1.0 && PyErr_Occurred()) {
+                revert(s, move, detail);
+                frame->next = i;
+                rc = ERROR;
+                break;
+            }
+            if (t > deadline) {
                 revert(s, move, detail);
                 frame->next = i;
                 rc = BUDGET;
@@ -1006,11 +1016,12 @@ static int loop(SearchObject *s, __int128 total, long long max_nodes, double dea
     return rc;
 }
 
-/* run(deadline, max_nodes): ("win", [moves]), ("lost", []) or ("unknown", []) */
+/* run(deadline, max_nodes, clock): ("win", [moves]), ("lost", []) or ("unknown", []) */
 static PyObject *search_run(SearchObject *s, PyObject *args) {
     double deadline;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "dL", &deadline, &max_nodes)) return NULL;
+    PyObject *clock;
+    if (!PyArg_ParseTuple(args, "dLO", &deadline, &max_nodes, &clock)) return NULL;
     if (s->layouts.count > (size_t)s->table_limit) map_clear(&s->layouts);
     s->nodes = 0;
     __int128 total = all_hashes(s);
@@ -1026,7 +1037,7 @@ static PyObject *search_run(SearchObject *s, PyObject *args) {
     } else if (begin(s, total, &out)) {
         return out;
     }
-    int rc = loop(s, total, max_nodes, deadline, &out);
+    int rc = loop(s, total, max_nodes, deadline, clock, &out);
     if (rc == ERROR) {
         restore(s);
         return NULL;
@@ -1374,7 +1385,7 @@ static PyGetSetDef search_getset[] = {
 };
 
 static PyMethodDef search_methods[] = {
-    {"run", (PyCFunction)search_run, METH_VARARGS, "run(deadline, max_nodes): verdict, line"},
+    {"run", (PyCFunction)search_run, METH_VARARGS, "run(deadline, max_nodes, clock): verdict, line"},
     {"state", (PyCFunction)search_state, METH_NOARGS, "(piles, down, found, stock, redeals, home)"},
     {"legal", (PyCFunction)search_legal, METH_NOARGS, "the legal moves, movegen's order"},
     {"ordered", (PyCFunction)search_ordered, METH_O, "the kept moves, the order's"},
