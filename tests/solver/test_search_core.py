@@ -13,6 +13,8 @@ broken on purpose (``set_fault``) must fail the same checks.
 from __future__ import annotations
 
 import random
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -220,3 +222,31 @@ def test_the_loop_reads_the_callers_clock(monkeypatch) -> None:
             assert search.run() == ("unknown", [])
         stopped.append(search.nodes)
     assert stopped == [128 * 5, 128 * 5]
+
+
+@needs_core
+def test_the_loop_lets_the_processes_other_threads_run() -> None:
+    # one call searches for as long as its budget: it must hand the GIL over now and then
+    # (a server's event loop, the solver pool's watcher), as the Python loop did
+    ticks: list[float] = []
+    running = threading.Event()
+    done = threading.Event()
+
+    def tick() -> None:
+        running.set()
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    running.wait()
+    with core.using(core.COMPILED):
+        search = Search(GameState.from_seed(1, undo_limit=0), deadline=1e18, max_nodes=400_000)
+        began = time.perf_counter()
+        search.run()
+        ended = time.perf_counter()
+    done.set()
+    thread.join()
+    assert search.nodes == 400_000
+    assert sum(began < t < ended for t in ticks) >= 5

@@ -45,6 +45,7 @@
 #define DRAW_ONLY 1
 #define DEAD 2
 #define CLOCK_EVERY 128
+#define YIELD_EVERY (CLOCK_EVERY * 64)
 #define STOCK_BIT (1ULL << 40)
 #define FOUNDATION_BIT 41
 #define EVERYTHING (~0ULL)
@@ -951,6 +952,19 @@ static int loop(SearchObject *s, __int128 total, long long max_nodes, double dea
                 break;
             }
             forget(s);
+            if (!(nodes % YIELD_EVERY)) {
+                /* a few milliseconds of search: let the process's other threads run (a
+                 * server's event loop, a pool's watcher) as the Python loop's switch
+                 * interval did, and take a pending signal (Ctrl-C) as an error */
+                Py_BEGIN_ALLOW_THREADS
+                Py_END_ALLOW_THREADS
+                if (PyErr_CheckSignals() < 0) {
+                    revert(s, move, detail);
+                    frame->next = i;
+                    rc = ERROR;
+                    break;
+                }
+            }
         }
         if (s->home == s->deck) {
             *out = won(s, move, detail);
