@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -179,11 +180,24 @@ def compiled_search(
         return None
     if len(game.piles) > 32:  # more piles than the loop's arrays hold (no variant has)
         return None
-    from .heuristics import NOISE, knowledge_for
+    config = _search_config(rules, len(game.piles))
+    state = (game.piles, game.down, game.found, game.stock, game.redeals_left)
+    from .search import TABLE_LIMIT
 
-    know = knowledge_for(game)
-    config = (
-        len(game.piles),
+    options = (cuts, lone_draws, sleep, resumable, TABLE_LIMIT)
+    assert MODULE is not None
+    return MODULE.Search(config, state, options, lost, noise)
+
+
+@cache
+def _search_config(rules: RuleSet, npiles: int) -> tuple[Any, ...]:
+    """The rules' tables :func:`compiled_search` hands the loop (made once per rule set:
+    the beam's end games and the restarts make many searches)."""
+    from .heuristics import NOISE, Knowledge
+
+    know = Knowledge(rules)
+    return (
+        npiles,
         rules.foundations,
         rules.deck_size,
         rules.draw,
@@ -195,15 +209,9 @@ def compiled_search(
         space_table(rules),
         list(know.home_from),
         list(know.safe_if),
-        list(game.fsuit),
+        [rules.foundation_suit(k) for k in range(rules.foundations)],
         [tuple(ks) for ks in know.by_suit],
     )
-    state = (game.piles, game.down, game.found, game.stock, game.redeals_left)
-    from .search import TABLE_LIMIT
-
-    options = (cuts, lone_draws, sleep, resumable, TABLE_LIMIT)
-    assert MODULE is not None
-    return MODULE.Search(config, state, options, lost, noise)
 
 
 def space_table(rules: RuleSet) -> bytes:
