@@ -226,7 +226,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--no-echo", action="store_true", help="skip the echo baseline")
     add("--client-procs", type=int, default=1, help="client processes (one loop each)")
     add("--pause", type=float, default=3.0, help="seconds of rest between phases")
-    add("--profile", nargs="?", const="gil", choices=list(stack.PROFILE_MODES))
+    add("--profile", nargs="?", const="gil", choices=list(stack.PROFILE_MODES), help="py-spy")
+    add("--cprofile", action="store_true", help="both servers under cProfile (no py-spy)")
     add("--fresh-db", action="store_true", help="drop and re-create the run's database first")
     add("--database-url", default=DATABASE_URL, help="the run's own PostgreSQL database")
     add("--redis-url", default=stack.REDIS_URL, help="the run's own Redis database (flushed)")
@@ -354,13 +355,33 @@ def progress(row: dict[str, Any]) -> str:
     return text + f"; load {row['load_before'][0]:.2f} -> {row['load_after'][0]:.2f}"
 
 
+def cprofiled_servers(env: dict[str, str]) -> list[Any]:
+    """Two daphne processes under :mod:`load.cprofile_daphne`; each writes its profile
+    (every thread) to ``test-results/load/cprofile-duels-PORT.pstats`` when stopped."""
+    import sys
+
+    from tests.support.servers import free_port, start_server
+
+    stack.RESULTS.mkdir(parents=True, exist_ok=True)
+    servers = []
+    for _ in range(2):
+        port = free_port()
+        out = stack.RESULTS / f"cprofile-duels-{port}.pstats"
+        command = [
+            sys.executable, "-m", "load.cprofile_daphne", str(out),
+            "-b", "127.0.0.1", "-p", str(port), stack.APP,
+        ]  # fmt: skip
+        servers.append(start_server(env, stack.RESULTS, port=port, command=command))
+    return servers
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     env = stack.load_env(database_url=args.database_url, redis_url=args.redis_url, **DUEL_ENV)
     stack.stack_up(env, fresh=args.fresh_db)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     load_before = os.getloadavg()
-    servers = stack.start_servers(env, 2)
+    servers = cprofiled_servers(env) if args.cprofile else stack.start_servers(env, 2)
     rows: list[dict[str, Any]] = []
     try:
         for repeat in range(args.repeat):
