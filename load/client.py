@@ -63,6 +63,7 @@ class Phase:
     timeout: float = 10.0  # an answer later than this is counted lost, the player stops
     seed: int = 0
     cap: float = FLOOD_SAFE_RATE  # the closed loop's most actions a second per socket
+    strict: bool = False  # games without undo (a duel's): see load.moves.choose
 
 
 @dataclass
@@ -215,7 +216,7 @@ async def play(conn: Conn, pacer: Pacer, phase: Phase, tally: Tally, rng: random
     ws, nonce, n = conn.ws, uuid.uuid4().hex[:10], 0
     while await pacer.tick(tally):
         assert conn.board is not None
-        kind, move = choose(conn.board, rng)
+        kind, move = choose(conn.board, rng, strict=phase.strict)
         n += 1
         token = f"~{nonce}.{n}~"  # ids are unique per game forever: a re-sent id is not applied
         sent_at = perf_counter()
@@ -342,38 +343,46 @@ async def run_phase(
     return tally
 
 
-def _child(seats: list[Seat], phase: Phase, barrier: Any, pipe: Any) -> None:
+#: What plays a phase for a list of seats (:func:`run_phase`, or another kind of player's,
+#: such as load.duels' pairs of players): module-level, so a client process can be given it.
+Runner = Callable[[list[Any], Phase, Callable[[], Awaitable[None]] | None], Awaitable[Tally]]
+
+
+def _child(seats: list[Any], phase: Phase, barrier: Any, pipe: Any, runner: Runner) -> None:
     async def ready() -> None:
         await asyncio.to_thread(barrier.wait, 600)
 
-    pipe.send(asyncio.run(run_phase(seats, phase, ready)))
+    pipe.send(asyncio.run(runner(seats, phase, ready)))
     pipe.close()
 
 
 def run(
-    seats: list[Seat],
+    seats: list[Any],
     phase: Phase,
     processes: int = 1,
     on_start: Callable[[], object] | None = None,
+    runner: Runner = run_phase,
 ) -> Tally:
     """Run ``phase`` for ``seats`` in this process, or spread over ``processes`` client
     processes (each its own loop and core) whose figures are merged. ``on_start`` is called
     once every socket is connected, as the players start (a profiler leaves out the
-    handshakes that way)."""
+    handshakes that way). ``runner`` plays the seats (:func:`run_phase` by default)."""
     if processes <= 1:
 
         async def ready() -> None:
             if on_start is not None:
                 on_start()
 
-        return asyncio.run(run_phase(seats, phase, ready))
+        return asyncio.run(runner(seats, phase, ready))
     context = multiprocessing.get_context("spawn")  # no forked copy of Django's connections
     barrier = context.Barrier(processes + 1)  # this process waits with them, for on_start
     children = []
     for k in range(processes):
         receiving, sending = context.Pipe(duplex=False)
         part = replace(phase, seed=phase.seed * 1000 + k)
-        child = context.Process(target=_child, args=(seats[k::processes], part, barrier, sending))
+        child = context.Process(
+            target=_child, args=(seats[k::processes], part, barrier, sending, runner)
+        )
         child.start()
         sending.close()
         children.append((child, receiving))

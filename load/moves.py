@@ -49,8 +49,10 @@ class Board:
             self.can_undo = bool(changes["can_undo"])
 
 
-def choose(board: Board, rng: random.Random) -> tuple[str, str | None]:
-    """The next action: ``("move", notation)`` or ``("undo", None)``.
+def choose(board: Board, rng: random.Random, *, strict: bool = False) -> tuple[str, str | None]:
+    """The next action: ``("move", notation)`` or ``("undo", None)``. A ``strict`` game (a
+    duel's, a ranked one) has no undo: when only the last draw is left, it is drawn (the
+    game may then end, which a duel's time control bounds anyway).
 
     >>> choose(Board(3, ["s", "t1-t2"], 1, True), random.Random(0))
     ('move', 't1-t2')
@@ -58,11 +60,13 @@ def choose(board: Board, rng: random.Random) -> tuple[str, str | None]:
     ('undo', None)
     >>> choose(Board(3, ["r", "s"], 9, False), random.Random(0))
     ('move', 's')
+    >>> choose(Board(3, ["s"], 1, True), random.Random(0), strict=True)
+    ('move', 's')
     """
     options = [m for m in board.legal if m != REDEAL and not (m == DRAW and board.stock <= 1)]
     if options:
         return "move", rng.choice(options)
-    if board.can_undo:
+    if board.can_undo and not strict:
         return "undo", None
     if board.legal:  # alone with a redeal or the last draw, and nothing to take back
         return "move", rng.choice(board.legal)

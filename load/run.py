@@ -61,6 +61,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--worker", action="store_true", help="also run a Celery worker (-Q celery)")
     add("--fresh-db", action="store_true", help="drop and re-create the load database first")
     add("--database-url", default=stack.DATABASE_URL, help="the run's own PostgreSQL database")
+    add("--redis-url", default=stack.REDIS_URL, help="the run's own Redis database (flushed)")
     add("--json", type=Path, help="write the raw figures here")
     return parser.parse_args(argv)
 
@@ -178,7 +179,7 @@ def setup(args: argparse.Namespace, env: dict[str, str]) -> None:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
-    env = stack.load_env(database_url=args.database_url)
+    env = stack.load_env(database_url=args.database_url, redis_url=args.redis_url)
     setup(args, env)
     from load.players import make_players
 

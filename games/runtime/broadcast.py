@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ftsite.group_send import group_send
+from ftsite.group_send import group_send, group_send_soon
 from games.messages import DeadEndMessage
 from games.payloads import action_message
 
@@ -39,8 +39,10 @@ def duel_group(duel_id: str) -> str:
 
 
 def duel_event(duel_id: str, message: Mapping[str, Any]) -> None:
-    """A duel's message (``games.duels.messages``) to all its sockets, after the commit."""
-    group_send(duel_group(duel_id), {"type": "duel.event", "message": dict(message)})
+    """A duel's message (``games.duels.messages``) to all its sockets, after the commit;
+    not waited for (``group_send_soon``): a move's answer does not wait for its progress,
+    which the clients order by its version."""
+    group_send_soon(duel_group(duel_id), {"type": "duel.event", "message": dict(message)})
 
 
 def arena_group(arena_id: int | str) -> str:

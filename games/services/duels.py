@@ -282,27 +282,55 @@ def _gone(seat: DuelSeat, *, now: datetime) -> bool:
     return seat.sockets > 0 and seat.seen_at is not None and now - seat.seen_at >= silence
 
 
+#: Each duel game's seat and duel, read once a process: they never change once the duel
+#: has started (the game is made with its seat), and reading them again after every move
+#: (a query joining the duel and the game, ~2 ms of CPU compiling and loading it) was a
+#: third of a duel move's cost (docs/benchmarks.md, "Duels under load"). Bounded: the
+#: oldest entries go first (a process sees at most a few thousand duels at once).
+_SEATS: dict[str, tuple[int, str]] = {}
+_SEATS_MAX = 20_000
+
+
+def _seat_of_game(game_id: object) -> tuple[int, str] | None:
+    """The seat number and duel id of a duel's game (``None`` for any other game)."""
+    key = str(game_id)
+    found = _SEATS.get(key)
+    if found is None:
+        row = DuelSeat.objects.filter(game_id=key).values_list("seat", "duel_id").first()
+        if row is None:
+            return None
+        if len(_SEATS) >= _SEATS_MAX:
+            del _SEATS[next(iter(_SEATS))]  # dicts keep their order: the oldest first
+        found = _SEATS[key] = (row[0], str(row[1]))
+    return found
+
+
 def duel_game_acted(*, result: ActOutcome) -> None:
     """After a committed action of a duel's game: its counts to the duel's sockets, and
     the duel settled if that ended it. Never a card: counts only."""
-    seat = DuelSeat.objects.filter(game_id=result.game_id).select_related("duel", "game").first()
-    if seat is None or result.progress is None:
+    found = None if result.progress is None else _seat_of_game(result.game_id)
+    if found is None or result.progress is None:
         return
-    duel = seat.duel
+    seat, duel_id = found
+    finished = result.status != Game.Status.ACTIVE
+    time_ms = None  # an active game has no time yet; a finished one is read once, here
+    if finished:
+        row = DuelSeat.objects.select_related("duel", "game").get(duel_id=duel_id, seat=seat)
+        time_ms = duel_time_ms(row.duel, row.game)
     message = ProgressMessage(
         type="progress",
-        seat=seat.seat,
+        seat=seat,
         home=result.progress.home,
         stock=result.progress.stock,
         score=result.score,
         moves=result.moves,
         version=result.version,
         status=result.status,  # type: ignore[typeddict-item]
-        time_ms=duel_time_ms(duel, seat.game),
+        time_ms=time_ms,
     )
-    duel_event(str(duel.pk), message)
-    if result.status != Game.Status.ACTIVE:
-        duel_settle(duel_id=duel.pk)
+    duel_event(duel_id, message)
+    if finished:
+        duel_settle(duel_id=duel_id)
 
 
 def duel_tick(*, duel_id: object, now: datetime | None = None) -> Duel:

@@ -103,3 +103,31 @@ def test_a_nudge_after_the_gap_goes_at_once(layer: FakeLayer) -> None:
     from_a_worker_thread(lambda: broadcast.group_nudge("board-y", {"n": 2}))
     wait_until(lambda: len(layer.sent) == 2)
     assert [event["n"] for _group, event in layer.sent] == [1, 2]
+
+
+def test_a_send_soon_from_a_server_thread_does_not_wait_and_keeps_the_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A duel move's answer waited for its progress's send on the server's busy loop; now
+    # the action thread hands it over and goes on, and the loop sends in the given order.
+    slow = FakeLayer(delay=0.05)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: slow)
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    handed: list[float] = []
+
+    def action_thread() -> None:
+        monkeypatch.setattr(broadcast, "server_loop", lambda: loop)
+        started = time.monotonic()
+        for n in range(5):
+            broadcast.group_send_soon("duel-x", {"type": "duel.event", "n": n})
+        handed.append(time.monotonic() - started)
+
+    try:
+        from_a_worker_thread(action_thread)
+        wait_until(lambda: len(slow.sent) == 5)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+    assert handed[0] < 0.05  # five sends of 50 ms each: none waited for
+    assert [event["n"] for _group, event in slow.sent] == [0, 1, 2, 3, 4]
+    assert slow.most_active == 1  # one at a time: a group hears one process in order

@@ -304,3 +304,19 @@ def test_two_rematch_offers_at_once_make_one_duel(user, bob, monkeypatch) -> Non
     started = services.duel_rematch(user=bob, duel_id=duel.pk)
     assert started.state == Duel.State.RUNNING
     assert Duel.objects.filter(rematch_of=duel).count() == 1
+
+
+def test_a_duel_move_s_counts_read_no_seat_once_the_game_has_moved(user, bob) -> None:
+    # The seat of a duel's game never changes: read after every move, it cost a third of a
+    # duel move (docs/benchmarks.md, "Duels under load"). The first move reads it.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    duel = start_duel(user, bob)
+    game = seat_game(duel, 0)
+    act(game, move="s", client_id="m1", version=0)
+    with CaptureQueriesContext(connection) as queries:
+        act(game, move="s", client_id="m2", version=1)
+    assert [q["sql"] for q in queries if "duelseat" in q["sql"]] == []
+    act(game, kind="resign", client_id="m3", version=2)  # a finish reads its time once
+    assert DuelSeat.objects.get(duel=duel, seat=0).game.status == Game.Status.RESIGNED
