@@ -35,7 +35,7 @@ import pickle
 import re
 import string
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -71,6 +71,7 @@ PERSONAL_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
 TOKEN_HOLE = "\x00ft csrf\x00"
 
 GENERATION_KEY = "ft:pages:generation"
+T = TypeVar("T")
 # Django's token alphabet (``django.middleware.csrf.CSRF_ALLOWED_CHARS``).
 _CHARS = string.ascii_letters + string.digits
 _TOKEN = re.compile(r"[A-Za-z0-9]{64}")
@@ -123,6 +124,29 @@ def pages_stale() -> None:
             cache.add(GENERATION_KEY, 1, timeout=None)
     except Exception:  # the cache is down: pages are not stored either
         pass
+
+
+def fragment_cached(*, key: str, compute: Callable[[], T]) -> T:
+    """What every viewer of a page sees alike, signed in or not (today's top five on the
+    home page), computed once per generation of the store and shared by every worker: a
+    signed-in player's page is rendered each time, but its common parts need not be.
+
+    Tagged with the generation read before computing, so a result that lands meanwhile
+    makes it stale at once; kept ``FT_PAGE_CACHE_SECONDS`` at most, like a stored page.
+    With the store off, or Redis not answering, it is computed every time."""
+    if settings.FT_PAGE_CACHE_SECONDS <= 0:
+        return compute()
+    name = f"ft:fragment:{key}"
+    try:
+        generation, stored = store_read(name)
+    except Exception:  # the cache is down: the page is still served
+        return compute()
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == generation:
+        return stored[1]  # type: ignore[no-any-return]
+    value = compute()
+    with contextlib.suppress(Exception):
+        store_write(name, (generation, value), settings.FT_PAGE_CACHE_SECONDS)
+    return value
 
 
 def page_key(request: HttpRequest) -> str:

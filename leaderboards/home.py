@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from ftsite.pagecache import fragment_cached
 from games.models import User
 from games.services import DAILY_VARIANT
 from leaderboards.placement import daily_results_on_board
@@ -29,9 +30,12 @@ class HomeToday:
 
 def home_today(*, user: User | None, today: date) -> HomeToday:
     """Today's board in brief; the player's part only for a signed-in player. A constant
-    number of queries (tests/leaderboards/test_page_queries.py)."""
-    board = board_for_day(day=today, variant=DAILY_VARIANT, user=None, limit=TOP)
-    on_board = daily_results_on_board(variant=DAILY_VARIANT).filter(day=today, won=True)
+    number of queries (tests/leaderboards/test_page_queries.py); the part every viewer sees
+    alike from the page store's shared fragments (``ftsite.pagecache.fragment_cached``), so
+    a signed-in player's home page reads only their own lines."""
+    finished, won, top = fragment_cached(
+        key=f"home-today:{today.isoformat()}", compute=lambda: _today_shared(today)
+    )
     me = user if user is not None and user.is_authenticated and not user.is_guest else None
     streak = yesterday = None
     if me is not None:
@@ -43,10 +47,12 @@ def home_today(*, user: User | None, today: date) -> HomeToday:
         streak = streaks(((d, w) for d, w in days if d is not None), today=today).current
         yesterday = board_rank_of(day=today - timedelta(days=1), variant=DAILY_VARIANT, user=me)
     return HomeToday(
-        day=today,
-        finished=board.size,
-        won=on_board.count(),
-        top=board.rows[:TOP],
-        streak=streak,
-        yesterday=yesterday,
+        day=today, finished=finished, won=won, top=top, streak=streak, yesterday=yesterday
     )
+
+
+def _today_shared(today: date) -> tuple[int, int, list[Row]]:
+    """Today's verified results, the won among them, and the top five (no viewer's mark)."""
+    board = board_for_day(day=today, variant=DAILY_VARIANT, user=None, limit=TOP)
+    on_board = daily_results_on_board(variant=DAILY_VARIANT).filter(day=today, won=True)
+    return board.size, on_board.count(), board.rows[:TOP]
