@@ -15,8 +15,9 @@ venv: $(STAMP)
 # package pinned with the hashes of its files, so pip refuses anything else. Re-install only
 # when a lock is newer than the stamp; the project itself goes in last, without its
 # dependencies and without a build environment of its own (setuptools comes from the lock).
-# setup.py builds the solver's compiled core (games/solver/csrc): a change to it reinstalls.
-$(STAMP): requirements-dev.lock pyproject.toml setup.py games/solver/csrc/_core.c games/solver/csrc/_search.c
+# setup.py builds the solver's compiled core (games/solver/csrc): a change to it, or to any C
+# file or header there, reinstalls.
+$(STAMP): requirements-dev.lock pyproject.toml setup.py $(wildcard games/solver/csrc/*.c games/solver/csrc/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .

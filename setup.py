@@ -11,7 +11,15 @@ setup(
     ext_modules=[
         Extension(
             "games.solver._core",
-            sources=["games/solver/csrc/_core.c", "games/solver/csrc/_search.c"],
+            sources=[
+                "games/solver/csrc/_core.c",
+                "games/solver/csrc/search_map.c",
+                "games/solver/csrc/search_moves.c",
+                "games/solver/csrc/search_probe.c",
+                "games/solver/csrc/search_walk.c",
+                "games/solver/csrc/search_type.c",
+            ],
+            depends=["games/solver/csrc/search.h"],
             extra_compile_args=["-O2"],
             optional=True,
         )

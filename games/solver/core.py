@@ -10,7 +10,7 @@ positions, node for node, on either core (``tests/solver/test_core.py``), and th
 pool's stars, which come from node counts, do not depend on which core runs.
 
 Where single cards move (no runs, no foundation take-back) the compiled core runs the
-search loop of :class:`~.search.Search` whole (``csrc/_search.c``, :func:`compiled_search`):
+search loop of :class:`~.search.Search` whole (``csrc/search_*.c``, :func:`compiled_search`):
 its own state in C arrays, its moves applied and taken back in place, the same move list,
 order, key, probe, sleep set and Tarjan's bookkeeping, one call a search (or a turn of
 one); the same positions again, node for node.
@@ -169,7 +169,7 @@ def compiled_search(
     sleep: bool,
     resumable: bool,
 ) -> Any | None:
-    """The whole search loop of :class:`~.search.Search` in C (``_search.c``) over a copy
+    """The whole search loop of :class:`~.search.Search` in C (``csrc/search_*.c``) over a copy
     of ``game``'s state, reading and filling ``lost`` (the :class:`~.search.LostTable`'s
     keys), or ``None`` where the Python loop runs: the compiled core not in use, or a
     variant where runs move or foundations give cards back (the loop serves the variants

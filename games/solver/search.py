@@ -203,7 +203,7 @@ class Search:
         self.resumable = resumable
         self._paused: _Walk | None = None
         #: the whole loop in C where the compiled core runs and serves the variant
-        #: (games/solver/csrc/_search.c): it keeps its own copy of the state, so the game
+        #: (games/solver/csrc/search_*.c): it keeps its own copy of the state, so the game
         #: given stays as it is; ``None``: the Python loop below runs
         self.compiled = _core.compiled_search(
             game,

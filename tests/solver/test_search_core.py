@@ -1,4 +1,4 @@
-"""The compiled search loop (games/solver/csrc/_search.c) against the engine and the Python loop.
+"""The compiled search loop (games/solver/csrc/search_*.c) against the engine and the Python loop.
 
 The loop keeps its own state in C arrays and plays moves on it in place, so it is one
 source of rules only if, at every position, its move list is the engine's, the position

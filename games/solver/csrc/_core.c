@@ -31,10 +31,10 @@
 
 static PyObject *s_piles, *s_found, *s_stock, *s_redeals_left, *s_down, *s_random;
 /* 0: none; 1: Legal drops its last move; 2: Order swaps its first two children;
- * 3: Key hashes a column's first byte wrong (1-3 break the search loop of _search.c alike);
+ * 3: Key hashes a column's first byte wrong (1-3 break the search loop of search_*.c alike);
  * the loop alone: 4 draws one card too many, 5 puts no move to sleep, 6 calls nothing dead */
 int core_fault = 0;
-/* the search loop of _search.c */
+/* the search loop of search_*.c (search.h) */
 extern PyTypeObject SearchType;
 
 static inline long small(PyObject *o) { return PyLong_AsLong(o); }
