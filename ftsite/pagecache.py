@@ -142,7 +142,7 @@ def fragment_cached(*, key: str, compute: Callable[[], T]) -> T:
     except Exception:  # the cache is down: the page is still served
         return compute()
     if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == generation:
-        return stored[1]  # type: ignore[no-any-return]
+        return stored[1]
     value = compute()
     with contextlib.suppress(Exception):
         store_write(name, (generation, value), settings.FT_PAGE_CACHE_SECONDS)
