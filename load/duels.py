@@ -240,7 +240,7 @@ def duel_phase(
 ) -> dict[str, Any]:
     """The duels' sockets for one phase, with the durability check and the servers' CPU."""
     from load.players import versions
-    from load.run import server_cpu_seconds
+    from load.run import phase_figures, server_cpu_seconds
 
     ids = [p.game_id for pair in pairs for p in pair]
     before, cpu_before = versions(ids), server_cpu_seconds(servers)
@@ -254,18 +254,10 @@ def duel_phase(
     tally = client.run(
         pairs, phase, args.client_procs, profile if args.profile else None, run_duel_phase
     )
-    figures = summary(tally)
-    figures["durable"] = versions(ids) - before
-    figures["durable_ok"] = figures["durable"] == tally.acked_total
-    cpu = server_cpu_seconds(servers) - cpu_before
-    figures["server_cpu_ms_per_action"] = round(cpu * 1000 / max(1, tally.acked_total), 3)
-    for profiler in profilers:
-        from load.profile import markdown, summarise
-
-        profiler.wait(timeout=60)
-        figures["profile"] = str(out)
-        out.with_suffix(".md").write_text(markdown(summarise(out), tally.acked_total))
-    return figures
+    return phase_figures(
+        tally, durable=versions(ids) - before, servers=servers, cpu_before=cpu_before,
+        profilers=profilers, out=out,
+    )  # fmt: skip
 
 
 def measure_row(

@@ -109,8 +109,26 @@ def project_phase(
     on_start = profile if args.profile else None
     cpu_before = server_cpu_seconds(servers)
     tally = client.run(seats, phase, args.client_procs, on_start)
+    return phase_figures(
+        tally, durable=versions(ids) - before, servers=servers, cpu_before=cpu_before,
+        profilers=profilers, out=out,
+    )  # fmt: skip
+
+
+def phase_figures(
+    tally: Any,
+    *,
+    durable: int,
+    servers: list[Any],
+    cpu_before: float,
+    profilers: list[subprocess.Popen[bytes]],
+    out: Path,
+) -> dict[str, Any]:
+    """A game phase's figures once its clients are done (load.run's and load.duels'): the
+    tally's summary, the durability check (``durable``: versions committed in the phase,
+    against the moves accepted), the servers' CPU per action and the profiles' summaries."""
     figures = summary(tally)
-    figures["durable"] = versions(ids) - before
+    figures["durable"] = durable
     # The servers' own CPU per action (warm-up included, as acked_total): whether a second
     # process scales is a question of cores once this stays the same.
     cpu = server_cpu_seconds(servers) - cpu_before
