@@ -137,6 +137,8 @@ LOG_SIGNS = {
     "over_capacity": "over capacity in group",  # channels_redis dropped a group message
     "too_many_connections": "Too many connections",  # the Redis pool ran out
     "gc_pauses": "gc pause:",  # a collection of 10 ms or more (load.asgi)
+    # a full collection of the closed sockets' garbage (ftsite.closed_sockets)
+    "socket_collections": "a full collection freed",
 }
 
 

@@ -88,18 +88,10 @@ def one_process(
             row["held"].append(max(held) / MB)
             row["after"].append(rss(pid) / MB)
             print(f"  {'echo' if echo else 'game'}: {row}", flush=True)
-        row["collections"] = stack_log_count(server.log, "a full collection freed")
+        row["collections"] = stack.log_signs([server], [0]).get("socket_collections", 0)
         return row
     finally:
         stack.stop_all([server])
-
-
-def stack_log_count(log: Path, sign: str) -> int:
-    """Lines of a server's log that say ``sign`` (its collections, ftsite.closed_sockets)."""
-    try:
-        return log.read_text(errors="replace").count(sign)
-    except OSError:
-        return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,9 +36,13 @@ def test_the_table_gives_each_storm_above_its_processs_base() -> None:
     assert "| echo, storm 2 | 90.0 / 91.0 / 92.0 | 5.0 / 5.0 / 6.0 | 0.0 / 0.0 / 0.0 |" in table
 
 
-def test_it_counts_the_servers_collections_from_its_log(tmp_path) -> None:
+def test_the_servers_collections_are_counted_from_its_log(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from load import stack
+
     log = tmp_path / "server.log"
     line = "closed sockets: 600 closed, 0 open; a full collection freed 90 objects in 3 ms\n"
     log.write_text("started\n" + line * 2)
-    assert storm_memory.stack_log_count(log, "a full collection freed") == 2
-    assert storm_memory.stack_log_count(tmp_path / "none.log", "a full collection freed") == 0
+    server = SimpleNamespace(log=log)
+    assert stack.log_signs([server], [0]) == {"socket_collections": 2}  # type: ignore[list-item]
