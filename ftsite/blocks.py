@@ -6,24 +6,44 @@ logging."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
 
-def channel_layers(redis_url: str | None) -> dict[str, Any]:
+def channel_layers(redis_url: str | None, *, batch: int = 200) -> dict[str, Any]:
     """The sockets' channel layer: Redis, shared by every server process, when there is a
-    Redis; an in-memory layer (one process: ``make run``) otherwise."""
+    Redis; an in-memory layer (one process: ``make run``) otherwise. ``batch``: messages a
+    process takes from its inbox a round trip (``ftsite.channel_layer``); 0 for
+    channels_redis's own layer, one at a time."""
     if redis_url is None:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
 
+    from ftsite.patches import CHANNELS_REDIS, installed_version
+
+    if batch > 0 and not CHANNELS_REDIS.holds():
+        # The pumped layer reads channels_redis's internals (its inbox's key, the group
+        # script's addressing): checked on the guard's versions only.
+        warnings.warn(
+            f"FT_CHANNEL_LAYER_BATCH ignored: ftsite.channel_layer is checked on "
+            f"{CHANNELS_REDIS.describe()}, installed {installed_version('channels-redis')}; "
+            "channels_redis's own layer runs",
+            stacklevel=2,
+        )
+        batch = 0
+    backend = (
+        "ftsite.channel_layer.PumpedRedisChannelLayer"
+        if batch > 0
+        else "channels_redis.core.RedisChannelLayer"
+    )
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": backend,
             # A socket that waits for group messages blocks in BZPOPMIN for 5 s
             # (channels_redis) while redis-py 8 reads with a 5 s socket timeout by default:
             # every idle socket then died with "Timeout reading" (close 1011) after ~5 s.
@@ -56,6 +76,7 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
                     }
                 ],
                 "capacity": 1500,
+                **({"batch": batch} if batch > 0 else {}),
             },
         }
     }

@@ -97,11 +97,26 @@ def _post(loop: asyncio.AbstractEventLoop, layer: Any, group: str, event: dict[s
     outbox.put_nowait((group, event))
 
 
+#: At most this many of an outbox's waiting events go to the layer in one batch.
+OUTBOX_BATCH = 200
+
+
 async def _drain(layer: Any, outbox: asyncio.Queue[Any]) -> None:
+    # Everything waiting goes in one batch when the layer takes batches
+    # (ftsite.channel_layer: two Redis round trips for the lot, in order): one send at a
+    # time, each waiting for its round trips through a busy loop, fell seconds behind the
+    # duels' progress at 150 duels (docs/benchmarks.md, "Duels under load").
+    send_many = getattr(layer, "group_send_many", None)
     while True:
-        group, event = await outbox.get()
+        sends = [await outbox.get()]
+        while not outbox.empty() and len(sends) < OUTBOX_BATCH:
+            sends.append(outbox.get_nowait())
         try:
-            await layer.group_send(group, event)
+            if send_many is not None:
+                await send_many(sends)
+            else:
+                for group, event in sends:
+                    await layer.group_send(group, event)
         except Exception as error:  # a lost event is logged; the clients resync by version
             logger.warning("group send failed: %r", error)
 

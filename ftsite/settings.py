@@ -374,7 +374,11 @@ FT_ARENA_LEAD_SECONDS = env_int("FT_ARENA_LEAD_SECONDS", 30, minimum=0, maximum=
 
 # --- Channels ----------------------------------------------------------------
 
-CHANNEL_LAYERS = channel_layers(REDIS_URL)
+# FT_CHANNEL_LAYER_BATCH: how many messages a process takes from its inbox in one round
+# trip (ftsite/channel_layer.py); 0 runs channels_redis's own receive, one message at a
+# time (the baseline load.duels --layer compares against).
+FT_CHANNEL_LAYER_BATCH = env_int("FT_CHANNEL_LAYER_BATCH", 200, minimum=0, maximum=10_000)
+CHANNEL_LAYERS = channel_layers(REDIS_URL, batch=FT_CHANNEL_LAYER_BATCH)
 
 # --- Celery (read by ftsite/celery.py with namespace "CELERY") ---------------
 

@@ -210,6 +210,10 @@ async def run_duel_phase(
     return tally
 
 
+#: The servers' channel layer (ftsite/channel_layer.py): FT_CHANNEL_LAYER_BATCH for each.
+LAYERS = {"pumped": "200", "original": "0"}
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m load.duels",
@@ -224,6 +228,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--timeout", type=float, default=10.0, help="an answer later than this is lost")
     add("--repeat", type=int, default=1, help="runs of every row (min/median/max reported)")
     add("--no-echo", action="store_true", help="skip the echo baseline")
+    add(
+        "--layers", nargs="+", choices=list(LAYERS), default=["pumped"],
+        help="channel layers to run each row on, in turn (the servers restarted for each)",
+    )  # fmt: skip
     add("--client-procs", type=int, default=1, help="client processes (one loop each)")
     add("--pause", type=float, default=3.0, help="seconds of rest between phases")
     add("--profile", nargs="?", const="gil", choices=list(stack.PROFILE_MODES), help="py-spy")
@@ -296,11 +304,12 @@ def measure_row(
 
 
 def aggregate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Min/median/max across repeats of each row's headline figures."""
+    """Min/median/max across repeats of each row's headline figures (a row a layer and
+    count)."""
     out = []
-    for count in dict.fromkeys(r["duels"] for r in rows):
-        mine = [r for r in rows if r["duels"] == count]
-        entry: dict[str, Any] = {"duels": count, "runs": len(mine)}
+    for layer, count in dict.fromkeys((r.get("layer", "pumped"), r["duels"]) for r in rows):
+        mine = [r for r in rows if r["duels"] == count and r.get("layer", "pumped") == layer]
+        entry: dict[str, Any] = {"layer": layer, "duels": count, "runs": len(mine)}
         for side in ("project", "echo"):
             if side in mine[0]:
                 entry[side] = {
@@ -316,15 +325,16 @@ def table(report: dict[str, Any]) -> str:
     from load.tables import figure
 
     lines = [
-        "| duels (players) | moves/s | ack p50 / p99 ms | opponent's progress p50 / p99 ms"
-        " | echo p50 / p99 ms |",
-        "|---|---|---|---|---|",
+        "| layer | duels (players) | moves/s | ack p50 / p99 ms"
+        " | opponent's progress p50 / p99 ms | echo p50 / p99 ms |",
+        "|---|---|---|---|---|---|",
     ]
     for e in report["aggregate"]:
         p, echo = e["project"], e.get("echo")
         echo_cell = "-" if echo is None else f"{figure(echo['p50_ms'])} / {figure(echo['p99_ms'])}"
         lines.append(
-            f"| {e['duels']} ({2 * e['duels']}) | {figure(p['per_s'])} | {figure(p['p50_ms'])}"
+            f"| {e['layer']} | {e['duels']} ({2 * e['duels']}) | {figure(p['per_s'])}"
+            f" | {figure(p['p50_ms'])}"
             f" / {figure(p['p99_ms'])} | {figure(p['fanout_p50_ms'])}"
             f" / {figure(p['fanout_p99_ms'])} | {echo_cell} |"
         )
@@ -334,7 +344,8 @@ def table(report: dict[str, Any]) -> str:
 def progress(row: dict[str, Any]) -> str:
     p = row["project"]
     text = (
-        f"[{row['duels']} duels run {row['repeat']}] {p['per_s']}/s ack p50 {p['p50_ms']}"
+        f"[{row.get('layer', 'pumped')}: {row['duels']} duels run {row['repeat']}]"
+        f" {p['per_s']}/s ack p50 {p['p50_ms']}"
         f" p99 {p['p99_ms']} ms; progress p50 {p['fanout_p50_ms']} p99 {p['fanout_p99_ms']} ms;"
         f" durable {p['durable']}/{p['acked_total']}, missed {p['missed_versions']}"
         f"+{p['unarrived_versions']}, refused {p['refused']}, lost {p['lost']},"
@@ -373,16 +384,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     stack.stack_up(env, fresh=args.fresh_db)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     load_before = os.getloadavg()
-    servers = cprofiled_servers(env) if args.cprofile else stack.start_servers(env, 2)
     rows: list[dict[str, Any]] = []
-    try:
-        for repeat in range(args.repeat):
-            for count in args.duels:
-                rows.append(measure_row(args, servers, count, repeat))
-                print(progress(rows[-1]), flush=True)
-        end_running([u.pk for u in users(2 * max(args.duels))])
-    finally:
-        stack.stop_all(servers)
+    for repeat in range(args.repeat):
+        for layer in args.layers:
+            layer_env = {**env, "FT_CHANNEL_LAYER_BATCH": LAYERS[layer]}
+            servers = (
+                cprofiled_servers(layer_env) if args.cprofile else stack.start_servers(layer_env, 2)
+            )
+            try:
+                for count in args.duels:
+                    rows.append({"layer": layer, **measure_row(args, servers, count, repeat)})
+                    print(progress(rows[-1]), flush=True)
+            finally:
+                stack.stop_all(servers)
+    end_running([u.pk for u in users(2 * max(args.duels))])
     report = {
         "started": started,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},

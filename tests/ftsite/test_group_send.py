@@ -131,3 +131,41 @@ def test_a_send_soon_from_a_server_thread_does_not_wait_and_keeps_the_order(
     assert handed[0] < 0.05  # five sends of 50 ms each: none waited for
     assert [event["n"] for _group, event in slow.sent] == [0, 1, 2, 3, 4]
     assert slow.most_active == 1  # one at a time: a group hears one process in order
+
+
+class BatchingLayer(FakeLayer):
+    """A layer that takes many sends at once, as ftsite.channel_layer's does."""
+
+    def __init__(self, *, delay: float) -> None:
+        super().__init__(delay=delay)
+        self.batches: list[int] = []
+
+    async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
+        await asyncio.sleep(self.delay)
+        with self.lock:
+            self.batches.append(len(sends))
+            self.sent.extend(sends)
+
+
+def test_an_outbox_with_many_waiting_hands_them_to_the_layer_in_one_batch_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One send at a time, each waiting for its round trips through a busy loop, fell
+    # seconds behind at 150 duels: what waits goes together.
+    batching = BatchingLayer(delay=0.05)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: batching)
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+
+    def action_thread() -> None:
+        monkeypatch.setattr(broadcast, "server_loop", lambda: loop)
+        for n in range(30):
+            broadcast.group_send_soon(f"duel-{n % 3}", {"type": "duel.event", "n": n})
+
+    try:
+        from_a_worker_thread(action_thread)
+        wait_until(lambda: len(batching.sent) == 30)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+    assert [event["n"] for _group, event in batching.sent] == list(range(30))
+    assert len(batching.batches) <= 3  # the first alone at most, then the rest together

@@ -11,7 +11,9 @@ from collections.abc import Iterator
 import pytest
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
+from django.utils.module_loading import import_string
 
+from ftsite.channel_layer import PumpedRedisChannelLayer
 from load.fault_stack import OwnRedis
 from tests.support.servers import free_port
 
@@ -26,11 +28,17 @@ def own_redis(tmp_path) -> Iterator[OwnRedis]:
     server.kill()
 
 
-def layer_on(server: OwnRedis) -> RedisChannelLayer:
-    """The settings' layer, pointed at ``server``."""
+def layer_on(server: OwnRedis, *, original: bool = False) -> RedisChannelLayer:
+    """The settings' layer (``ftsite.channel_layer``'s), or channels_redis's own, pointed at
+    ``server``."""
     config = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"])
     config["hosts"] = [{**config["hosts"][0], "address": server.url}]
-    return RedisChannelLayer(**config)
+    if original:
+        config.pop("batch", None)
+        return RedisChannelLayer(**config)
+    backend = import_string(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+    assert issubclass(backend, PumpedRedisChannelLayer)
+    return backend(**config)
 
 
 def test_the_first_commands_after_a_redis_restart_succeed(own_redis: OwnRedis) -> None:
@@ -93,5 +101,115 @@ def test_joins_at_once_go_together_and_only_a_later_joiner_finds_company(
             await asyncio.wait_for(layer.receive(a), 0.5)
         assert await group_join(layer, "game-3", c) is True  # d is still there
         await layer.flush()
+
+    asyncio.run(scenario())
+
+
+def test_many_sockets_of_a_process_each_get_their_messages_in_order(own_redis: OwnRedis) -> None:
+    """300 sockets of one process, 10 messages each, sent direct and to groups at once
+    from another process's layer: every one arrives, each socket's in the order sent."""
+    receiving, sending = layer_on(own_redis), layer_on(own_redis)
+
+    async def scenario() -> None:
+        channels = [await receiving.new_channel() for _ in range(300)]
+        for i, channel in enumerate(channels):
+            await receiving.group_add(f"pair-{i // 2}", channel)
+
+        async def sent(i: int, channel: str) -> None:
+            for n in range(5):
+                await sending.send(channel, {"type": "direct", "n": n})
+            if i % 2 == 0:
+                for n in range(5):
+                    await sending.group_send(f"pair-{i // 2}", {"type": "group", "n": n})
+
+        async def received(channel: str) -> list[tuple[str, int]]:
+            return [((m := await receiving.receive(channel))["type"], m["n"]) for _ in range(10)]
+
+        async with asyncio.timeout(30):
+            got = await asyncio.gather(
+                *(received(c) for c in channels), *(sent(i, c) for i, c in enumerate(channels))
+            )
+        for messages in got[: len(channels)]:
+            assert [n for kind, n in messages if kind == "direct"] == list(range(5))
+            assert [n for kind, n in messages if kind == "group"] == list(range(5))
+        await receiving.flush()
+        await sending.close_pools()
+
+    asyncio.run(scenario())
+
+
+def test_processes_on_channels_redis_s_own_layer_and_on_this_one_share_a_redis(
+    own_redis: OwnRedis,
+) -> None:
+    """A deploy that replaces processes one at a time runs both layers at once."""
+    pumped, original = layer_on(own_redis), layer_on(own_redis, original=True)
+
+    async def scenario() -> None:
+        mine, theirs = await pumped.new_channel(), await original.new_channel()
+        await pumped.group_add("both", mine)
+        await original.group_add("both", theirs)
+        await original.group_send("both", {"type": "from.original"})
+        await pumped.group_send("both", {"type": "from.pumped"})
+        async with asyncio.timeout(10):
+            assert [(await pumped.receive(mine))["type"] for _ in range(2)] == [
+                "from.original",
+                "from.pumped",
+            ]
+            assert [(await original.receive(theirs))["type"] for _ in range(2)] == [
+                "from.original",
+                "from.pumped",
+            ]
+        await pumped.flush()
+        await original.close_pools()
+
+    asyncio.run(scenario())
+
+
+def test_a_group_past_a_socket_s_capacity_drops_what_is_over_as_the_original(
+    own_redis: OwnRedis, caplog: pytest.LogCaptureFixture
+) -> None:
+    layer = layer_on(own_redis)
+    layer.capacity = 3
+
+    async def scenario() -> int:
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        for n in range(5):
+            await layer.group_send("g", {"type": "t", "n": n})
+        got = []
+        async with asyncio.timeout(10):
+            got = [(await layer.receive(channel))["n"] for _ in range(3)]
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.5):
+                await layer.receive(channel)
+        await layer.flush()
+        return got[-1]
+
+    with caplog.at_level("INFO"):
+        assert asyncio.run(scenario()) == 2  # the first three kept, the two after dropped
+    assert "1 of 1 channels over capacity in group g" in caplog.text
+
+
+def test_many_group_sends_at_once_arrive_in_the_order_given(own_redis: OwnRedis) -> None:
+    """``group_send_many``: 200 messages to 20 groups of two sockets (one of each in two
+    processes) in one call; every socket gets its group's in the order they were given,
+    though they share one score's worth of time."""
+    first, second = layer_on(own_redis), layer_on(own_redis)
+
+    async def scenario() -> None:
+        sockets = {}
+        for g in range(20):
+            sockets[g] = (await first.new_channel(), await second.new_channel())
+            await first.group_add(f"d{g}", sockets[g][0])
+            await second.group_add(f"d{g}", sockets[g][1])
+        sends = [(f"d{n % 20}", {"type": "duel.event", "n": n}) for n in range(200)]
+        await first.group_send_many(sends)
+        async with asyncio.timeout(20):
+            for g, (a, b) in sockets.items():
+                expected = [n for n in range(200) if n % 20 == g]
+                assert [(await first.receive(a))["n"] for _ in expected] == expected
+                assert [(await second.receive(b))["n"] for _ in expected] == expected
+        await first.flush()
+        await second.close_pools()
 
     asyncio.run(scenario())
