@@ -28,7 +28,7 @@ MIDDLEWARE: list[str] = [
     # Before anything reads the request: a NUL in a path, query, form or cookie is refused
     # or dropped here (PostgreSQL cannot store it; games/input_guard.py).
     "games.input_guard.InputGuardMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "ftsite.csp.CSPMiddleware",  # django-csp's, its policy built once (ftsite/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -67,24 +67,24 @@ class InputGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         for name in [n for n, v in request.COOKIES.items() if text_problem(n + v)]:
             del request.COOKIES[name]  # as if never sent: a new session, a new device
-        # Before LocaleMiddleware: a refusal is worded in the request's language here.
+        where = "path" if text_problem(request.path) else self._field_with_nul(request)
+        if where is None:
+            return self.get_response(request)
+        # Before LocaleMiddleware: a refusal is worded in the request's language here (only
+        # then: activating a language costs every request a little).
         with translation.override(translation.get_language_from_request(request)):
-            refusal = self._refusal(request)
-        return refusal or self.get_response(request)
+            return self._refusal(request, where)
 
-    def _refusal(self, request: HttpRequest) -> HttpResponse | None:
-        if text_problem(request.path):
+    def _refusal(self, request: HttpRequest, where: str) -> HttpResponse:
+        if where == "path":
             return _refuse(
                 request, 404, "not_found", _("No page has a NUL character in its address.")
             )
-        where = self._field_with_nul(request)
         if where == "query":
             reason = _("The query holds a NUL character, which no field may contain.")
             return _refuse(request, 400, "bad_field", reason)
-        if where == "form":
-            reason = _("The form holds a NUL character, which no field may contain.")
-            return _refuse(request, 400, "bad_field", reason)
-        return None
+        reason = _("The form holds a NUL character, which no field may contain.")
+        return _refuse(request, 400, "bad_field", reason)
 
     @staticmethod
     def _field_with_nul(request: HttpRequest) -> str | None:

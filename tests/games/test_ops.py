@@ -255,3 +255,16 @@ def test_the_probes_are_resolved_before_every_other_pattern() -> None:
     from ftsite.urls import urlpatterns
 
     assert [p.name for p in urlpatterns[:2]] == ["livez", "healthz"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("probe", ["/livez", "/healthz"])
+def test_a_probe_says_never_cache_me_as_never_cache_would(client: Client, probe: str) -> None:
+    from django.http import HttpResponse
+    from django.utils.cache import add_never_cache_headers
+
+    expected = HttpResponse("ok")
+    add_never_cache_headers(expected)
+    with mock.patch("games.views.connection.cursor"):
+        response = client.get(probe)
+    assert response["Cache-Control"] == expected["Cache-Control"]
+    assert response["Expires"]  # an HTTP date of now, as never_cache's
