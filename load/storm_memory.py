@@ -67,7 +67,14 @@ KINDS = (
     ("game", False, {}),
     ("game, collection off", False, {"FT_GC_CLOSED_SOCKETS": "0"}),
     ("echo", True, {}),
+    # Every allocation from the C library's malloc, not Python's arenas (1 MiB each, held
+    # while any object in them lives): what is left of a storm's high-water mark is those.
+    ("game, system malloc", False, {"PYTHONMALLOC": "malloc"}),
+    # One malloc arena for all threads (glibc makes up to 8 a core, each keeping its own
+    # freed pages): whether the threads' arenas hold the rest.
+    ("game, one malloc arena", False, {"MALLOC_ARENA_MAX": "1"}),
 )
+DEFAULT_KINDS = ("game", "game, collection off", "echo")
 
 
 def one_process(
@@ -111,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--database-url", default=stack.DATABASE_URL)
     add("--redis-url", default=stack.REDIS_URL)
     add("--json", type=Path, default=stack.RESULTS / "storm-memory.json")
+    add("--kinds", nargs="+", choices=[k for k, _, _ in KINDS], default=list(DEFAULT_KINDS))
     args = parser.parse_args(argv)
     if args.settle <= args.idle * 1.25 + 1:
         parser.error("--settle must outlast --idle and the sweeper's wake-up (idle / 4)")
@@ -120,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
 
     targets = [(p.game_id, p.cookie) for p in make_players(args.sockets)]
     rows = [
-        {kind: one_process(args, env | extra, targets, echo) for kind, echo, extra in KINDS}
+        {
+            kind: one_process(args, env | extra, targets, echo)
+            for kind, echo, extra in KINDS
+            if kind in args.kinds
+        }
         for _ in range(args.repeat)
     ]
     args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -139,7 +151,7 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
         " | after, above base | full collections of closed sockets, whole run |",
         "|---|---|---|---|---|",
     ]
-    for kind, _, _ in KINDS:
+    for kind in args.kinds:
         base = min_med_max([r[kind]["base"] for r in rows], "{:.1f}")
         collections = min_med_max([r[kind].get("collections", 0) for r in rows])
         for n in range(args.storms):

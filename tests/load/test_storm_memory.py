@@ -29,7 +29,8 @@ def test_the_table_gives_each_storm_above_its_processs_base() -> None:
         repeat(process(105, [160, 160], [105, 108], 2), process(102, [152, 192], [152, 192], 0),
                process(91, [96, 96], [91, 91], 2)),
     ]  # fmt: skip
-    table = storm_memory.report(rows, argparse.Namespace(sockets=2000, storms=2))
+    kinds = list(storm_memory.DEFAULT_KINDS)
+    table = storm_memory.report(rows, argparse.Namespace(sockets=2000, storms=2, kinds=kinds))
     game = "| game, storm 1 | 100.0 / 105.0 / 110.0 | 50.0 / 55.0 / 60.0 | 0.0 / 1.0 / 2.0 |"
     assert f"{game} 2 / 2 / 3 |" in table
     assert "| game, collection off, storm 2 | 100.0 / 101.0 / 102.0 | 90.0 / 90.0 / 90.0 |" in table
