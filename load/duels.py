@@ -307,8 +307,8 @@ def aggregate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Min/median/max across repeats of each row's headline figures (a row a layer and
     count)."""
     out = []
-    for layer, count in dict.fromkeys((r.get("layer", "pumped"), r["duels"]) for r in rows):
-        mine = [r for r in rows if r["duels"] == count and r.get("layer", "pumped") == layer]
+    for layer, count in dict.fromkeys((r["layer"], r["duels"]) for r in rows):
+        mine = [r for r in rows if r["duels"] == count and r["layer"] == layer]
         entry: dict[str, Any] = {"layer": layer, "duels": count, "runs": len(mine)}
         for side in ("project", "echo"):
             if side in mine[0]:
@@ -344,7 +344,7 @@ def table(report: dict[str, Any]) -> str:
 def progress(row: dict[str, Any]) -> str:
     p = row["project"]
     text = (
-        f"[{row.get('layer', 'pumped')}: {row['duels']} duels run {row['repeat']}]"
+        f"[{row['layer']}: {row['duels']} duels run {row['repeat']}]"
         f" {p['per_s']}/s ack p50 {p['p50_ms']}"
         f" p99 {p['p99_ms']} ms; progress p50 {p['fanout_p50_ms']} p99 {p['fanout_p99_ms']} ms;"
         f" durable {p['durable']}/{p['acked_total']}, missed {p['missed_versions']}"

@@ -105,29 +105,45 @@ def test_a_nudge_after_the_gap_goes_at_once(layer: FakeLayer) -> None:
     assert [event["n"] for _group, event in layer.sent] == [1, 2]
 
 
+def on_a_server_thread(
+    monkeypatch: pytest.MonkeyPatch,
+    layer: FakeLayer,
+    calls,  # noqa: ANN001 - a callable of no arguments
+    *,
+    until,  # noqa: ANN001 - a condition of no arguments
+) -> None:
+    """Run ``calls`` in a thread that belongs to a running server loop (as a socket's action
+    thread does), with ``layer`` as the channel layer, until ``until()`` holds."""
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+
+    def server_thread() -> None:
+        monkeypatch.setattr(broadcast, "server_loop", lambda: loop)
+        calls()
+
+    try:
+        from_a_worker_thread(server_thread)
+        wait_until(until)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+
+
 def test_a_send_soon_from_a_server_thread_does_not_wait_and_keeps_the_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A duel move's answer waited for its progress's send on the server's busy loop; now
     # the action thread hands it over and goes on, and the loop sends in the given order.
     slow = FakeLayer(delay=0.05)
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: slow)
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, daemon=True).start()
     handed: list[float] = []
 
     def action_thread() -> None:
-        monkeypatch.setattr(broadcast, "server_loop", lambda: loop)
         started = time.monotonic()
         for n in range(5):
             broadcast.group_send_soon("duel-x", {"type": "duel.event", "n": n})
         handed.append(time.monotonic() - started)
 
-    try:
-        from_a_worker_thread(action_thread)
-        wait_until(lambda: len(slow.sent) == 5)
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
+    on_a_server_thread(monkeypatch, slow, action_thread, until=lambda: len(slow.sent) == 5)
     assert handed[0] < 0.05  # five sends of 50 ms each: none waited for
     assert [event["n"] for _group, event in slow.sent] == [0, 1, 2, 3, 4]
     assert slow.most_active == 1  # one at a time: a group hears one process in order
@@ -153,19 +169,11 @@ def test_an_outbox_with_many_waiting_hands_them_to_the_layer_in_one_batch_in_ord
     # One send at a time, each waiting for its round trips through a busy loop, fell
     # seconds behind at 150 duels: what waits goes together.
     batching = BatchingLayer(delay=0.05)
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: batching)
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, daemon=True).start()
 
     def action_thread() -> None:
-        monkeypatch.setattr(broadcast, "server_loop", lambda: loop)
         for n in range(30):
             broadcast.group_send_soon(f"duel-{n % 3}", {"type": "duel.event", "n": n})
 
-    try:
-        from_a_worker_thread(action_thread)
-        wait_until(lambda: len(batching.sent) == 30)
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
+    on_a_server_thread(monkeypatch, batching, action_thread, until=lambda: len(batching.sent) == 30)
     assert [event["n"] for _group, event in batching.sent] == list(range(30))
     assert len(batching.batches) <= 3  # the first alone at most, then the rest together
