@@ -58,7 +58,7 @@
 #define DRAW_ONLY 1
 #define DEAD 2
 #define CLOCK_EVERY 128
-#define YIELD_EVERY (CLOCK_EVERY * 64)
+#define YIELD_EVERY (CLOCK_EVERY * 8)
 #define STOCK_BIT (1ULL << 40)
 #define FOUNDATION_BIT 41
 #define EVERYTHING (~0ULL)

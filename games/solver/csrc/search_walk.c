@@ -2,6 +2,34 @@
  * loop and run() (search.py Search._loop, _entering, _leaving; search.h). */
 
 #include "search.h"
+#include <time.h>
+
+/* the process's monotonic clock, for handing the GIL over (the caller's clock may count
+ * CPU time, which a thread that waits for the GIL does not advance) */
+static double monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* how long the loop holds the GIL between hand-overs: twice the interpreter's switch
+ * interval. A thread that wants the GIL asks for it only after waiting one whole interval
+ * without being woken, and each release wakes it, so releasing more often than that
+ * starves it: it wakes, loses the race for the lock, and starts its wait again. */
+static double yield_gap(void) {
+    double gap = 0.01;
+    PyObject *sys_interval = PySys_GetObject("getswitchinterval"); /* borrowed */
+    if (sys_interval) {
+        PyObject *r = PyObject_CallNoArgs(sys_interval);
+        if (r) {
+            double v = PyFloat_AsDouble(r);
+            if (v > 0) gap = 2 * v;
+            Py_DECREF(r);
+        }
+        PyErr_Clear();
+    }
+    return gap;
+}
 
 /* ------------------------------------------------------------ the walk */
 
@@ -270,6 +298,8 @@ static int loop(SearchObject *s, __int128 total, long long max_nodes, double dea
                 PyObject *clock, PyObject **out) {
     long long nodes = 0;
     int rc = 0;
+    double gap = yield_gap();
+    double yield_at = monotonic() + gap;
     while (s->nframes) {
         int fi = s->nframes - 1;
         Frame *frame = &s->frames[fi];
@@ -304,12 +334,13 @@ static int loop(SearchObject *s, __int128 total, long long max_nodes, double dea
                 break;
             }
             forget(s);
-            if (!(nodes % YIELD_EVERY)) {
-                /* a few milliseconds of search: let the process's other threads run (a
-                 * server's event loop, a pool's watcher) as the Python loop's switch
-                 * interval did, and take a pending signal (Ctrl-C) as an error */
+            if (!(nodes % YIELD_EVERY) && monotonic() >= yield_at) {
+                /* let the process's other threads run (a server's event loop, a pool's
+                 * watcher) as the Python loop's switch interval did, and take a pending
+                 * signal (Ctrl-C) as an error */
                 Py_BEGIN_ALLOW_THREADS
                 Py_END_ALLOW_THREADS
+                yield_at = monotonic() + gap;
                 if (PyErr_CheckSignals() < 0) {
                     revert(s, move, detail);
                     frame->next = i;
