@@ -25,7 +25,8 @@ COPY leaderboards ./leaderboards
 # The solver's compiled core (games/solver/csrc) is built in place, beside the sources that
 # PYTHONPATH puts first, with a compiler that leaves in the same layer; where it cannot be
 # built the solver runs its Python search (games/solver/core.py, the ft_solver_core gauge).
-RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+# libjemalloc2 stays: compose.yaml's socket processes preload it (ftsite/allocator.py).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev libjemalloc2 \
     && pip install --no-deps --no-build-isolation . \
     && python setup.py build_ext --inplace \
     && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* build \

@@ -16,42 +16,27 @@ then: nothing is collected during it). So the garbage kept is never more than ab
 open sockets' own objects, and each collection walks at most about twice those: its pause
 is bounded by the process's sockets, where the default thresholds' full collection came
 after some ten million allocations whatever it then had to walk. After a collection of
-this kind the C allocator is asked to give its free pages back (``malloc_trim``, glibc
-only), so the process's RSS falls too, not only what Python holds.
+this kind the C allocator is asked to give its free pages back (``ftsite.allocator``:
+jemalloc's purge, or glibc's ``malloc_trim``), so the process's RSS falls too, not only
+what Python holds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import gc
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+
+from ftsite.allocator import ALLOCATOR
 
 logger = logging.getLogger(__name__)
 
 # A collection a second after the close that asked for it: the closes of a burst coalesce.
 DELAY_SECONDS = 1.0
-
-
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, where the C library has it (musl and macOS do not)."""
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
-        return None
-    if trim is not None:
-        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    return trim
-
-
-_TRIM = _malloc_trim()
 
 
 class ClosedSocketsCollector:
@@ -92,12 +77,12 @@ class ClosedSocketsCollector:
         started, cpu, closed = time.perf_counter(), time.thread_time(), self.closed
         freed = gc.collect()
         collected, collected_cpu = time.perf_counter(), time.thread_time()
-        if _TRIM is not None:
-            _TRIM(0)
+        if ALLOCATOR.release is not None:
+            ALLOCATOR.release()
         self.collections += 1
         logger.info(
             "closed sockets: %d closed, %d open; a full collection freed %d objects in %.0f ms"
-            " (%.0f ms of CPU; the allocator's trim %.0f ms more)",
+            " (%.0f ms of CPU; %s's release of free pages %.0f ms more)",
             closed, self.open, freed, 1000 * (collected - started), 1000 * (collected_cpu - cpu),
-            1000 * (time.perf_counter() - collected),
+            ALLOCATOR.name, 1000 * (time.perf_counter() - collected),
         )  # fmt: skip

@@ -23,6 +23,8 @@ from prometheus_client import REGISTRY, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from ftsite.allocator import ALLOCATOR
+
 logger = logging.getLogger(__name__)
 
 BROKER_UP = "Whether the Celery broker (Redis) answered this scrape (1) or not (0)"
@@ -95,6 +97,19 @@ class PoolCollector(Collector):
         )
 
 
+class AllocatorCollector(Collector):
+    """``ft_allocator``: 1 for the C allocator this process runs on (``ftsite.allocator``:
+    jemalloc as compose.yaml's socket processes run, glibc where the preload is missing)
+    and where Python's objects come from (``pymalloc`` or ``malloc``)."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        family = GaugeMetricFamily(
+            "ft_allocator", "The process's C allocator and Python's", labels=["c", "objects"]
+        )
+        family.add_metric([ALLOCATOR.name, ALLOCATOR.objects], 1)
+        yield family
+
+
 def celery_queues() -> list[str]:
     """Every queue a task is routed to, and the default one (``celery``)."""
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
@@ -115,6 +130,7 @@ def metrics_serve() -> int | None:
             if settings.CELERY_BROKER_URL.startswith("redis"):
                 REGISTRY.register(QueueCollector())
             REGISTRY.register(VerificationCollector())
+            REGISTRY.register(AllocatorCollector())
             if settings.DATABASES["default"]["OPTIONS"].get("pool"):
                 REGISTRY.register(PoolCollector())
             _started = start_http_server(port, addr=settings.FT_METRICS_ADDRESS)

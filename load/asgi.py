@@ -19,6 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ftsite.settings")
 from ftsite.asgi import application as site_application  # noqa: E402
 from ftsite.closed_sockets import ClosedSocketsCollector  # noqa: E402
 from ftsite.origins import SameOriginValidator  # noqa: E402
+from load import memory_probe  # noqa: E402, F401  (SIGUSR1, when LOAD_MEMORY_PROBE is set)
 from load.echo import EchoConsumer  # noqa: E402
 
 ECHO_PATH = "/ws/echo/"

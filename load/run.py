@@ -30,6 +30,13 @@ from load.tables import print_tables
 DEFAULT_PLAYERS = [10, 60, 100, 300]
 
 
+def _assignment(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m load.run",
@@ -63,6 +70,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--database-url", default=stack.DATABASE_URL, help="the run's own PostgreSQL database")
     add("--redis-url", default=stack.REDIS_URL, help="the run's own Redis database (flushed)")
     add("--json", type=Path, help="write the raw figures here")
+    add(
+        "--server-env",
+        type=_assignment,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set in the servers' environment only (e.g. an allocator: docs/benchmarks.md)",
+    )
     return parser.parse_args(argv)
 
 
@@ -202,7 +217,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from load.players import make_players
 
     started = datetime.now(UTC).isoformat(timespec="seconds")
-    servers = stack.start_servers(env, args.servers)
+    servers = stack.start_servers(env | dict(args.server_env), args.servers)
     worker = stack.start_worker(env) if args.worker else None
     rows: list[dict[str, Any]] = []
     try:

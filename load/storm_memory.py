@@ -9,10 +9,12 @@ game sockets one after another, each storm's sockets all open until the last has
 * ``after``: ``--settle`` seconds after the storm's sockets closed, the live games' sweeper
   having dropped the idle ones (``FT_LIVE_IDLE_SECONDS`` set to ``--idle`` for the run).
 
-Beside it, in the same run, each on a fresh process: the same storms with the closed
-sockets' collection turned off (``FT_GC_CLOSED_SOCKETS=0``, the process as it was before
-``ftsite.closed_sockets``: the baseline), and on the echo consumer, which keeps nothing of a
-socket, so what its RSS keeps is the socket stack's own share.
+Beside it, in the same run, each on a fresh process (``--kinds``, :data:`KINDS`): the
+process on Python's and glibc's allocators (``game, pymalloc``: before the socket
+processes ran on jemalloc), and that with the closed sockets' collection turned off too
+(``FT_GC_CLOSED_SOCKETS=0``: the process before ``ftsite.closed_sockets``), and the echo
+consumer, which keeps nothing of a socket, so what its RSS keeps is the socket stack's own
+share. ``--probe`` asks each process what it holds (``load.memory_probe``).
 
     nice -n 10 .venv/bin/python -m load.storm_memory --sockets 2000 --storms 3 --repeat 3
 
@@ -26,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -62,31 +65,51 @@ async def sampled(work: Any, pid: int, into: list[int]) -> Any:
         sampler.cancel()
 
 
-# (row, echo consumer?, the process's environment on top of the run's)
+# Python's and glibc's allocators, as a process runs without the socket processes' preload.
+BEFORE = {"LD_PRELOAD": "", "PYTHONMALLOC": ""}
+JEMALLOC = {"LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc"}
+
+# (row, echo consumer?, the process's environment on top of the run's). "game" is the
+# process as compose.yaml runs it: on jemalloc (tests.support.servers.web_env) where
+# Debian's libjemalloc2 is installed, as it is wherever redis-server is.
 KINDS = (
     ("game", False, {}),
-    ("game, collection off", False, {"FT_GC_CLOSED_SOCKETS": "0"}),
+    # the allocators before issue 37's last change: pymalloc's arenas, glibc's malloc
+    ("game, pymalloc", False, BEFORE),
+    ("game, collection off", False, {"FT_GC_CLOSED_SOCKETS": "0", **BEFORE}),
     ("echo", True, {}),
-    # Every allocation from the C library's malloc, not Python's arenas (1 MiB each, held
-    # while any object in them lives): what is left of a storm's high-water mark is those.
-    ("game, system malloc", False, {"PYTHONMALLOC": "malloc"}),
+    # Every allocation from glibc's malloc, not Python's arenas (1 MiB each, held while any
+    # object in them lives): the pages of the storm's high-water mark that still hold one.
+    ("game, system malloc", False, {"LD_PRELOAD": "", "PYTHONMALLOC": "malloc"}),
     # One malloc arena for all threads (glibc makes up to 8 a core, each keeping its own
     # freed pages): whether the threads' arenas hold the rest.
-    ("game, one malloc arena", False, {"MALLOC_ARENA_MAX": "1"}),
+    ("game, one malloc arena", False, {"MALLOC_ARENA_MAX": "1", **BEFORE}),
+    # jemalloc without thread caches and with one arena: less kept, more CPU a move
+    ("game, jemalloc, lean", False, JEMALLOC | {"MALLOC_CONF": "narenas:1,tcache:false"}),
+    # Debian's libmimalloc2.0 (not installed with redis-server: apt-get install it)
+    ("game, mimalloc", False, {"LD_PRELOAD": "libmimalloc.so.2", "PYTHONMALLOC": "malloc"}),
+    # Every Python allocation traced (one frame each): with --probe, how much of what stays
+    # after a storm is Python's, and which source lines hold it.
+    ("game, traced", False, {"PYTHONTRACEMALLOC": "1", **BEFORE}),
 )
-DEFAULT_KINDS = ("game", "game, collection off", "echo")
+DEFAULT_KINDS = ("game", "game, pymalloc", "game, collection off", "echo")
 
 
 def one_process(
     args: argparse.Namespace, env: dict[str, str], targets: list[tuple[str, str]], echo: bool
 ) -> dict[str, Any]:
     """A fresh process: the warm-up, then ``args.storms`` storms; RSS at each step (MB)."""
+    probes = stack.RESULTS / f"memory-probe-{time.time_ns()}.jsonl"
+    if args.probe:
+        env = env | {"LOAD_MEMORY_PROBE": str(probes)}
     (server,) = stack.start_servers(env, 1)
     address, pid = f"127.0.0.1:{server.port}", server.process.pid
     try:
         asyncio.run(storm(address, targets[: args.warm], args.at_once, echo))
         time.sleep(args.settle)
         row: dict[str, Any] = {"base": rss(pid) / MB, "held": [], "after": [], "failed": 0}
+        if args.probe:
+            row["probes"] = [ask_probe(pid, probes)]
         for _ in range(args.storms):
             held: list[int] = []
             figures = asyncio.run(sampled(storm(address, targets, args.at_once, echo), pid, held))
@@ -94,11 +117,29 @@ def one_process(
             time.sleep(args.settle)
             row["held"].append(max(held) / MB)
             row["after"].append(rss(pid) / MB)
+            if args.probe:
+                row["probes"].append(ask_probe(pid, probes))
             print(f"  {'echo' if echo else 'game'}: {row}", flush=True)
         row["collections"] = stack.log_signs([server], [0]).get("socket_collections", 0)
         return row
     finally:
         stack.stop_all([server])
+
+
+def ask_probe(pid: int, path: Path) -> dict[str, Any]:
+    """``load.memory_probe``'s figures from process ``pid`` (its next line in ``path``)."""
+    seen = path.read_text().count("\n") if path.exists() else 0
+    os.kill(pid, signal.SIGUSR1)
+    deadline = time.monotonic() + 60  # a traced snapshot of a big heap takes seconds
+    while time.monotonic() < deadline:
+        lines = path.read_text().splitlines() if path.exists() else []
+        if len(lines) > seen:
+            try:
+                return dict(json.loads(lines[seen]))
+            except json.JSONDecodeError:  # still being written
+                pass
+        time.sleep(0.2)
+    raise RuntimeError(f"process {pid} did not answer its memory probe within 60 s")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--database-url", default=stack.DATABASE_URL)
     add("--redis-url", default=stack.REDIS_URL)
     add("--json", type=Path, default=stack.RESULTS / "storm-memory.json")
+    add("--probe", action="store_true", help="each process's own figures (load.memory_probe)")
     add("--kinds", nargs="+", choices=[k for k, _, _ in KINDS], default=list(DEFAULT_KINDS))
     args = parser.parse_args(argv)
     if args.settle <= args.idle * 1.25 + 1:

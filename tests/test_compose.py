@@ -138,6 +138,24 @@ def test_the_commands_are_the_documented_ones(services: dict[str, Any]) -> None:
     assert shell_commands(services["beat"]["command"])[0][:4] == ["celery", "-A", "ftsite", "beat"]
 
 
+def test_the_socket_processes_run_on_the_allocator_the_harness_gives_them(
+    services: dict[str, Any],
+) -> None:
+    # the test tiers' daphne is compose's web service: the same allocator, set the same way
+    from tests.support.servers import WEB_ALLOCATOR_ENV
+
+    for name in WEB_SERVICES:
+        environment = services[name]["environment"]
+        assert {k: environment.get(k) for k in WEB_ALLOCATOR_ENV} == WEB_ALLOCATOR_ENV
+    for name in set(APP_SERVICES) - set(WEB_SERVICES):
+        assert "LD_PRELOAD" not in services[name].get("environment", {})
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    installs = [line for line in dockerfile.splitlines() if "apt-get install" in line]
+    purges = [line for line in dockerfile.splitlines() if "apt-get purge" in line]
+    assert any("libjemalloc2" in line for line in installs)
+    assert not any("libjemalloc2" in line for line in purges)
+
+
 def test_the_proxy_is_the_only_public_door(services: dict[str, Any]) -> None:
     published = {name: s["ports"] for name, s in services.items() if s.get("ports")}
     assert published.pop("proxy") == ["443:443", "80:80"]

@@ -27,6 +27,22 @@ UVICORN = [
 ]  # fmt: skip
 
 
+# The socket processes' allocator, as compose.yaml's web services set it (x-web; a test
+# compares the two): jemalloc, preloaded, for Python's objects too (ftsite/allocator.py
+# says why). Only where Debian's libjemalloc2 is installed (redis-server depends on it);
+# elsewhere the process runs on glibc's allocator, as a bare checkout does.
+JEMALLOC = Path("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")
+WEB_ALLOCATOR_ENV = {"LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc"}
+
+
+def web_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for a socket process: :data:`WEB_ALLOCATOR_ENV` where jemalloc is installed,
+    unless ``env`` sets those names itself (a benchmark comparing allocators)."""
+    if not JEMALLOC.exists():
+        return env
+    return WEB_ALLOCATOR_ENV | env
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -96,7 +112,7 @@ def start_server(
     process = subprocess.Popen(
         command or server_command(port, app),
         cwd=ROOT,
-        env=env,
+        env=env if command else web_env(env),
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )
