@@ -11,10 +11,12 @@ sockets). jemalloc keeps objects of one size together on pages of their own and 
 every page that empties: docs/benchmarks.md, "A web process's memory after storms".
 
 So compose.yaml runs the socket processes on jemalloc (Debian's ``libjemalloc2``, preloaded)
-with Python's objects on it too (``PYTHONMALLOC=malloc``), and after a collection of closed
-sockets :data:`ALLOCATOR` hands the free pages back at once: jemalloc's purge of every
-arena, or glibc's ``malloc_trim`` where the process runs on glibc's allocator. Nothing
-else in the site depends on which one runs; the metrics say it (``ft_allocator``).
+with Python's objects on it too (``PYTHONMALLOC=malloc``) and a thread of its own returning
+free pages a second after they empty (``MALLOC_CONF``: what the live games' sweeper frees
+later comes back too), and after a collection of closed sockets :data:`ALLOCATOR` hands the
+free pages back at once: jemalloc's purge of every arena, or glibc's ``malloc_trim`` where
+the process runs on glibc's allocator. Nothing else in the site depends on which one runs;
+the metrics say it (``ft_allocator``).
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ async def sampled(work: Any, pid: int, into: list[int]) -> Any:
 
 # Python's and glibc's allocators, as a process runs without the socket processes' preload.
 BEFORE = {"LD_PRELOAD": "", "PYTHONMALLOC": ""}
-JEMALLOC = {"LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc"}
+JEMALLOC = {"LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc", "MALLOC_CONF": ""}
 
 # (row, echo consumer?, the process's environment on top of the run's). "game" is the
 # process as compose.yaml runs it: on jemalloc (tests.support.servers.web_env) where
@@ -84,8 +84,16 @@ KINDS = (
     # One malloc arena for all threads (glibc makes up to 8 a core, each keeping its own
     # freed pages): whether the threads' arenas hold the rest.
     ("game, one malloc arena", False, {"MALLOC_ARENA_MAX": "1", **BEFORE}),
-    # jemalloc without thread caches and with one arena: less kept, more CPU a move
-    ("game, jemalloc, lean", False, JEMALLOC | {"MALLOC_CONF": "narenas:1,tcache:false"}),
+    # jemalloc on its defaults: dirty pages returned over 10 s, and only while it is
+    # called, so what the live games free after the collection's purge stays meanwhile
+    ("game, jemalloc, defaults", False, JEMALLOC),
+    # jemalloc without thread caches and with one arena: a little less kept, more CPU a move
+    (
+        "game, jemalloc, lean",
+        False,
+        JEMALLOC
+        | {"MALLOC_CONF": "background_thread:true,dirty_decay_ms:1000,narenas:1,tcache:false"},
+    ),
     # Debian's libmimalloc2.0 (not installed with redis-server: apt-get install it)
     ("game, mimalloc", False, {"LD_PRELOAD": "libmimalloc.so.2", "PYTHONMALLOC": "malloc"}),
     # Every Python allocation traced (one frame each): with --probe, how much of what stays

@@ -37,7 +37,7 @@ from games.models import User
 from load.players import session_cookie
 from tests.integration.conftest import IN_CI, server_env, start_pair
 from tests.support.proxy import Proxy, nginx_available, start_proxy
-from tests.support.servers import Server, free_port
+from tests.support.servers import JEMALLOC, Server, free_port
 from tests.support.waiting import clear_of_window_edge
 
 pytestmark = [
@@ -335,6 +335,9 @@ def test_each_web_process_serves_its_metrics_and_a_move_moves_the_histogram(
         queues = {dict(labels)["queue"] for labels in found["ft_celery_queue_depth"]}
         assert queues == {"celery", "solver", "fairplay", "analysis"}
         assert found["ft_database_up"] == found["ft_broker_up"] == {(): 1.0}
+        # the allocator compose.yaml gives the socket processes, as the harness does
+        c, objects = ("jemalloc", "malloc") if JEMALLOC.exists() else ("glibc", "pymalloc")
+        assert found["ft_allocator"] == {(("c", c), ("objects", objects)): 1.0}
     acked = summed(servers, "ft_move_ack_seconds_count", kind="move")
     refused = summed(servers, "ft_refusals_total", code="stale_version")
     game = services.game_start_practice(user=user, code="FT1-N-0000007")

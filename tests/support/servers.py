@@ -32,7 +32,11 @@ UVICORN = [
 # says why). Only where Debian's libjemalloc2 is installed (redis-server depends on it);
 # elsewhere the process runs on glibc's allocator, as a bare checkout does.
 JEMALLOC = Path("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")
-WEB_ALLOCATOR_ENV = {"LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc"}
+WEB_ALLOCATOR_ENV = {
+    "LD_PRELOAD": "libjemalloc.so.2",
+    "PYTHONMALLOC": "malloc",
+    "MALLOC_CONF": "background_thread:true,dirty_decay_ms:1000",
+}
 
 
 def web_env(env: dict[str, str]) -> dict[str, str]:
