@@ -29,7 +29,7 @@ def test_the_table_gives_each_storm_above_its_processs_base() -> None:
         repeat(process(105, [160, 160], [105, 108], 2), process(102, [152, 192], [152, 192], 0),
                process(91, [96, 96], [91, 91], 2)),
     ]  # fmt: skip
-    kinds = list(storm_memory.DEFAULT_KINDS)
+    kinds = ["game", "game, collection off", "echo"]
     table = storm_memory.report(rows, argparse.Namespace(sockets=2000, storms=2, kinds=kinds))
     game = "| game, storm 1 | 100.0 / 105.0 / 110.0 | 50.0 / 55.0 / 60.0 | 0.0 / 1.0 / 2.0 |"
     assert f"{game} 2 / 2 / 3 |" in table
@@ -47,3 +47,45 @@ def test_the_servers_collections_are_counted_from_its_log(tmp_path) -> None:
     log.write_text("started\n" + line * 2)
     server = SimpleNamespace(log=log)
     assert stack.log_signs([server], [0]) == {"socket_collections": 2}  # type: ignore[list-item]
+
+
+def test_every_default_kind_is_a_kind() -> None:
+    assert set(storm_memory.DEFAULT_KINDS) <= {kind for kind, _, _ in storm_memory.KINDS}
+
+
+def test_the_probe_splits_the_resident_set_and_names_the_mappings(tmp_path, monkeypatch) -> None:
+    import tracemalloc
+
+    from load import memory_probe
+
+    monkeypatch.setenv("LOAD_MEMORY_PROBE", str(tmp_path / "probe.jsonl"))
+    monkeypatch.setattr(memory_probe, "_first", [])
+    tracemalloc.start()
+    try:
+        first = memory_probe.probe()
+        kept = [bytearray(1000) for _ in range(100)]
+        second = memory_probe.probe()
+    finally:
+        tracemalloc.stop()
+    assert first["rss_kb"]["heap"] + first["rss_kb"]["anon"] > 0 and "grown" not in first
+    assert second["traced_mb"] >= first["traced_mb"] and second["grown"] and kept
+    assert {"arena", "uordblks", "fordblks"} <= set(second["malloc_mib"])
+
+
+def test_the_probe_answers_the_harness_from_another_process(tmp_path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "probe.jsonl"
+    code = "import load.memory_probe, time; print('ready', flush=True); time.sleep(30)"
+    env = dict(os.environ, LOAD_MEMORY_PROBE=str(path))
+    child = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == b"ready"
+        started = time.monotonic()
+        line = storm_memory.ask_probe(child.pid, path)
+        assert line["gc_tracked"] > 0 and time.monotonic() - started < 10
+    finally:
+        child.kill()
+        child.wait()
