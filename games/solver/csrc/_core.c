@@ -15,18 +15,10 @@
  * rules: no rule is restated here. set_fault() breaks the core on purpose, for the test
  * that shows the equality tests can fail.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <string.h>
+/* games.engine.notation's move kinds, the waste's pile index, the tables' sizes and the
+ * readers both halves share come from the search loop's header */
+#include "search.h"
 
-/* games.engine.notation's move kinds and the waste's pile index */
-#define DRAW 0
-#define TO_COLUMN 2
-#define TO_FOUNDATION 3
-#define WASTE 0
-#define KING 13
-#define NCARDS 64
-#define MAXF 16
 #define MAXPILES 64
 
 static PyObject *s_piles, *s_found, *s_stock, *s_redeals_left, *s_down, *s_random;
@@ -34,8 +26,6 @@ static PyObject *s_piles, *s_found, *s_stock, *s_redeals_left, *s_down, *s_rando
  * 3: Key hashes a column's first byte wrong (1-3 break the search loop of search_*.c alike);
  * the loop alone: 4 draws one card too many, 5 puts no move to sleep, 6 calls nothing dead */
 int core_fault = 0;
-/* the search loop of search_*.c (search.h) */
-extern PyTypeObject SearchType;
 
 static inline long small(PyObject *o) { return PyLong_AsLong(o); }
 
@@ -53,38 +43,6 @@ typedef struct {
     PyObject *col_move;   /* col_move[src][d] */
     PyObject *draw_move, *redeal_move;
 } LegalObject;
-
-static int read_homes(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF]) {
-    if (!PyList_Check(homes) || PyList_GET_SIZE(homes) != NCARDS) {
-        PyErr_SetString(PyExc_ValueError, "64 cards' (foundation, rank) pairs expected");
-        return -1;
-    }
-    for (int c = 0; c < NCARDS; c++) {
-        PyObject *pairs = PySequence_Fast(PyList_GET_ITEM(homes, c), "pairs");
-        if (!pairs) return -1;
-        Py_ssize_t m = PySequence_Fast_GET_SIZE(pairs);
-        if (m > MAXF) {
-            Py_DECREF(pairs);
-            PyErr_SetString(PyExc_ValueError, "too many foundations");
-            return -1;
-        }
-        n[c] = (int)m;
-        for (Py_ssize_t j = 0; j < m; j++) {
-            PyObject *pair = PySequence_Fast_GET_ITEM(pairs, j);
-            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-                Py_DECREF(pairs);
-                PyErr_SetString(PyExc_ValueError, "a (foundation, rank) pair expected");
-                return -1;
-            }
-            ks[c][j] = (int)small(PyTuple_GET_ITEM(pair, 0));
-            vals[c][j] = (int)small(PyTuple_GET_ITEM(pair, 1));
-            if (ks[c][j] < 0) ks[c][j] = MAXF; /* never a foundation: found_at refuses */
-        }
-        Py_DECREF(pairs);
-        if (PyErr_Occurred()) return -1;
-    }
-    return 0;
-}
 
 static int legal_init(LegalObject *self, PyObject *args, PyObject *kw) {
     int npiles;
@@ -106,7 +64,7 @@ static int legal_init(LegalObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "bad table sizes");
         return -1;
     }
-    if (read_homes(homes, self->nhomes, self->home_k, self->home_below) < 0) return -1;
+    if (read_pairs(homes, self->nhomes, self->home_k, self->home_below, 1) < 0) return -1;
     Py_INCREF(fm);
     Py_INCREF(cm);
     Py_INCREF(dm);
@@ -256,8 +214,8 @@ static int order_init(OrderObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "bad table size");
         return -1;
     }
-    if (read_homes(homes, self->nhomes, self->home_k, self->home_below) < 0) return -1;
-    if (read_homes(safe, self->nsafe, self->safe_k, self->safe_rank) < 0) return -1;
+    if (read_pairs(homes, self->nhomes, self->home_k, self->home_below, 1) < 0) return -1;
+    if (read_pairs(safe, self->nsafe, self->safe_k, self->safe_rank, 1) < 0) return -1;
     self->never_safe = never;
     self->waste_unsafe_on_redeal = waste_unsafe;
     self->noise = noise;
@@ -504,11 +462,6 @@ static PyTypeObject OrderType = {
 /* games.solver.key's column and whole hashes of the table key, Python's own hashes of the
  * same objects (hash of the column's bytes, hash of the tuple), so a table of proofs filled
  * on one core is read by the other. */
-#if PY_VERSION_HEX >= 0x030E0000
-#define HASH_BYTES(buf, n) Py_HashBuffer((buf), (n))
-#else
-#define HASH_BYTES(buf, n) _Py_HashBytes((buf), (n))
-#endif
 
 typedef struct {
     PyObject_HEAD

@@ -328,6 +328,9 @@ static inline int add_lost(SearchObject *s, int64_t k) {
 /* ------------------------------------------------------------ shared between the files */
 
 /* search_moves.c */
+HIDDEN int read_pairs(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF],
+                      int negative_is_none);
+extern PyTypeObject SearchType;
 HIDDEN int legal(SearchObject *s, Mv *out);
 HIDDEN int ordered(SearchObject *s, const Mv *moves, int nmoves, const Mv *last, Mv *out);
 /* search_probe.c */

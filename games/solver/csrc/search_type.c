@@ -5,7 +5,11 @@
 
 /* ------------------------------------------------------------ construction */
 
-static int read_pairs(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF]) {
+/* each card's (foundation, rank) pairs, from a list of 64 sequences of 2-tuples: the
+ * move generator (_core.c) reads a negative foundation as none (found_at refuses it), the
+ * search refuses one */
+HIDDEN int read_pairs(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF],
+                      int negative_is_none) {
     if (!PyList_Check(homes) || PyList_GET_SIZE(homes) != NCARDS) {
         PyErr_SetString(PyExc_ValueError, "64 cards' (foundation, rank) pairs expected");
         return -1;
@@ -29,7 +33,8 @@ static int read_pairs(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF
             }
             ks[c][j] = (int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
             vals[c][j] = (int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-            if (ks[c][j] < 0 || ks[c][j] >= MAXF) {
+            if (ks[c][j] < 0 && negative_is_none) ks[c][j] = MAXF;
+            else if (ks[c][j] < 0 || ks[c][j] >= MAXF) {
                 Py_DECREF(pairs);
                 PyErr_SetString(PyExc_ValueError, "no such foundation");
                 return -1;
@@ -129,8 +134,8 @@ static int take_tables(SearchObject *s, Py_buffer *table, Py_buffer *space) {
  * each foundation's suit, each suit's foundations; then each card's targets */
 static int read_foundations(SearchObject *s, PyObject *homes, PyObject *safe, PyObject *fsuit,
                             PyObject *suits) {
-    if (read_pairs(homes, s->nhomes, s->home_k, s->home_below) < 0) return -1;
-    if (read_pairs(safe, s->nsafe, s->safe_k, s->safe_rank) < 0) return -1;
+    if (read_pairs(homes, s->nhomes, s->home_k, s->home_below, 0) < 0) return -1;
+    if (read_pairs(safe, s->nsafe, s->safe_k, s->safe_rank, 0) < 0) return -1;
     if (read_ints(fsuit, s->fsuit, MAXF, 4, "foundation suits") != s->nfound) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a suit a foundation expected");
         return -1;
