@@ -328,9 +328,6 @@ static inline int add_lost(SearchObject *s, int64_t k) {
 /* ------------------------------------------------------------ shared between the files */
 
 /* search_moves.c */
-HIDDEN int read_pairs(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF],
-                      int negative_is_none);
-extern PyTypeObject SearchType;
 HIDDEN int legal(SearchObject *s, Mv *out);
 HIDDEN int ordered(SearchObject *s, const Mv *moves, int nmoves, const Mv *last, Mv *out);
 /* search_probe.c */
@@ -338,6 +335,10 @@ HIDDEN int probe(SearchObject *s, Map *memo, int64_t layout);
 /* search_walk.c */
 HIDDEN void restore(SearchObject *s);
 HIDDEN PyObject *search_run(SearchObject *s, PyObject *args);
+/* search_type.c (read_pairs: _core.c's move generator reads the same tables) */
+HIDDEN int read_pairs(PyObject *homes, int *n, int (*ks)[MAXF], int (*vals)[MAXF],
+                      int negative_is_none);
+extern PyTypeObject SearchType;
 
 static inline PyObject *move_tuple(Mv m) {
     return Py_BuildValue("(iiii)", m.kind, m.src, m.dst, m.count);
