@@ -29,67 +29,65 @@ from typing import Any
 
 _first: list[tracemalloc.Snapshot] = []
 
+# a mapping of /proc/self/smaps: start, end, permissions, name ("" if anonymous), Rss kB
+Mapping = tuple[int, int, str, str, int]
 
-def _smaps() -> tuple[dict[str, int], dict[str, list[int]]]:
+
+def _mappings() -> list[Mapping]:
+    """``/proc/self/smaps`` once: each mapping's start, end, permissions, name ("" for an
+    anonymous one) and resident kB."""
+    out: list[Mapping] = []
+    head: list[str] = []
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        first = line.split(maxsplit=1)[0]
+        if "-" in first and not first.endswith(":"):
+            head = line.split()
+        elif first == "Rss:" and head:
+            start, end = (int(x, 16) for x in head[0].split("-"))
+            name = head[5] if len(head) > 5 else ""
+            out.append((start, end, head[1], name, int(line.split()[1])))
+    return out
+
+
+def _kind(name: str) -> str:
+    if name == "[heap]":
+        return "heap"
+    if name.startswith("[stack"):
+        return "stack"
+    return "file" if name.startswith("/") else "anon"
+
+
+def _smaps(maps: list[Mapping]) -> tuple[dict[str, int], dict[str, list[int]]]:
     """Resident kB by kind of mapping: ``heap`` (brk), ``anon`` (anonymous mmaps: malloc's
     other arenas, its large blocks, pymalloc's arenas, thread stacks), ``file``; and the
     anonymous mappings by size (a pymalloc arena is 1 MiB, a thread's malloc heap up to
     64 MiB, a thread's stack 8 MiB): size in MiB -> [mappings, resident kB]."""
     kinds = {"heap": 0, "anon": 0, "file": 0, "stack": 0}
     sizes: dict[str, list[int]] = {}
-    kind, size = "anon", ""
-    for line in Path("/proc/self/smaps").read_text().splitlines():
-        first = line.split(maxsplit=1)[0]
-        if "-" in first and not first.endswith(":"):
-            fields = line.split()
-            name = fields[5] if len(fields) > 5 else ""
-            start, end = (int(x, 16) for x in first.split("-"))
-            size = f"{(end - start) / 2**20:.0f}"
-            if name == "[heap]":
-                kind = "heap"
-            elif name.startswith("[stack"):
-                kind = "stack"
-            elif name.startswith("/"):
-                kind = "file"
-            else:
-                kind = "anon"
-        elif first == "Rss:":
-            kb = int(line.split()[1])
-            kinds[kind] += kb
-            if kind == "anon" and kb:
-                entry = sizes.setdefault(size, [0, 0])
-                entry[0] += 1
-                entry[1] += kb
+    for start, end, _, name, kb in maps:
+        kind = _kind(name)
+        kinds[kind] += kb
+        if kind == "anon" and kb:
+            entry = sizes.setdefault(f"{(end - start) / 2**20:.0f}", [0, 0])
+            entry[0] += 1
+            entry[1] += kb
     return kinds, sizes
 
 
-def _is_head(line: str) -> bool:
-    first = line.split(maxsplit=1)[0]
-    return "-" in first and not first.endswith(":")
-
-
-def _big_anonymous(least_kb: int = 2048) -> list[str]:
+def _big_anonymous(maps: list[Mapping], least_kb: int = 2048) -> list[str]:
     """The anonymous mappings holding ``least_kb`` or more: address, size, permissions and
     the next mapping's (a thread's malloc heap is followed by its reserved, inaccessible
     rest, ``---p``; pymalloc's adjacent 1 MiB arenas merge into one mapping)."""
-    maps = Path("/proc/self/smaps").read_text().splitlines()
-    heads = [i for i, line in enumerate(maps) if _is_head(line)]
     out = []
-    for n, i in enumerate(heads):
-        fields = maps[i].split()
-        if len(fields) > 5:  # named: a file, the heap, a stack
+    for n, (start, end, perms, name, rss) in enumerate(maps):
+        if name or rss < least_kb:  # named: a file, the heap, a stack
             continue
-        rss = next(int(row.split()[1]) for row in maps[i : i + 30] if row.startswith("Rss:"))
-        if rss < least_kb:
-            continue
-        start, end = (int(x, 16) for x in fields[0].split("-"))
-        after = maps[heads[n + 1]].split() if n + 1 < len(heads) else []
         nxt = ""
-        if after:
-            a, b = (int(x, 16) for x in after[0].split("-"))
-            nxt = f"{after[1]} {(b - a) / 2**20:.1f}MiB{' adjacent' if a == end else ''}"
+        if n + 1 < len(maps):
+            a, b, after, _, _ = maps[n + 1]
+            nxt = f"{after} {(b - a) / 2**20:.1f}MiB{' adjacent' if a == end else ''}"
         size = (end - start) / 2**20
-        out.append(f"{fields[0]} {size:.1f}MiB {fields[1]} rss {rss}kB; next {nxt}")
+        out.append(f"{start:x}-{end:x} {size:.1f}MiB {perms} rss {rss}kB; next {nxt}")
     return out
 
 
@@ -129,12 +127,13 @@ def _malloc() -> dict[str, Any]:
 
 def probe() -> dict[str, Any]:
     """One line of figures (see the module's docstring)."""
-    kinds, sizes = _smaps()
+    maps = _mappings()
+    kinds, sizes = _smaps(maps)
     line: dict[str, Any] = {
         "at": time.time(),
         "rss_kb": kinds,
         "anon_by_mib": sizes,
-        "big_anon": _big_anonymous(),
+        "big_anon": _big_anonymous(maps),
         "malloc_mib": _malloc(),
         "threads": threading.active_count(),
         "gc_tracked": len(gc.get_objects()),
