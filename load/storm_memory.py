@@ -37,6 +37,7 @@ from typing import Any
 from load import stack
 from load.reconnect import storm
 from load.stats import min_med_max
+from tests.support.servers import WEB_ALLOCATOR_ENV
 
 MB = 1024 * 1024
 
@@ -65,9 +66,11 @@ async def sampled(work: Any, pid: int, into: list[int]) -> Any:
         sampler.cancel()
 
 
-# Python's and glibc's allocators, as a process runs without the socket processes' preload.
-BEFORE = {"LD_PRELOAD": "", "PYTHONMALLOC": ""}
-JEMALLOC = {"LD_PRELOAD": "libjemalloc.so.2", "PYTHONMALLOC": "malloc", "MALLOC_CONF": ""}
+# Python's and glibc's allocators, as a process runs without the socket processes' preload;
+# and jemalloc as the socket processes preload it, but on its own defaults.
+BEFORE = dict.fromkeys(WEB_ALLOCATOR_ENV, "")
+JEMALLOC = WEB_ALLOCATOR_ENV | {"MALLOC_CONF": ""}
+LEAN = ",narenas:1,tcache:false"  # one arena, no thread caches
 
 # (row, echo consumer?, the process's environment on top of the run's). "game" is the
 # process as compose.yaml runs it: on jemalloc (tests.support.servers.web_env) where
@@ -80,7 +83,7 @@ KINDS = (
     ("echo", True, {}),
     # Every allocation from glibc's malloc, not Python's arenas (1 MiB each, held while any
     # object in them lives): the pages of the storm's high-water mark that still hold one.
-    ("game, system malloc", False, {"LD_PRELOAD": "", "PYTHONMALLOC": "malloc"}),
+    ("game, system malloc", False, BEFORE | {"PYTHONMALLOC": "malloc"}),
     # One malloc arena for all threads (glibc makes up to 8 a core, each keeping its own
     # freed pages): whether the threads' arenas hold the rest.
     ("game, one malloc arena", False, {"MALLOC_ARENA_MAX": "1", **BEFORE}),
@@ -91,11 +94,10 @@ KINDS = (
     (
         "game, jemalloc, lean",
         False,
-        JEMALLOC
-        | {"MALLOC_CONF": "background_thread:true,dirty_decay_ms:1000,narenas:1,tcache:false"},
+        WEB_ALLOCATOR_ENV | {"MALLOC_CONF": WEB_ALLOCATOR_ENV["MALLOC_CONF"] + LEAN},
     ),
     # Debian's libmimalloc2.0 (not installed with redis-server: apt-get install it)
-    ("game, mimalloc", False, {"LD_PRELOAD": "libmimalloc.so.2", "PYTHONMALLOC": "malloc"}),
+    ("game, mimalloc", False, JEMALLOC | {"LD_PRELOAD": "libmimalloc.so.2"}),
     # Every Python allocation traced (one frame each): with --probe, how much of what stays
     # after a storm is Python's, and which source lines hold it.
     ("game, traced", False, {"PYTHONTRACEMALLOC": "1", **BEFORE}),
