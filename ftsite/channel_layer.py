@@ -11,14 +11,14 @@ seconds at 50 duels while the movers' acknowledgements did not, and at 100 the i
 overflowed).
 
 :class:`PumpedRedisChannelLayer` drains the inbox with one task a process (the *pump*):
-``ZPOPMIN`` of up to ``batch`` messages a round trip while there are any, ``BZPOPMIN``
-(blocking, as before) when there are none, each message handed to the local queue of the
-sockets it names. A socket's ``receive`` is then a wait on its own queue. The backup the
-original keeps is for a receiver cancelled between the pop and the hand-over (every socket
-that closes cancels its receive, and with it, in the original, whichever message it was
-fetching for the others); the pump is never cancelled by a socket, only when its process's
-layer closes, and an inbox's messages are for that process's sockets alone, so nothing it
-takes is lost to anyone who could still read it.
+``BZMPOP`` of up to ``batch`` messages a round trip (blocking, as the original's
+``BZPOPMIN``, when there are none; Redis 7.0 or newer), each message handed to the local
+queue of the sockets it names. A socket's ``receive`` is then a wait on its own queue.
+The backup the original keeps is for a receiver cancelled between the pop and the
+hand-over (every socket that closes cancels its receive, and with it, in the original,
+whichever message it was fetching for the others); the pump is never cancelled by a
+socket, only when its process's layer closes, and an inbox's messages are for that
+process's sockets alone, so nothing it takes is lost to anyone who could still read it.
 
 Two more differences, both for a process's memory: a socket's queue is dropped when its
 receive is cancelled (the consumer has gone), and messages for a channel whose consumer
@@ -27,9 +27,10 @@ such channel for the process's life). A failure of Redis reaches every waiting s
 ``receive`` as the original's does (the consumer stops, the socket closes, the client
 reconnects), and the next ``receive`` starts a new pump.
 
-``group_send`` is the original's in two round trips instead of four: the group's expired
-members dropped and its members read in one pipeline, then one script a shard that drops
-each inbox's expired messages, checks its capacity and adds the message.
+``group_send`` is the original's in two round trips instead of four: one script that drops
+the group's expired members and reads its members, then one script a shard that drops each
+inbox's expired messages, checks its capacity and adds the message (both by their digests,
+``EVALSHA``).
 
 Everything else (sends, groups, capacity, expiry, the keys in Redis) is channels_redis's
 own, so processes on this layer and on the original share one Redis."""
@@ -38,11 +39,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import logging
 import time
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
+from redis.exceptions import NoScriptError
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +74,30 @@ for i = 1, n do
 end
 return over
 """
+
+
+# Each group's expired members dropped, then its members read: KEYS the groups' keys, ARGV
+# the oldest score kept. One command for a batch's groups where a pipeline of two commands
+# a group cost redis-py's client 6 % of a busy server's event loop at 500 duels (py-spy).
+_MEMBERS = """
+local found = {}
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, ARGV[1])
+    found[i] = redis.call('ZRANGE', KEYS[i], 0, -1)
+end
+return found
+"""
+
+_SHA1 = {script: hashlib.sha1(script.encode()).hexdigest() for script in (_SEND_MANY, _MEMBERS)}
+
+
+async def _run_script(connection: Any, script: str, keys: list[Any], args: list[Any]) -> Any:
+    """``script`` by its digest (``EVALSHA``), sent whole only when this Redis does not
+    know it yet (a first call, a restart, ``SCRIPT FLUSH``)."""
+    try:
+        return await connection.evalsha(_SHA1[script], len(keys), *keys, *args)
+    except NoScriptError:
+        return await connection.eval(script, len(keys), *keys, *args)
 
 
 class _Failure:
@@ -151,13 +178,15 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
         key = self.prefix + inbox
         try:
             while True:
-                taken = await connection.zpopmin(key, self.batch)
-                if not taken:
-                    popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
-                    if popped is None:
-                        continue
-                    taken = [(popped[1], popped[2])]
-                for member, _score in taken:
+                # One round trip a wake-up: up to a batch at once, blocking when there is
+                # none (ZPOPMIN, then BZPOPMIN when it found nothing, took two a message
+                # at a duel's pace: ~2 of a duel move's 6 round trips).
+                popped = await connection.bzmpop(
+                    self.brpop_timeout, 1, [key], min=True, count=self.batch
+                )
+                if popped is None:
+                    continue
+                for member, _score in popped[1]:
                     self._hand_on(member)
         except asyncio.CancelledError:
             raise
@@ -209,8 +238,8 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
 
     async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
         """Each ``(group, message)`` of ``sends`` sent as :meth:`group_send` would, in that
-        order, in two round trips a shard for all of them: the groups' members read in one
-        pipeline, then one script that adds every message to its inboxes. For an outbox
+        order, in two round trips a shard for all of them: the groups' members read by one
+        script, then one script that adds every message to its inboxes. For an outbox
         that has many waiting (``ftsite.group_send``: one send at a time through a busy
         loop fell seconds behind the duels' progress)."""
         members = await self._members_of({group for group, _ in sends})
@@ -235,7 +264,7 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
                 args += [body, capacity, self._last_score]
             args += [self.expiry, int(now) - int(self.expiry)]
             keys = [key for key, *_ in batch]
-            over = await self.connection(index).eval(_SEND_MANY, len(keys), *keys, *args)
+            over = await _run_script(self.connection(index), _SEND_MANY, keys, args)
             for group, count in collections.Counter(batch[i - 1][3] for i in over).items():
                 # The words load.stack counts (LOG_SIGNS "over_capacity"), as the original's.
                 logger.info(
@@ -244,21 +273,17 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
                 )  # fmt: skip
 
     async def _members_of(self, groups: set[str]) -> dict[str, list[str]]:
-        """Each group's channels, its expired members dropped first (one pipeline a shard)."""
+        """Each group's channels, its expired members dropped first (one script a shard)."""
         by_shard: dict[int, list[str]] = collections.defaultdict(list)
         for group in groups:
             by_shard[self.consistent_hash(group)].append(group)
         members: dict[str, list[str]] = {}
         oldest = int(time.time()) - self.group_expiry
         for index, mine in by_shard.items():
-            pipe = self.connection(index).pipeline(transaction=False)
-            for group in mine:
-                key = self._group_key(group)
-                pipe.zremrangebyscore(key, min=0, max=oldest)
-                pipe.zrange(key, 0, -1)
-            replies = await pipe.execute()
-            for group, found in zip(mine, replies[1::2], strict=True):
-                members[group] = [member.decode("utf8") for member in found]
+            keys = [self._group_key(group) for group in mine]
+            found = await _run_script(self.connection(index), _MEMBERS, keys, [oldest])
+            for group, names in zip(mine, found, strict=True):
+                members[group] = [name.decode("utf8") for name in names]
         return members
 
 

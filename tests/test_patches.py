@@ -308,6 +308,15 @@ def test_the_game_consumer_dispatches_without_the_hop() -> None:
     assert GameConsumer.websocket_disconnect is patches._direct_websocket_disconnect  # type: ignore[comparison-overlap]
 
 
+def test_the_duel_and_arena_sockets_dispatch_without_the_hop() -> None:
+    from games.socket.arena_consumers import ArenaConsumer
+    from games.socket.duel_consumers import DuelConsumer
+
+    for consumer in (DuelConsumer, ArenaConsumer):
+        assert consumer.dispatch is patches._direct_dispatch  # type: ignore[comparison-overlap]
+        assert consumer.websocket_disconnect is patches._direct_websocket_disconnect  # type: ignore[comparison-overlap]
+
+
 def test_a_direct_dispatch_calls_the_handler_and_closes_as_channels_does(
     fresh: dict[str, bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:

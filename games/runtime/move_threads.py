@@ -17,15 +17,14 @@ none and the pool's ceiling counts every thread of the process.
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
@@ -41,6 +40,8 @@ _executor: ThreadPoolExecutor | None = None
 def move_executor() -> ThreadPoolExecutor:
     """The process's action threads, made on first use."""
     global _executor
+    if _executor is not None:  # every action asks: no lock once it is made
+        return _executor
     with _lock:
         if _executor is None:
             _executor = ThreadPoolExecutor(
@@ -51,10 +52,22 @@ def move_executor() -> ThreadPoolExecutor:
 
 async def on_move_thread(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:
     """Run ``fn`` (a service call that writes) on an action thread."""
-    call = functools.partial(_tidied, fn, *args, **kwargs)
-    # Through asgiref, so the thread knows the server's event loop: what follows the action
-    # (games.services.play.game_act_follow_up) sends on that loop, as a request's thread does.
-    return await sync_to_async(call, thread_sensitive=False, executor=move_executor())()
+    # Through asgiref, so the thread knows the server's event loop (what follows the action,
+    # games.services.play.game_act_follow_up, sends on that loop, as a request's thread
+    # does) and the caller's context (its language). One wrapper for every action: made
+    # anew per call, with the executor's lock, it was ~3 % of a duel server's event loop
+    # (py-spy, 500 duels; docs/benchmarks.md "Duels under load").
+    runner = _runner or _runner_make()
+    return cast(T, await runner(fn, *args, **kwargs))
+
+
+_runner: SyncToAsync[..., Any] | None = None
+
+
+def _runner_make() -> SyncToAsync[..., Any]:
+    global _runner
+    _runner = SyncToAsync(_tidied, thread_sensitive=False, executor=move_executor())
+    return _runner
 
 
 def _tidied(fn: Callable[..., T], /, *args: object, **kwargs: object) -> T:

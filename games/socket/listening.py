@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from ftsite.patches import apply_channels_direct_dispatch
 from games.errors import ServiceError
 from games.socket.connect_threads import scope_user
 from games.socket.protocol import ProtocolError, readable_id, refusal
@@ -148,3 +149,11 @@ class ListeningConsumer(AsyncWebsocketConsumer):
 def _opened(opened: Callable[[dict[str, Any]], T], scope: dict[str, Any]) -> tuple[T, str]:
     answer = opened(scope)
     return answer, scope_language(scope)
+
+
+# Channels' dispatch and websocket_disconnect without their hop, per message, to the thread
+# every socket's database_sync_to_async shares (ftsite.patches): both listening sockets
+# reach the database only through database_sync_to_async, and each leaves its group in
+# its own disconnect. A duel's progress is two such messages a move (py-spy, 100 duels:
+# the hop was 9.6 % of a server's event loop; docs/benchmarks.md "Duels under load").
+apply_channels_direct_dispatch(ListeningConsumer)

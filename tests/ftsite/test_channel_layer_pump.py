@@ -18,21 +18,17 @@ class FakeInbox:
     def __init__(self) -> None:
         self.members: list[tuple[bytes, float]] = []
         self.arrived = asyncio.Event()
-        self.pops: list[int] = []  # how many each ZPOPMIN returned
+        self.pops: list[int] = []  # how many each BZMPOP returned
         self.failure: Exception | None = None
 
     def push(self, member: bytes) -> None:
         self.members.append((member, float(len(self.members))))
         self.arrived.set()
 
-    async def zpopmin(self, key: str, count: int) -> list[tuple[bytes, float]]:
-        if self.failure is not None:
-            raise self.failure
-        taken, self.members = self.members[:count], self.members[count:]
-        self.pops.append(len(taken))
-        return taken
-
-    async def bzpopmin(self, key: str, timeout: float) -> tuple[bytes, bytes, float] | None:
+    async def bzmpop(
+        self, timeout: float, numkeys: int, keys: list[str], *, min: bool, count: int
+    ) -> list[Any] | None:
+        assert numkeys == len(keys) == 1 and min
         while not self.members:
             if self.failure is not None:
                 raise self.failure
@@ -41,8 +37,11 @@ class FakeInbox:
                 await asyncio.wait_for(self.arrived.wait(), timeout)
             except TimeoutError:
                 return None
-        member, score = self.members.pop(0)
-        return key.encode(), member, score
+        if self.failure is not None:
+            raise self.failure
+        taken, self.members = self.members[:count], self.members[count:]
+        self.pops.append(len(taken))
+        return [keys[0].encode(), [[member, str(score).encode()] for member, score in taken]]
 
 
 def layer_on(inbox: FakeInbox, batch: int = 200) -> PumpedRedisChannelLayer:
@@ -72,6 +71,25 @@ def test_it_takes_what_waits_in_the_inbox_in_one_round_trip_each_batch() -> None
 
     pops = asyncio.run(scenario())
     assert pops[:3] == [10, 10, 5]
+
+
+def test_a_message_that_arrives_alone_costs_one_round_trip() -> None:
+    """At a duel's pace the inbox is mostly empty: each wake-up is one blocking pop that
+    returns what arrived, never a pop that finds nothing before the blocking one."""
+
+    async def scenario() -> list[int]:
+        inbox = FakeInbox()
+        layer = layer_on(inbox)
+        a = await layer.new_channel()
+        for n in range(3):
+            receiving = asyncio.ensure_future(layer.receive(a))
+            await asyncio.sleep(0.01)  # the pump waits in its blocking pop
+            to(layer, inbox, a, n=n)
+            assert (await asyncio.wait_for(receiving, 2))["n"] == n
+        await layer._pump_stop()
+        return inbox.pops
+
+    assert asyncio.run(scenario()) == [1, 1, 1]
 
 
 def test_a_group_message_reaches_each_of_the_process_s_channels_it_names() -> None:

@@ -213,3 +213,21 @@ def test_many_group_sends_at_once_arrive_in_the_order_given(own_redis: OwnRedis)
         await second.close_pools()
 
     asyncio.run(scenario())
+
+
+def test_a_group_send_after_redis_forgot_its_scripts_still_arrives(own_redis: OwnRedis) -> None:
+    """The scripts go by digest (EVALSHA): a Redis that no longer knows them (a restart,
+    SCRIPT FLUSH) is sent them whole, and the message arrives all the same."""
+    layer = layer_on(own_redis)
+
+    async def scenario() -> None:
+        a = await layer.new_channel()
+        await layer.group_add("g", a)
+        await layer.group_send("g", {"type": "t", "n": 1})
+        await layer.connection(0).script_flush()
+        await layer.group_send("g", {"type": "t", "n": 2})
+        async with asyncio.timeout(10):
+            assert [(await layer.receive(a))["n"] for _ in range(2)] == [1, 2]
+        await layer.flush()
+
+    asyncio.run(scenario())

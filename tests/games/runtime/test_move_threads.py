@@ -57,3 +57,30 @@ def test_it_reconnects_once_when_the_connection_drops(closes: list[bool], error:
     with pytest.raises(type(error)):
         retrying_once(fn)
     assert fn.calls == 2  # once, not again and again
+
+
+def test_an_action_runs_on_an_action_thread_that_knows_the_loop_and_the_language() -> None:
+    """What follows an action sends on the server's loop (group_send_soon finds it), and
+    what the action words is in the socket's language, as on asgiref's threads."""
+    import asyncio
+    import threading
+
+    from django.utils import translation
+
+    from ftsite.group_send import server_loop
+
+    def action() -> tuple[str, bool, str]:
+        loop = server_loop()
+        return threading.current_thread().name, loop is running, translation.get_language()
+
+    async def scenario() -> tuple[str, bool, str]:
+        nonlocal running
+        running = asyncio.get_running_loop()
+        with translation.override("fi"):
+            return await move_threads.on_move_thread(action)
+
+    running: asyncio.AbstractEventLoop | None = None
+    name, knows_loop, language = asyncio.run(scenario())
+    assert name.startswith("moves")
+    assert knows_loop
+    assert language == "fi"
