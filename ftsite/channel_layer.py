@@ -45,7 +45,7 @@ import time
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 logger = logging.getLogger(__name__)
 
@@ -192,7 +192,14 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
             raise
         except Exception as error:
             # As the original's receive: every socket waiting hears of it and stops.
-            logger.warning("channel layer: the inbox's pump failed: %r", error)
+            if isinstance(error, ResponseError) and "unknown command" in str(error).lower():
+                logger.error(
+                    "channel layer: this Redis has no BZMPOP (%s): the site's layer needs"
+                    " Redis 7.0 or newer; FT_CHANNEL_LAYER_BATCH=0 runs channels_redis's own",
+                    error,
+                )
+            else:
+                logger.warning("channel layer: the inbox's pump failed: %r", error)
             for channel in list(self._waiting):
                 self.receive_buffer[channel].put_nowait(_Failure(error))
 

@@ -167,6 +167,25 @@ def test_a_failure_of_redis_reaches_every_waiting_socket_and_a_new_pump_follows(
     asyncio.run(scenario())
 
 
+def test_a_redis_older_than_7_is_named_in_the_log_as_the_cause(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from redis.exceptions import ResponseError
+
+    async def scenario() -> None:
+        inbox = FakeInbox()
+        inbox.failure = ResponseError("unknown command 'BZMPOP', with args beginning with: ")
+        layer = layer_on(inbox)
+        a = await layer.new_channel()
+        with pytest.raises(ResponseError):
+            await asyncio.wait_for(layer.receive(a), 2)
+        await layer._pump_stop()
+
+    with caplog.at_level("ERROR", logger="ftsite.channel_layer"):
+        asyncio.run(scenario())
+    assert "needs Redis 7.0 or newer" in caplog.text
+
+
 def test_it_refuses_a_batch_below_one() -> None:
     with pytest.raises(ValueError, match="batch must be at least 1, not 0"):
         PumpedRedisChannelLayer(hosts=["redis://127.0.0.1:1"], batch=0)
