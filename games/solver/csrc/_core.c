@@ -264,11 +264,6 @@ static int can_go_home(OrderObject *self, PyObject *found, long card) {
     return 0;
 }
 
-typedef struct {
-    double score;
-    PyObject *move; /* borrowed from the moves list */
-} Scored;
-
 static long top_of(PyObject *pile, Py_ssize_t at) {
     long c = small(PyList_GET_ITEM(pile, at));
     if ((c < 0 || c >= NCARDS) && !PyErr_Occurred())
@@ -289,10 +284,15 @@ static PyObject *order_ordered(OrderObject *self, PyObject *const *args, Py_ssiz
         return NULL;
     }
     PyObject *piles = NULL, *found = NULL, *down = NULL, *jitter = NULL, *result = NULL;
-    Scored stack[128], *scored = stack;
-    Py_ssize_t nmoves = PyList_GET_SIZE(moves), n = 0;
+    Ranked stack[128], *scored = stack;
+    Py_ssize_t nmoves = PyList_GET_SIZE(moves);
+    int n = 0;
+    if (nmoves > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "too many moves");
+        return NULL;
+    }
     if (nmoves > 128) {
-        scored = PyMem_Malloc(sizeof(Scored) * (size_t)nmoves);
+        scored = PyMem_Malloc(sizeof(Ranked) * (size_t)nmoves);
         if (!scored) return PyErr_NoMemory();
     }
     piles = PyObject_GetAttr(g, s_piles);
@@ -367,66 +367,35 @@ static PyObject *order_ordered(OrderObject *self, PyObject *const *args, Py_ssiz
             if (!tlen && dst != first_empty) continue;
             if (src == again_src && count == again_count) continue;
             PyObject *pile = PyList_GET_ITEM(piles, src);
-            if (src == WASTE) {
-                s = tlen ? 200 : 40;
-            } else {
-                Py_ssize_t rest = PyList_GET_SIZE(pile) - count;
-                if (rest == 0) {
-                    s = 300;
-                } else {
-                    if (rest < 0 || count < 1) goto badpile;
-                    long below = top_of(pile, rest - 1);
-                    long above = top_of(pile, rest);
-                    if (PyErr_Occurred()) goto done;
-                    int home = can_go_home(self, found, below);
-                    if (home < 0) goto done;
-                    long d = src < PyList_GET_SIZE(down) ? small(PyList_GET_ITEM(down, src)) : 0;
-                    if (home)
-                        s = 400;
-                    else if (d && rest == d)
-                        s = 250;
-                    else if (self->table[(below << 6) | above])
-                        s = -50;
-                    else
-                        s = 100 + 5 * (KING - (below >> 2));
-                }
-                if (!tlen) s -= 150;
+            Py_ssize_t rest = src == WASTE ? 0 : PyList_GET_SIZE(pile) - count;
+            long below = 0, linked = 0, d = 0;
+            int home = 0;
+            if (src != WASTE && rest != 0) {
+                if (rest < 0 || count < 1) goto badpile;
+                below = top_of(pile, rest - 1);
+                long above = top_of(pile, rest);
+                if (PyErr_Occurred()) goto done;
+                home = can_go_home(self, found, below);
+                if (home < 0) goto done;
+                d = src < PyList_GET_SIZE(down) ? small(PyList_GET_ITEM(down, src)) : 0;
+                linked = self->table[(below << 6) | above];
             }
+            s = column_move_score(src == WASTE, (int)tlen, (int)rest, home, (int)d, (int)linked,
+                                  (int)below);
         }
         scored[n].score = (double)s;
-        scored[n].move = m;
+        scored[n].at = (int)j;
         n++;
     }
     if (noise != Py_None) {
         jitter = PyObject_GetAttr(noise, s_random);
-        if (!jitter) goto done;
-        for (Py_ssize_t j = 0; j < n; j++) {
-            PyObject *r = PyObject_CallNoArgs(jitter);
-            if (!r) goto done;
-            double x = PyFloat_AsDouble(r);
-            Py_DECREF(r);
-            if (x == -1.0 && PyErr_Occurred()) goto done;
-            scored[j].score = scored[j].score + self->noise * x;
-        }
+        if (!jitter || ranked_jitter(scored, n, jitter, self->noise) < 0) goto done;
     }
-    /* a stable sort, best first: ties keep the moves' order (Python's sort, reverse) */
-    for (Py_ssize_t j = 1; j < n; j++) {
-        Scored x = scored[j];
-        Py_ssize_t i = j;
-        while (i > 0 && scored[i - 1].score < x.score) {
-            scored[i] = scored[i - 1];
-            i--;
-        }
-        scored[i] = x;
-    }
-    if (core_fault == 2 && n > 1) {
-        Scored x = scored[0];
-        scored[0] = scored[1];
-        scored[1] = x;
-    }
+    ranked_sort(scored, n);
     result = PyList_New(n);
     if (!result) goto done;
-    for (Py_ssize_t j = 0; j < n; j++) PyList_SET_ITEM(result, j, Py_NewRef(scored[j].move));
+    for (int j = 0; j < n; j++)
+        PyList_SET_ITEM(result, j, Py_NewRef(PyList_GET_ITEM(moves, scored[j].at)));
     goto done;
 badpile:
     PyErr_SetString(PyExc_ValueError, "a move names a pile the game lacks");

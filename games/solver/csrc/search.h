@@ -68,6 +68,70 @@
 
 extern int core_fault;
 
+/* The move ordering of Knowledge.ordered (games/solver/knowledge.py), shared by the
+ * Python-facing Order (_core.c) and the C loop (search_moves.c), which read a position
+ * differently (Python lists there, arrays here) and score and sort it the same way. */
+
+/* A move to a column: from the waste onto a card (200) or into a space (40); else the
+ * last card of its column (300), the card it uncovers can go home (400), its move ends a
+ * column's face-down run (250), it breaks a built pair (-50), or by the rank it uncovers;
+ * into a space, 150 less. `rest` is what stays below the moved card; `home`, `linked` and
+ * `below` (the card uncovered) matter only when rest > 0. */
+static inline int column_move_score(int from_waste, int target_len, int rest, int home,
+                                    int down, int linked, int below) {
+    if (from_waste) return target_len ? 200 : 40;
+    int sc;
+    if (rest == 0)
+        sc = 300;
+    else if (home)
+        sc = 400;
+    else if (down && rest == down)
+        sc = 250;
+    else if (linked)
+        sc = -50;
+    else
+        sc = 100 + 5 * (KING - (below >> 2));
+    return target_len ? sc : sc - 150;
+}
+
+/* A scored move: `at` is its place in the caller's list of moves. */
+typedef struct {
+    double score;
+    int at;
+} Ranked;
+
+/* Each score plus scale * jitter() (a bound random.random); -1 on a Python error. */
+static inline int ranked_jitter(Ranked *r, int n, PyObject *jitter, double scale) {
+    for (int j = 0; j < n; j++) {
+        PyObject *x = PyObject_CallNoArgs(jitter);
+        if (!x) return -1;
+        double v = PyFloat_AsDouble(x);
+        Py_DECREF(x);
+        if (v == -1.0 && PyErr_Occurred()) return -1;
+        r[j].score = r[j].score + scale * v;
+    }
+    return 0;
+}
+
+/* Best first, ties in the moves' order: Python's stable sort(reverse=True). The broken
+ * core of the property tests (core_fault 2) swaps the first two. */
+static inline void ranked_sort(Ranked *r, int n) {
+    for (int j = 1; j < n; j++) {
+        Ranked x = r[j];
+        int i = j;
+        while (i > 0 && r[i - 1].score < x.score) {
+            r[i] = r[i - 1];
+            i--;
+        }
+        r[i] = x;
+    }
+    if (core_fault == 2 && n > 1) {
+        Ranked x = r[0];
+        r[0] = r[1];
+        r[1] = x;
+    }
+}
+
 #if PY_VERSION_HEX >= 0x030E0000
 #define HASH_BYTES(buf, n) Py_HashBuffer((buf), (n))
 #else

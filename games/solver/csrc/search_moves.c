@@ -70,14 +70,9 @@ static int next_safe_home(SearchObject *s, Mv *out) {
     return 0;
 }
 
-typedef struct {
-    double score;
-    Mv move;
-} Scored;
-
 /* Knowledge.ordered(game, moves, last, noise) into out; the count, -1 on a Python error */
 int ordered(SearchObject *s, const Mv *moves, int nmoves, const Mv *last, Mv *out) {
-    Scored scored[MAXP * (MAXP + MAXF) + 2];
+    Ranked scored[MAXP * (MAXP + MAXF) + 2];
     int n = 0, first_empty = 0;
     for (int i = 1; i < s->npiles; i++)
         if (!s->len[i]) {
@@ -106,55 +101,21 @@ int ordered(SearchObject *s, const Mv *moves, int nmoves, const Mv *last, Mv *ou
             int tlen = s->len[m.dst];
             if (!tlen && m.dst != first_empty) continue;
             if (m.src == again_src && m.count == again_count) continue;
-            if (m.src == WASTE) {
-                sc = tlen ? 200 : 40;
-            } else {
-                int rest = s->len[m.src] - m.count;
-                if (rest == 0) {
-                    sc = 300;
-                } else {
-                    int below = s->pile[m.src][rest - 1], above = s->pile[m.src][rest];
-                    int d = s->down[m.src];
-                    if (can_go_home(s, below))
-                        sc = 400;
-                    else if (d && rest == d)
-                        sc = 250;
-                    else if (s->table[(below << 6) | above])
-                        sc = -50;
-                    else
-                        sc = 100 + 5 * (KING - (below >> 2));
-                }
-                if (!tlen) sc -= 150;
+            int rest = m.src == WASTE ? 0 : s->len[m.src] - m.count;
+            int below = 0, linked = 0, home = 0;
+            if (m.src != WASTE && rest > 0) {
+                below = s->pile[m.src][rest - 1];
+                linked = s->table[(below << 6) | s->pile[m.src][rest]];
+                home = can_go_home(s, below);
             }
+            sc = column_move_score(m.src == WASTE, tlen, rest, home, s->down[m.src], linked, below);
         }
         scored[n].score = (double)sc;
-        scored[n].move = m;
+        scored[n].at = j;
         n++;
     }
-    if (s->jitter) {
-        for (int j = 0; j < n; j++) {
-            PyObject *r = PyObject_CallNoArgs(s->jitter);
-            if (!r) return -1;
-            double x = PyFloat_AsDouble(r);
-            Py_DECREF(r);
-            if (x == -1.0 && PyErr_Occurred()) return -1;
-            scored[j].score = scored[j].score + s->noise_scale * x;
-        }
-    }
-    for (int j = 1; j < n; j++) { /* stable, best first: Python's sort(reverse=True) */
-        Scored x = scored[j];
-        int i = j;
-        while (i > 0 && scored[i - 1].score < x.score) {
-            scored[i] = scored[i - 1];
-            i--;
-        }
-        scored[i] = x;
-    }
-    if (core_fault == 2 && n > 1) {
-        Scored x = scored[0];
-        scored[0] = scored[1];
-        scored[1] = x;
-    }
-    for (int j = 0; j < n; j++) out[j] = scored[j].move;
+    if (s->jitter && ranked_jitter(scored, n, s->jitter, s->noise_scale) < 0) return -1;
+    ranked_sort(scored, n);
+    for (int j = 0; j < n; j++) out[j] = moves[scored[j].at];
     return n;
 }
