@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import hashlib
 import logging
 import time
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
-from redis.exceptions import NoScriptError, ResponseError
+from redis.commands.core import AsyncScript
+from redis.exceptions import ResponseError
 
 logger = logging.getLogger(__name__)
 
@@ -88,17 +88,6 @@ end
 return found
 """
 
-_SHA1 = {script: hashlib.sha1(script.encode()).hexdigest() for script in (_SEND_MANY, _MEMBERS)}
-
-
-async def _run_script(connection: Any, script: str, keys: list[Any], args: list[Any]) -> Any:
-    """``script`` by its digest (``EVALSHA``), sent whole only when this Redis does not
-    know it yet (a first call, a restart, ``SCRIPT FLUSH``)."""
-    try:
-        return await connection.evalsha(_SHA1[script], len(keys), *keys, *args)
-    except NoScriptError:
-        return await connection.eval(script, len(keys), *keys, *args)
-
 
 class _Failure:
     """Put in a waiting socket's queue when the pump failed: its ``receive`` raises it."""
@@ -121,6 +110,7 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
         self._waiting: set[str] = set()
         self._closed: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._last_score = 0.0
+        self._scripts: dict[str, AsyncScript] = {}
         #: Messages taken from the inbox and dropped (their channel's consumer had gone).
         self.dropped = 0
 
@@ -271,13 +261,22 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
                 args += [body, capacity, self._last_score]
             args += [self.expiry, int(now) - int(self.expiry)]
             keys = [key for key, *_ in batch]
-            over = await _run_script(self.connection(index), _SEND_MANY, keys, args)
+            over = await self._script(_SEND_MANY)(keys, args, client=self.connection(index))
             for group, count in collections.Counter(batch[i - 1][3] for i in over).items():
                 # The words load.stack counts (LOG_SIGNS "over_capacity"), as the original's.
                 logger.info(
                     "%s of %s channels over capacity in group %s",
                     count, len(members[group]), group,
                 )  # fmt: skip
+
+    def _script(self, body: str) -> AsyncScript:
+        """``body`` as redis-py's script: sent by its digest (``EVALSHA``), loaded again
+        where Redis has forgotten it (a restart, ``SCRIPT FLUSH``). Made once a layer; the
+        client it is made with only encodes it, each call names its shard's own."""
+        script = self._scripts.get(body)
+        if script is None:
+            script = self._scripts[body] = self.connection(0).register_script(body)
+        return script
 
     async def _members_of(self, groups: set[str]) -> dict[str, list[str]]:
         """Each group's channels, its expired members dropped first (one script a shard)."""
@@ -288,7 +287,7 @@ class PumpedRedisChannelLayer(RedisChannelLayer):
         oldest = int(time.time()) - self.group_expiry
         for index, mine in by_shard.items():
             keys = [self._group_key(group) for group in mine]
-            found = await _run_script(self.connection(index), _MEMBERS, keys, [oldest])
+            found = await self._script(_MEMBERS)(keys, [oldest], client=self.connection(index))
             for group, names in zip(mine, found, strict=True):
                 members[group] = [name.decode("utf8") for name in names]
         return members
